@@ -1,0 +1,35 @@
+"""ConnectX agents: ``agents.make(name, **options)`` returns an ``agent(obs, config) -> int``.
+
+Names and options are listed in :data:`AGENTS` (and the README). The rules of the
+game live in :mod:`agents.rules`; this module imports the agent classes lazily so
+that ``import agents.rules`` stays light.
+"""
+import importlib
+
+# name -> "module:Class"
+AGENTS = {
+    "random": "agents.baselines:RandomAgent",
+    "onestep": "agents.baselines:OneStepAgent",
+    "rules": "agents.baselines:RulesAgent",
+    "minimax": "agents.lookahead:MinimaxAgent",
+    "alphabeta": "agents.lookahead:AlphaBetaAgent",
+}
+
+BEST = "alphabeta"  # the package's strongest agent, used by the quick start
+
+
+def agent_class(name):
+    """The class behind ``name``; ``ValueError`` lists the valid names."""
+    if not isinstance(name, str) or name not in AGENTS:
+        raise ValueError(f"unknown agent {name!r}; valid: {', '.join(sorted(AGENTS))}")
+    module, cls = AGENTS[name].split(":")
+    return getattr(importlib.import_module(module), cls)
+
+
+def make(name, **options):
+    """A new agent ``name`` with ``options``; ``ValueError`` names an unknown name or option."""
+    return agent_class(name)(**options)
+
+
+def names():
+    return sorted(AGENTS)

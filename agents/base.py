@@ -1,0 +1,190 @@
+"""What every agent shares: option checking, input validation, the time budget, tactics.
+
+An agent is a callable ``agent(obs, config) -> int`` that kaggle-environments runs
+directly. Subclasses declare ``OPTIONS`` (name -> (checker, default)) and implement
+``choose(grid, heights, mark, cfg, clock)`` returning a legal column.
+"""
+import time
+
+import numpy as np
+
+from .jit import njit
+from .rules import _drop, _heights, _is_win_at, _undo, _wins_by_playing, center_order, \
+    parse_observation
+
+# Seconds kept back from config.actTimeout: interpreter and kaggle-environments
+# overhead around the call, garbage collection, process scheduling.
+SAFETY_MARGIN = 0.25
+SAFETY_FRACTION = 0.1
+
+
+def positive_number(name):
+    def check(value):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+            raise ValueError(f"option {name} must be a positive number, got {value!r}")
+        return float(value)
+    return check
+
+
+def positive_int(name, maximum=None):
+    def check(value):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1 \
+                or (maximum is not None and value > maximum):
+            upper = f" and at most {maximum}" if maximum is not None else ""
+            raise ValueError(f"option {name} must be an integer >= 1{upper}, got {value!r}")
+        return int(value)
+    return check
+
+
+def optional(check):
+    def wrapped(value):
+        return None if value is None else check(value)
+    return wrapped
+
+
+def seed_value(value):
+    if value is not None and (isinstance(value, bool) or not isinstance(value, (int, np.integer))):
+        raise ValueError(f"option seed must be an integer or None, got {value!r}")
+    return value
+
+
+def boolean(name):
+    def check(value):
+        if not isinstance(value, bool):
+            raise ValueError(f"option {name} must be True or False, got {value!r}")
+        return value
+    return check
+
+
+def heuristic_name(value):
+    from heuristics import get as get_heuristic
+    get_heuristic(value)  # raises ValueError listing the valid names
+    return value
+
+
+class Clock:
+    """The move's time budget, measured from the start of the call.
+
+    ``budget`` = ``time_limit`` if given, capped by ``actTimeout`` less a safety
+    margin; with ``use_overage`` a share of ``obs.remainingOverageTime`` is added."""
+
+    def __init__(self, start, obs, config, time_limit=None, use_overage=False, moves_left=20):
+        self.start = start
+        act = _field(config, "actTimeout", 2.0)
+        try:
+            act = float(act)
+        except (TypeError, ValueError):
+            act = 2.0
+        cap = max(0.05, act - max(SAFETY_MARGIN, SAFETY_FRACTION * act))
+        if use_overage:
+            over = _field(obs, "remainingOverageTime", 0.0) or 0.0
+            try:
+                over = float(over)
+            except (TypeError, ValueError):
+                over = 0.0
+            cap += max(0.0, over - 5.0) / max(1, moves_left)
+        self.budget = cap if time_limit is None else min(time_limit, cap)
+        self.deadline = start + self.budget
+
+    def remaining(self):
+        return self.deadline - time.perf_counter()
+
+
+def _field(obj, name, default):
+    if obj is None:
+        return default
+    if isinstance(obj, dict):
+        return obj.get(name, default)
+    return getattr(obj, name, default)
+
+
+class Agent:
+    """Base class: ``Agent(**options)(obs, config) -> int``."""
+
+    OPTIONS = {}
+    name = "agent"
+
+    def __init__(self, **options):
+        unknown = sorted(set(options) - set(self.OPTIONS))
+        if unknown:
+            valid = ", ".join(sorted(self.OPTIONS)) or "none"
+            raise ValueError(
+                f"unknown option(s) {', '.join(unknown)} for agent {self.name!r}; valid: {valid}")
+        for key, (check, default) in self.OPTIONS.items():
+            setattr(self, key, check(options[key]) if key in options else default)
+        self.options = {k: getattr(self, k) for k in self.OPTIONS}
+        self.rng = np.random.default_rng(getattr(self, "seed", None))
+
+    def __repr__(self):
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        return f"{type(self).__name__}({opts})"
+
+    def __call__(self, obs, config):
+        start = time.perf_counter()
+        grid, mark, cfg = parse_observation(obs, config)
+        heights = _heights(grid, cfg.rows, cfg.columns)
+        clock = Clock(start, obs, config, getattr(self, "time_limit", None),
+                      getattr(self, "use_overage", False),
+                      moves_left=max(1, int((cfg.rows * cfg.columns - heights.sum()) // 2)))
+        col = int(self.choose(grid, heights, mark, cfg, clock))
+        if not (0 <= col < cfg.columns and heights[col] < cfg.rows):  # a bug, never a move
+            raise RuntimeError(f"{self!r} chose illegal column {col}")
+        return col
+
+    def choose(self, grid, heights, mark, cfg, clock):
+        raise NotImplementedError
+
+
+@njit
+def _tactical_move(grid, heights, rows, columns, inarow, mark):
+    """A column that wins now, else the column that blocks the opponent's only
+    immediate win, else -1 (no tactic, or several opponent wins: lost anyway)."""
+    for c in range(columns):
+        if heights[c] < rows and _wins_by_playing(grid, heights, rows, columns, inarow, c, mark):
+            return c
+    block = -1
+    for c in range(columns):
+        if heights[c] < rows and _wins_by_playing(grid, heights, rows, columns, inarow, c,
+                                                   3 - mark):
+            if block >= 0:
+                return block  # two threats: block one, the game is lost anyway
+            block = c
+    return block
+
+
+@njit
+def _safe_moves(grid, heights, rows, columns, inarow, mark):
+    """Boolean per column: legal and does not let the opponent win at once on top of it."""
+    safe = np.zeros(columns, dtype=np.bool_)
+    for c in range(columns):
+        if heights[c] >= rows:
+            continue
+        idx = _drop(grid, heights, rows, columns, c, mark)
+        ok = True
+        if heights[c] < rows:
+            ok = not _wins_by_playing(grid, heights, rows, columns, inarow, c, 3 - mark)
+        _undo(grid, heights, rows, columns, c)
+        safe[c] = ok
+        _ = idx
+    return safe
+
+
+def tactical_move(grid, heights, cfg, mark):
+    """Python entry to ``_tactical_move``: int column or -1."""
+    return int(_tactical_move(grid, heights, cfg.rows, cfg.columns, cfg.inarow, mark))
+
+
+def pick(rng, columns_list, cfg):
+    """Uniform choice among ``columns_list`` (a plain int)."""
+    return int(columns_list[int(rng.integers(len(columns_list)))])
+
+
+def legal_columns(heights, cfg):
+    return [c for c in range(cfg.columns) if heights[c] < cfg.rows]
+
+
+def centre_first(cfg):
+    return center_order(cfg.columns)
+
+
+__all__ = ["Agent", "Clock", "tactical_move", "legal_columns", "pick", "_is_win_at"]

@@ -1,0 +1,101 @@
+"""Baseline agents: ``random``, ``onestep`` (the tutorial's one-step lookahead) and
+``rules`` (the rule-based "think" player: win, block, avoid, then look ahead)."""
+import numpy as np
+
+from heuristics import get as get_heuristic
+
+from .base import Agent, _safe_moves, boolean, heuristic_name, legal_columns, optional, pick, positive_int, \
+    seed_value, tactical_move
+from .jit import njit
+from .rules import _drop, _is_full, _is_win_at, _undo, window_table
+from .search import _tutorial_scores
+
+
+class RandomAgent(Agent):
+    """Uniformly random legal column (no tactics: the weakest baseline)."""
+
+    name = "random"
+    OPTIONS = {"seed": (seed_value, None)}
+
+    def choose(self, grid, heights, mark, cfg, clock):
+        return pick(self.rng, legal_columns(heights, cfg), cfg)
+
+
+class OneStepAgent(Agent):
+    """The tutorial's one-step lookahead: drop each column, score the result with the
+    window heuristic, random among the best. With ``tactics`` (default) an immediate
+    win is taken and an immediate loss blocked first."""
+
+    name = "onestep"
+    OPTIONS = {"seed": (seed_value, None), "heuristic": (heuristic_name, "windows"),
+               "tactics": (boolean("tactics"), True)}
+
+    def __init__(self, **options):
+        super().__init__(**options)
+        self.evaluate = get_heuristic(self.heuristic)
+
+    def choose(self, grid, heights, mark, cfg, clock):
+        if self.tactics:
+            t = tactical_move(grid, heights, cfg, mark)
+            if t >= 0:
+                return t
+        stats = np.zeros(2, dtype=np.int64)
+        scores = _tutorial_scores(grid, heights, cfg.rows, cfg.columns, cfg.inarow,
+                                  window_table(*cfg), self.evaluate, 1, mark, stats)
+        return pick(self.rng, best_columns(scores, heights, cfg), cfg)
+
+
+def best_columns(scores, heights, cfg):
+    legal = legal_columns(heights, cfg)
+    top = max(scores[c] for c in legal)
+    return [c for c in legal if scores[c] == top]
+
+
+@njit
+def _forced_result(grid, heights, rows, columns, inarow, mark, depth, last_idx):
+    """+1 if ``mark`` (to move) forces a win within ``depth`` plies, -1 if it is forced
+    to lose within ``depth`` plies, else 0. ``last_idx`` is the previous stone (-1: none)."""
+    if last_idx >= 0 and _is_win_at(grid, rows, columns, inarow, last_idx):
+        return -1
+    if depth == 0 or _is_full(heights, rows):
+        return 0
+    best = -1
+    for c in range(columns):
+        if heights[c] < rows:
+            idx = _drop(grid, heights, rows, columns, c, mark)
+            v = -_forced_result(grid, heights, rows, columns, inarow, 3 - mark, depth - 1, idx)
+            _undo(grid, heights, rows, columns, c)
+            if v > best:
+                best = v
+                if best == 1:
+                    break
+    return best
+
+
+class RulesAgent(Agent):
+    """Rule-based "think-N" player: win now; else block the opponent's immediate win;
+    else drop the moves that hand the opponent a win on top of them; else look ahead
+    ``lookahead`` plies for a forced win (or away from a forced loss); random among
+    what is left."""
+
+    name = "rules"
+    OPTIONS = {"seed": (seed_value, None), "lookahead": (positive_int("lookahead", 8), 3)}
+
+    def choose(self, grid, heights, mark, cfg, clock):
+        t = tactical_move(grid, heights, cfg, mark)
+        if t >= 0:
+            return t
+        safe = _safe_moves(grid, heights, cfg.rows, cfg.columns, cfg.inarow, mark)
+        candidates = [c for c in legal_columns(heights, cfg) if safe[c]] \
+            or legal_columns(heights, cfg)
+        values = {}
+        for c in candidates:
+            idx = _drop(grid, heights, cfg.rows, cfg.columns, c, mark)
+            values[c] = -_forced_result(grid, heights, cfg.rows, cfg.columns, cfg.inarow,
+                                        3 - mark, self.lookahead - 1, idx)
+            _undo(grid, heights, cfg.rows, cfg.columns, c)
+        top = max(values.values())
+        return pick(self.rng, [c for c in candidates if values[c] == top], cfg)
+
+
+__all__ = ["RandomAgent", "OneStepAgent", "RulesAgent", "best_columns", "optional"]

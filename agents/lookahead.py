@@ -1,0 +1,115 @@
+"""Search agents: ``minimax`` (the tutorial's depth-N minimax) and ``alphabeta``
+(negamax, alpha-beta, move ordering, transposition table, iterative deepening)."""
+import time
+
+import numpy as np
+
+from heuristics import get as get_heuristic
+
+from .base import Agent, boolean, heuristic_name, optional, positive_int, positive_number, seed_value, \
+    tactical_move
+from .baselines import best_columns
+from .rules import center_order, window_table
+from .search import INF, PROVEN, S_ABORTED, S_NODES, Tables, _root_search, _tutorial_scores
+
+
+class MinimaxAgent(Agent):
+    """Depth-``depth`` minimax exactly as the Kaggle tutorial defines it: the window
+    heuristic at the horizon and at terminal nodes, random choice among tied best
+    columns (``seed`` makes it reproducible). With ``tactics`` (default) an immediate
+    win is taken and a lone immediate threat blocked before the search -- the tutorial
+    itself can prefer a later win over an immediate one."""
+
+    name = "minimax"
+    OPTIONS = {"depth": (positive_int("depth", 12), 3), "heuristic": (heuristic_name, "windows"),
+               "seed": (seed_value, None), "tactics": (boolean("tactics"), True)}
+
+    def __init__(self, **options):
+        super().__init__(**options)
+        self.evaluate = get_heuristic(self.heuristic)
+        self.last_nodes = 0
+
+    def scores(self, grid, heights, mark, cfg):
+        """The tutorial's score for each column (-INF for a full column) and the node count."""
+        stats = np.zeros(2, dtype=np.int64)
+        s = _tutorial_scores(grid, heights, cfg.rows, cfg.columns, cfg.inarow, window_table(*cfg),
+                             self.evaluate, self.depth, mark, stats)
+        return s, int(stats[S_NODES])
+
+    def choose(self, grid, heights, mark, cfg, clock):
+        if self.tactics:
+            t = tactical_move(grid, heights, cfg, mark)
+            if t >= 0:
+                return t
+        s, self.last_nodes = self.scores(grid, heights, mark, cfg)
+        best = best_columns(s, heights, cfg)
+        return best[int(self.rng.integers(len(best)))]
+
+
+class AlphaBetaAgent(Agent):
+    """Negamax with alpha-beta pruning, centre-first / transposition / killer move
+    ordering, a transposition table of ``2**tt_bits`` entries and iterative deepening
+    until ``depth`` plies or the time budget (``time_limit`` seconds, never more than
+    ``config.actTimeout`` less a safety margin; with ``use_overage`` also a share of
+    ``obs.remainingOverageTime``). ``heuristic`` names the evaluation at the horizon."""
+
+    name = "alphabeta"
+    OPTIONS = {"depth": (optional(positive_int("depth", 400)), None),
+               "time_limit": (optional(positive_number("time_limit")), None),
+               "heuristic": (heuristic_name, "threats"),
+               "tt_bits": (positive_int("tt_bits", 28), 20),
+               "use_overage": (boolean("use_overage"), False)}
+
+    def __init__(self, **options):
+        super().__init__(**options)
+        self.evaluate = get_heuristic(self.heuristic)
+        self._tables = {}
+        self.last = {}
+
+    def tables(self, cfg):
+        key = (cfg.rows, cfg.columns)
+        if key not in self._tables:
+            self._tables = {key: Tables(cfg.rows, cfg.columns, self.tt_bits)}
+        return self._tables[key]
+
+    def search(self, grid, heights, mark, cfg, deadline=0.0, max_depth=None):
+        """Iterative deepening; returns (column, value, depth reached, nodes).
+
+        ``deadline`` (``time.perf_counter`` seconds, 0 = none) stops the search; the
+        move of the last completed depth is returned. Depth 1 always completes."""
+        t = self.tables(cfg)
+        t.clear()
+        windows = window_table(*cfg)
+        order = center_order(cfg.columns)
+        empties = int(cfg.rows * cfg.columns - heights.sum())
+        limit = min(max_depth or empties, empties)
+        stats = np.zeros(2, dtype=np.int64)
+        scores = np.full(cfg.columns, -INF, dtype=np.int64)
+        best_col, best_val, reached = -1, 0, 0
+        first = -1
+        for depth in range(1, limit + 1):
+            t0 = time.perf_counter()
+            col = _root_search(grid, heights, cfg.rows, cfg.columns, cfg.inarow, windows,
+                               self.evaluate, order, depth, mark, t.zobrist, t.tt_key, t.tt_val,
+                               t.tt_info, t.tt_move, t.killers, t.moves,
+                               deadline if depth > 1 else 0.0, first, stats, scores)
+            if stats[S_ABORTED] or col < 0:
+                break
+            best_col, best_val, reached, first = int(col), int(scores[col]), depth, int(col)
+            if abs(best_val) >= PROVEN:
+                break
+            spent = time.perf_counter() - t0
+            # the next depth costs several times this one: do not start what cannot finish
+            if deadline and time.perf_counter() + 2.0 * spent > deadline:
+                break
+        return best_col, best_val, reached, int(stats[S_NODES])
+
+    def choose(self, grid, heights, mark, cfg, clock):
+        t = tactical_move(grid, heights, cfg, mark)
+        if t >= 0:
+            self.last = {"column": t, "depth": 0, "nodes": 0, "value": None}
+            return t
+        col, val, depth, nodes = self.search(grid, heights, mark, cfg, clock.deadline,
+                                             self.depth)
+        self.last = {"column": col, "depth": depth, "nodes": nodes, "value": val}
+        return col

@@ -1,0 +1,266 @@
+"""Depth-limited searches in numba: the tutorial's minimax and negamax alpha-beta.
+
+Both work on the array representation of :mod:`agents.rules` (every board
+shape) and take the evaluation kernel as an argument (see :mod:`heuristics`).
+
+Scores (int64, alpha-beta): from the side to move. A won position is worth
+``WIN - stones`` to the winner, where ``stones`` is the number of stones on the
+board when the line is completed (so sooner wins score higher and later losses
+score higher); a full board is 0; at the horizon the evaluation of the root
+player, negated when the opponent is to move -- which makes the negamax value
+equal to the classic minimax value for the root player at every node.
+``|score| >= WIN - MAX_STONES`` means a proven result.
+"""
+import numpy as np
+
+from .jit import njit, now
+from .rules import _drop, _is_full, _is_win_at, _undo
+
+WIN = 1 << 40
+MAX_STONES = 1 << 20          # more stones than any board can hold
+INF = 1 << 50
+PROVEN = WIN - MAX_STONES     # |score| >= PROVEN: a forced win or loss
+
+EXACT, LOWER, UPPER = 0, 1, 2
+CHECK_EVERY = 1023            # nodes between two looks at the clock (mask)
+
+# stats slots shared by the kernels
+S_NODES, S_ABORTED = 0, 1
+
+
+# ---------------------------------------------------------------------------
+# The tutorial's minimax (heuristic everywhere, including at terminal nodes)
+# ---------------------------------------------------------------------------
+
+
+@njit
+def _tutorial_minimax(grid, heights, rows, columns, inarow, windows, evaluate,
+                      depth, maximizing, mark, last_idx, stats):
+    """The Kaggle tutorial's ``minimax(node, depth, maximizingPlayer, mark)``.
+
+    ``last_idx`` is where the last stone landed: a node is terminal when that
+    stone completed a line or the board is full (the root is never terminal),
+    and terminal and horizon nodes alike score ``evaluate(..., mark)``."""
+    stats[S_NODES] += 1
+    if depth == 0 or _is_win_at(grid, rows, columns, inarow, last_idx) or _is_full(heights, rows):
+        return evaluate(grid, heights, rows, columns, inarow, windows, mark)
+    mover = mark if maximizing else 3 - mark
+    best = -INF if maximizing else INF
+    for c in range(columns):
+        if heights[c] < rows:
+            idx = _drop(grid, heights, rows, columns, c, mover)
+            v = _tutorial_minimax(grid, heights, rows, columns, inarow, windows, evaluate,
+                                  depth - 1, not maximizing, mark, idx, stats)
+            _undo(grid, heights, rows, columns, c)
+            if maximizing:
+                if v > best:
+                    best = v
+            elif v < best:
+                best = v
+    return best
+
+
+@njit
+def _tutorial_scores(grid, heights, rows, columns, inarow, windows, evaluate, nsteps, mark,
+                     stats):
+    """The tutorial's ``score_move`` for every column (``-INF`` marks a full column)."""
+    scores = np.full(columns, -INF, dtype=np.int64)
+    for c in range(columns):
+        if heights[c] < rows:
+            idx = _drop(grid, heights, rows, columns, c, mark)
+            scores[c] = _tutorial_minimax(grid, heights, rows, columns, inarow, windows,
+                                          evaluate, nsteps - 1, False, mark, idx, stats)
+            _undo(grid, heights, rows, columns, c)
+    return scores
+
+
+# ---------------------------------------------------------------------------
+# Negamax alpha-beta with a transposition table
+# ---------------------------------------------------------------------------
+
+
+class Tables:
+    """Preallocated search memory: Zobrist keys, the transposition table, killers.
+
+    ``tt_bits`` sets the table to ``2**tt_bits`` entries (24 bytes each)."""
+
+    def __init__(self, rows, columns, tt_bits=20, seed=12345):
+        rng = np.random.default_rng(seed)
+        size = rows * columns
+        self.zobrist = rng.integers(1, 2**63 - 1, size=(3, size), dtype=np.int64).astype(np.uint64)
+        n = 1 << tt_bits
+        self.tt_key = np.zeros(n, dtype=np.uint64)
+        self.tt_val = np.zeros(n, dtype=np.int64)
+        self.tt_info = np.zeros(n, dtype=np.int32)  # depth << 8 | flag << 4 | 0, move in tt_move
+        self.tt_move = np.full(n, -1, dtype=np.int16)
+        self.killers = np.full((size + 2, 2), -1, dtype=np.int64)
+        self.moves = np.zeros((size + 2, columns), dtype=np.int64)
+
+    def clear(self):
+        self.tt_key[:] = 0
+        self.tt_move[:] = -1
+        self.killers[:] = -1
+
+
+@njit
+def _hash(grid, zobrist):
+    h = np.uint64(0)
+    for i in range(grid.shape[0]):
+        if grid[i] != 0:
+            h ^= zobrist[grid[i], i]
+    return h
+
+
+@njit
+def _order_moves(heights, rows, columns, order, tt_move, killers, ply, out):
+    """Fill ``out`` with the legal columns: TT move, killers, then centre first; return count."""
+    n = 0
+    if tt_move >= 0 and heights[tt_move] < rows:
+        out[n] = tt_move
+        n += 1
+    for k in range(2):
+        m = killers[ply, k]
+        if m >= 0 and heights[m] < rows and m != tt_move:
+            dup = False
+            for j in range(n):
+                if out[j] == m:
+                    dup = True
+            if not dup:
+                out[n] = m
+                n += 1
+    for i in range(columns):
+        c = order[i]
+        if heights[c] < rows:
+            dup = False
+            for j in range(n):
+                if out[j] == c:
+                    dup = True
+            if not dup:
+                out[n] = c
+                n += 1
+    return n
+
+
+@njit
+def _negamax(grid, heights, rows, columns, inarow, windows, evaluate, order,
+             depth, alpha, beta, mark, root_mark, stones, key, zobrist,
+             tt_key, tt_val, tt_info, tt_move, killers, moves, ply, deadline, stats):
+    """Negamax alpha-beta value of a non-terminal position, ``mark`` to move.
+
+    Fail-soft; exact when ``alpha < value < beta``. Transposition entries are used
+    for cut-offs only at the same remaining depth, so the result equals the plain
+    minimax value at ``depth``; deeper or shallower entries still order moves.
+    Sets ``stats[S_ABORTED]`` and returns 0 once the clock passes ``deadline``."""
+    stats[S_NODES] += 1
+    if (stats[S_NODES] & CHECK_EVERY) == 0 and deadline > 0.0 and now() > deadline:
+        stats[S_ABORTED] = 1
+    if stats[S_ABORTED]:
+        return 0
+    if depth == 0:
+        v = evaluate(grid, heights, rows, columns, inarow, windows, root_mark)
+        return v if mark == root_mark else -v
+
+    alpha_orig = alpha
+    slot = np.int64(key & np.uint64(tt_key.shape[0] - 1))
+    best_move = -1
+    if tt_key[slot] == key:
+        best_move = tt_move[slot]
+        info = tt_info[slot]
+        if (info >> 8) == depth:
+            flag = (info >> 4) & 0xF
+            v = tt_val[slot]
+            if flag == EXACT:
+                return v
+            if flag == LOWER and v > alpha:
+                alpha = v
+            elif flag == UPPER and v < beta:
+                beta = v
+            if alpha >= beta:
+                return v
+
+    out = moves[ply]
+    n = _order_moves(heights, rows, columns, order, best_move, killers, ply, out)
+    best = -INF
+    for i in range(n):
+        c = out[i]
+        idx = _drop(grid, heights, rows, columns, c, mark)
+        if _is_win_at(grid, rows, columns, inarow, idx):
+            stats[S_NODES] += 1
+            v = WIN - (stones + 1)
+        elif stones + 1 == rows * columns:
+            stats[S_NODES] += 1
+            v = 0
+        else:
+            child_key = key ^ zobrist[mark, idx]
+            v = -_negamax(grid, heights, rows, columns, inarow, windows, evaluate, order,
+                          depth - 1, -beta, -alpha, 3 - mark, root_mark, stones + 1, child_key,
+                          zobrist, tt_key, tt_val, tt_info, tt_move, killers, moves, ply + 1,
+                          deadline, stats)
+        _undo(grid, heights, rows, columns, c)
+        if stats[S_ABORTED]:
+            return 0
+        if v > best:
+            best = v
+            best_move = c
+        if v > alpha:
+            alpha = v
+        if alpha >= beta:
+            if killers[ply, 0] != c:
+                killers[ply, 1] = killers[ply, 0]
+                killers[ply, 0] = c
+            break
+
+    if best <= alpha_orig:
+        flag = UPPER
+    elif best >= beta:
+        flag = LOWER
+    else:
+        flag = EXACT
+    tt_key[slot] = key
+    tt_val[slot] = best
+    tt_info[slot] = (depth << 8) | (flag << 4)
+    tt_move[slot] = best_move
+    return best
+
+
+@njit
+def _root_search(grid, heights, rows, columns, inarow, windows, evaluate, order, depth, mark,
+                 zobrist, tt_key, tt_val, tt_info, tt_move, killers, moves, deadline,
+                 first_move, stats, scores):
+    """Negamax value of every legal root move at ``depth`` (``scores``; -INF if full or cut).
+
+    Searches ``first_move`` first (the previous iteration's best), then centre first,
+    each with the window (best so far, +INF) so the best score is exact and ties keep
+    the earlier move. Returns the best column, or -1 if aborted."""
+    stones = 0
+    for c in range(columns):
+        stones += heights[c]
+    key = _hash(grid, zobrist)
+    n = _order_moves(heights, rows, columns, order, first_move, killers, 0, moves[0])
+    root_moves = moves[0].copy()
+    best = -INF
+    best_move = -1
+    for c in range(columns):
+        scores[c] = -INF
+    for i in range(n):
+        c = root_moves[i]
+        idx = _drop(grid, heights, rows, columns, c, mark)
+        if _is_win_at(grid, rows, columns, inarow, idx):
+            stats[S_NODES] += 1
+            v = WIN - (stones + 1)
+        elif stones + 1 == rows * columns:
+            stats[S_NODES] += 1
+            v = 0
+        else:
+            v = -_negamax(grid, heights, rows, columns, inarow, windows, evaluate, order,
+                          depth - 1, -INF, -best, 3 - mark, mark, stones + 1,
+                          key ^ zobrist[mark, idx], zobrist, tt_key, tt_val, tt_info, tt_move,
+                          killers, moves, 1, deadline, stats)
+        _undo(grid, heights, rows, columns, c)
+        if stats[S_ABORTED]:
+            return -1
+        scores[c] = v
+        if v > best:
+            best = v
+            best_move = c
+    return best_move

@@ -1,0 +1,1 @@
+"""Submission bundler: an agent -> one self-contained Kaggle file."""
