@@ -220,12 +220,14 @@ def _bb_column(col, H, rows):
 
 @njit
 def _bb_can_play(mask, col, H, rows):
-    return (mask & _bb_top(col, H, rows)) == np.uint64(0)
+    return (np.uint64(mask) & _bb_top(col, H, rows)) == np.uint64(0)
 
 
 @njit
 def _bb_play(current, mask, col, H):
     """Play ``col``; returns the new (current, mask), current = the opponent's stones."""
+    current = np.uint64(current)
+    mask = np.uint64(mask)
     new_current = current ^ mask
     new_mask = mask | (mask + _bb_bottom(col, H))
     return new_current, new_mask
@@ -236,12 +238,13 @@ def _bb_shift(x, s):
     """x >> s with shifts of 64 and more giving 0 (LLVM leaves them undefined)."""
     if s >= 64:
         return np.uint64(0)
-    return x >> np.uint64(s)
+    return np.uint64(x) >> np.uint64(s)
 
 
 @njit
 def _bb_has_line(stones, H, inarow):
     """True if ``stones`` contain ``inarow`` in a line (any direction)."""
+    stones = np.uint64(stones)
     for s in (1, H - 1, H, H + 1):
         m = stones
         for i in range(1, inarow):
@@ -332,7 +335,7 @@ def parse_board(board, cfg, allow_terminal=False):
     bad = np.flatnonzero((arr < 0) | (arr > 2))
     if bad.size:
         i = int(bad[0])
-        raise ValueError(f"board cell {i} has value {arr[i]!r}; cells must be 0, 1 or 2")
+        raise ValueError(f"board cell {i} has value {arr[i].item()!r}; cells must be 0, 1 or 2")
     grid = arr.astype(np.int8).reshape(size)
     two_d = grid.reshape(cfg.rows, cfg.columns)
     for c in range(cfg.columns):

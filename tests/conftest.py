@@ -1,0 +1,17 @@
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+POSITIONS = os.path.join(os.path.dirname(ROOT), "shared", "positions")
+
+
+def board_from_moves(moves, rows=6, columns=7):
+    """Kaggle flat board after a 1-based move string such as "4453" (first player = mark 1)."""
+    from agents.reference import ref_drop
+    board = [0] * (rows * columns)
+    for i, ch in enumerate(moves):
+        board = ref_drop(board, int(ch) - 1, 1 + i % 2, rows, columns)
+    return board
