@@ -9,7 +9,7 @@ import time
 import numpy as np
 
 from .jit import njit
-from .rules import _drop, _heights, _is_win_at, _undo, _wins_by_playing, center_order, \
+from .rules import _drop, _heights, _is_full, _is_win_at, _undo, _wins_by_playing, center_order, \
     parse_observation
 
 # Seconds kept back from config.actTimeout: interpreter and kaggle-environments
@@ -169,6 +169,54 @@ def _safe_moves(grid, heights, rows, columns, inarow, mark):
     return safe
 
 
+@njit
+def _forced_result(grid, heights, rows, columns, inarow, mark, depth, last_idx):
+    """+1 if ``mark`` (to move) forces a win within ``depth`` plies, -1 if it is forced
+    to lose within ``depth`` plies, else 0. ``last_idx`` is the previous stone (-1: none)."""
+    if last_idx >= 0 and _is_win_at(grid, rows, columns, inarow, last_idx):
+        return -1
+    if depth == 0 or _is_full(heights, rows):
+        return 0
+    best = -1
+    for c in range(columns):
+        if heights[c] < rows:
+            idx = _drop(grid, heights, rows, columns, c, mark)
+            v = -_forced_result(grid, heights, rows, columns, inarow, 3 - mark, depth - 1, idx)
+            _undo(grid, heights, rows, columns, c)
+            if v > best:
+                best = v
+                if best == 1:
+                    break
+    return best
+
+
+def safety_net(grid, heights, cfg, mark, best):
+    """Filter a search's best columns so an immediate win or a forced block is never missed.
+
+    * If ``mark`` can win now and no column of ``best`` wins now or forces a win within
+      the next two plies of its own (the tutorial's minimax sometimes prefers such a
+      delayed, still forced, win), return the winning columns.
+    * Else if the opponent has exactly one immediate win and ``best`` does not block it,
+      return that column. Otherwise ``best`` unchanged."""
+    r, c, k = cfg.rows, cfg.columns, cfg.inarow
+    legal = [col for col in range(c) if heights[col] < r]
+    wins = [col for col in legal if _wins_by_playing(grid, heights, r, c, k, col, mark)]
+    if wins:
+        if any(col in wins for col in best):
+            return [col for col in best if col in wins]
+        for col in best:
+            idx = _drop(grid, heights, r, c, col, mark)
+            forced = -_forced_result(grid, heights, r, c, k, 3 - mark, 2, idx)
+            _undo(grid, heights, r, c, col)
+            if forced == 1:
+                return best
+        return wins
+    threats = [col for col in legal if _wins_by_playing(grid, heights, r, c, k, col, 3 - mark)]
+    if len(threats) == 1 and threats[0] not in best:
+        return threats
+    return best
+
+
 def tactical_move(grid, heights, cfg, mark):
     """Python entry to ``_tactical_move``: int column or -1."""
     return int(_tactical_move(grid, heights, cfg.rows, cfg.columns, cfg.inarow, mark))
@@ -187,4 +235,3 @@ def centre_first(cfg):
     return center_order(cfg.columns)
 
 
-__all__ = ["Agent", "Clock", "tactical_move", "legal_columns", "pick", "_is_win_at"]

@@ -4,10 +4,9 @@ import numpy as np
 
 from heuristics import get as get_heuristic
 
-from .base import Agent, _safe_moves, boolean, heuristic_name, legal_columns, optional, pick, positive_int, \
-    seed_value, tactical_move
-from .jit import njit
-from .rules import _drop, _is_full, _is_win_at, _undo, window_table
+from .base import Agent, _forced_result, _safe_moves, boolean, heuristic_name, legal_columns, \
+    pick, positive_int, safety_net, seed_value, tactical_move
+from .rules import _drop, _undo, window_table
 from .search import _tutorial_scores
 
 
@@ -23,8 +22,9 @@ class RandomAgent(Agent):
 
 class OneStepAgent(Agent):
     """The tutorial's one-step lookahead: drop each column, score the result with the
-    window heuristic, random among the best. With ``tactics`` (default) an immediate
-    win is taken and an immediate loss blocked first."""
+    window heuristic, random among the best. With ``tactics`` (default) the safety net
+    of ``agents.base.safety_net`` makes sure a lone immediate threat is blocked (the
+    tutorial's one-step score can prefer removing two distant opponent threes)."""
 
     name = "onestep"
     OPTIONS = {"seed": (seed_value, None), "heuristic": (heuristic_name, "windows"),
@@ -35,41 +35,19 @@ class OneStepAgent(Agent):
         self.evaluate = get_heuristic(self.heuristic)
 
     def choose(self, grid, heights, mark, cfg, clock):
-        if self.tactics:
-            t = tactical_move(grid, heights, cfg, mark)
-            if t >= 0:
-                return t
         stats = np.zeros(2, dtype=np.int64)
         scores = _tutorial_scores(grid, heights, cfg.rows, cfg.columns, cfg.inarow,
                                   window_table(*cfg), self.evaluate, 1, mark, stats)
-        return pick(self.rng, best_columns(scores, heights, cfg), cfg)
+        best = best_columns(scores, heights, cfg)
+        if self.tactics:
+            best = safety_net(grid, heights, cfg, mark, best)
+        return pick(self.rng, best, cfg)
 
 
 def best_columns(scores, heights, cfg):
     legal = legal_columns(heights, cfg)
     top = max(scores[c] for c in legal)
     return [c for c in legal if scores[c] == top]
-
-
-@njit
-def _forced_result(grid, heights, rows, columns, inarow, mark, depth, last_idx):
-    """+1 if ``mark`` (to move) forces a win within ``depth`` plies, -1 if it is forced
-    to lose within ``depth`` plies, else 0. ``last_idx`` is the previous stone (-1: none)."""
-    if last_idx >= 0 and _is_win_at(grid, rows, columns, inarow, last_idx):
-        return -1
-    if depth == 0 or _is_full(heights, rows):
-        return 0
-    best = -1
-    for c in range(columns):
-        if heights[c] < rows:
-            idx = _drop(grid, heights, rows, columns, c, mark)
-            v = -_forced_result(grid, heights, rows, columns, inarow, 3 - mark, depth - 1, idx)
-            _undo(grid, heights, rows, columns, c)
-            if v > best:
-                best = v
-                if best == 1:
-                    break
-    return best
 
 
 class RulesAgent(Agent):
@@ -98,4 +76,3 @@ class RulesAgent(Agent):
         return pick(self.rng, [c for c in candidates if values[c] == top], cfg)
 
 
-__all__ = ["RandomAgent", "OneStepAgent", "RulesAgent", "best_columns", "optional"]

@@ -27,7 +27,6 @@ def njit(fn=None, **options):
     """Decorate a kernel: ``numba.njit`` with the package's options, or identity."""
     if not HAVE_NUMBA:
         return fn if fn is not None else (lambda f: f)
-    options.setdefault("nogil", True)
     if fn is None:
         return _numba.njit(**options)
     return _numba.njit(**options)(fn)

@@ -6,8 +6,8 @@ import numpy as np
 
 from heuristics import get as get_heuristic
 
-from .base import Agent, boolean, heuristic_name, optional, positive_int, positive_number, seed_value, \
-    tactical_move
+from .base import Agent, boolean, heuristic_name, optional, positive_int, positive_number, \
+    safety_net, seed_value, tactical_move
 from .baselines import best_columns
 from .rules import center_order, window_table
 from .search import INF, PROVEN, S_ABORTED, S_NODES, Tables, _root_search, _tutorial_scores
@@ -16,9 +16,11 @@ from .search import INF, PROVEN, S_ABORTED, S_NODES, Tables, _root_search, _tuto
 class MinimaxAgent(Agent):
     """Depth-``depth`` minimax exactly as the Kaggle tutorial defines it: the window
     heuristic at the horizon and at terminal nodes, random choice among tied best
-    columns (``seed`` makes it reproducible). With ``tactics`` (default) an immediate
-    win is taken and a lone immediate threat blocked before the search -- the tutorial
-    itself can prefer a later win over an immediate one."""
+    columns (``seed`` makes it reproducible). With ``tactics`` (default) a safety net
+    (``agents.base.safety_net``) guarantees that an immediate win is not traded for a
+    non-forced line and that a lone immediate threat is blocked; it never fires when the
+    tutorial's choice already does both, which on random positions is always (the
+    tutorial does sometimes delay a win by two plies, keeping it forced)."""
 
     name = "minimax"
     OPTIONS = {"depth": (positive_int("depth", 12), 3), "heuristic": (heuristic_name, "windows"),
@@ -37,12 +39,10 @@ class MinimaxAgent(Agent):
         return s, int(stats[S_NODES])
 
     def choose(self, grid, heights, mark, cfg, clock):
-        if self.tactics:
-            t = tactical_move(grid, heights, cfg, mark)
-            if t >= 0:
-                return t
         s, self.last_nodes = self.scores(grid, heights, mark, cfg)
         best = best_columns(s, heights, cfg)
+        if self.tactics:
+            best = safety_net(grid, heights, cfg, mark, best)
         return best[int(self.rng.integers(len(best)))]
 
 
@@ -71,6 +71,21 @@ class AlphaBetaAgent(Agent):
         if key not in self._tables:
             self._tables = {key: Tables(cfg.rows, cfg.columns, self.tt_bits)}
         return self._tables[key]
+
+    def fixed_depth(self, grid, heights, mark, cfg, depth):
+        """One alpha-beta search at ``depth`` from an empty table: (column, value, nodes).
+
+        ``value`` equals the plain minimax value at ``depth`` (tested against
+        ``agents.reference.minimax_value``)."""
+        t = self.tables(cfg)
+        t.clear()
+        stats = np.zeros(2, dtype=np.int64)
+        scores = np.full(cfg.columns, -INF, dtype=np.int64)
+        col = _root_search(grid, heights, cfg.rows, cfg.columns, cfg.inarow, window_table(*cfg),
+                           self.evaluate, center_order(cfg.columns), depth, mark, t.zobrist,
+                           t.tt_key, t.tt_val, t.tt_info, t.tt_move, t.killers, t.moves, 0.0, -1,
+                           stats, scores)
+        return int(col), int(scores[col]), int(stats[S_NODES])
 
     def search(self, grid, heights, mark, cfg, deadline=0.0, max_depth=None):
         """Iterative deepening; returns (column, value, depth reached, nodes).

@@ -8,7 +8,6 @@ where a "three" is a window of ``inarow`` cells holding ``inarow - 1`` stones of
 one mark and one empty cell, and a "four" is a window full of one mark. Values
 are exact integers (int64), identical to the tutorial's floats.
 """
-import numpy as np
 
 from agents.jit import njit
 

@@ -1,0 +1,112 @@
+"""Searches against the pure-Python references: the tutorial's minimax and plain minimax."""
+import random
+
+import numpy as np
+import pytest
+
+import agents
+from agents.reference import ConnectX, Counter, _Cfg, minimax_value, random_position, \
+    tutorial_get_heuristic, tutorial_heuristic_flat, tutorial_scores
+from agents.rules import _heights, parse_config, window_table
+from heuristics import threats_eval, windows_eval
+
+
+def positions(shape, n, seed, max_stones=None):
+    rows, columns, inarow = shape
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        stones = rng.randrange(0, max_stones or rows * columns - 1)
+        b = random_position(rows, columns, inarow, stones, rng)
+        if b is not None and any(v == 0 for v in b):
+            out.append((b, 1 + sum(1 for v in b if v) % 2))
+    return out
+
+
+@pytest.mark.parametrize("shape", [(6, 7, 4), (4, 5, 3), (8, 9, 5), (3, 3, 3), (5, 4, 6)])
+def test_windows_heuristic_equals_tutorial(shape):
+    rows, columns, inarow = shape
+    windows = window_table(*shape)
+    for board, mark in positions(shape, 30, seed=11):
+        grid = np.array(board, dtype=np.int8)
+        h = _heights(grid, rows, columns)
+        for m in (1, 2):
+            expected = tutorial_get_heuristic(grid.reshape(rows, columns), m, _Cfg(*shape))
+            assert windows_eval(grid, h, rows, columns, inarow, windows, m) == expected
+
+
+def ref_threats(board, mark, rows, columns, inarow):
+    """Straightforward re-statement of heuristics.threats for one side."""
+    from heuristics import threats as T
+    from agents.reference import ref_lines
+    heights = [sum(1 for r in range(rows) if board[c + r * columns]) for c in range(columns)]
+    value, cells = 0, set()
+    for line in ref_lines(rows, columns, inarow):
+        vals = [board[i] for i in line]
+        mine, theirs = vals.count(mark), sum(1 for v in vals if v not in (0, mark))
+        if theirs or not mine:
+            continue
+        if mine == inarow - 1:
+            cells.add(next(i for i in line if board[i] == 0))
+        elif mine == inarow - 2:
+            value += T.OPEN_FULLER
+        else:
+            value += T.OPEN_OTHER
+    for i in cells:
+        r_bottom = rows - 1 - i // columns
+        value += T.THREAT + (T.PLAYABLE if heights[i % columns] == r_bottom else 0) \
+            + (T.PARITY if (r_bottom % 2 == 0) == (mark == 1) else 0)
+    centre = range((columns - 1) // 2, columns // 2 + 1)
+    value += T.CENTRE * sum(1 for r in range(rows) for c in centre if board[c + r * columns] == mark)
+    return value
+
+
+@pytest.mark.parametrize("shape", [(6, 7, 4), (4, 5, 3), (9, 8, 5), (10, 10, 4)])
+def test_threats_heuristic_matches_reference_and_is_symmetric(shape):
+    rows, columns, inarow = shape
+    windows = window_table(*shape)
+    for board, _ in positions(shape, 30, seed=5):
+        grid = np.array(board, dtype=np.int8)
+        h = _heights(grid, rows, columns)
+        v1 = threats_eval(grid, h, rows, columns, inarow, windows, 1)
+        assert v1 == -threats_eval(grid, h, rows, columns, inarow, windows, 2)
+        assert v1 == (ref_threats(board, 1, rows, columns, inarow)
+                      - ref_threats(board, 2, rows, columns, inarow))
+
+
+def test_minimax_depth3_matches_tutorial_on_100_random_positions():
+    """Same score for every column as the tutorial, so the same best-column set."""
+    cfg = parse_config({})
+    agent = agents.make("minimax", depth=3)
+    for board, mark in positions((6, 7, 4), 100, seed=2024, max_stones=36):
+        grid = np.array(board, dtype=np.int8)
+        h = _heights(grid, 6, 7)
+        ours, _ = agent.scores(grid, h, mark, cfg)
+        expected = tutorial_scores(board, mark, _Cfg(6, 7, 4), 3)
+        assert {c: int(ours[c]) for c in expected} == expected
+        # the agent's move (with its safety net) is one of the tutorial's best columns
+        best = [c for c, s in expected.items() if s == max(expected.values())]
+        assert agent({"board": board, "mark": mark}, {}) in best
+
+
+@pytest.mark.parametrize("shape,depth", [((4, 5, 3), 1), ((4, 5, 3), 4), ((3, 4, 3), 5),
+                                         ((4, 4, 4), 4), ((5, 4, 3), 3), ((3, 3, 3), 9),
+                                         ((6, 7, 4), 2), ((2, 12, 3), 3)])
+def test_alphabeta_value_equals_minimax_with_no_more_nodes(shape, depth):
+    rows, columns, inarow = shape
+    cfg = parse_config({"rows": rows, "columns": columns, "inarow": inarow})
+    agent = agents.make("alphabeta", heuristic="windows")
+    game = ConnectX(rows, columns, inarow, heuristic=tutorial_heuristic_flat)
+    for board, mark in positions(shape, 12, seed=depth * 31 + rows):
+        grid = np.array(board, dtype=np.int8)
+        h = _heights(grid, rows, columns)
+        col, value, nodes = agent.fixed_depth(grid, h, mark, cfg, depth)
+        state = (tuple(board), mark)
+        counter = Counter()
+        values = {}
+        for a in game.actions(state):
+            counter.nodes += 1
+            values[a] = minimax_value(game, game.result(state, a), depth - 1, mark, counter)
+        assert value == max(values.values())
+        assert values[col] == value
+        assert nodes <= counter.nodes
