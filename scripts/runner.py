@@ -1,0 +1,416 @@
+"""The shared game runner behind ``scripts.match`` and ``scripts.tournament``.
+
+An agent *spec* is one of
+
+* a registry name with options, ``name[:key=value,key=value]`` (``minimax:depth=4``,
+  ``alphabeta:time_limit=0.2``); values are read as int, float, True/False, None or
+  else a string;
+* a kaggle-environments built-in: ``kaggle.random``, ``kaggle.negamax``, or plain
+  ``negamax`` (plain ``random`` is the package's own seeded random agent);
+* a path to a submission file ending in ``.py`` (its last callable is the agent, as
+  kaggle-environments loads it).
+
+A game is described by a :class:`Game` task (specs in colour order, its seed and the
+config) and played by :func:`play_game` in whatever process runs it; the result is a
+plain dict (JSON-ready). Games never raise: an agent that raises, returns a bad
+column or runs out of time loses the game with status ERROR, INVALID or TIMEOUT, as
+on Kaggle.
+
+Reproducibility: each game's seed is derived from (match seed, game index) only, a
+fresh registry agent is built for every game and seeded from it (agents with a
+``seed`` option), and Python's ``random`` and numpy's global generator are seeded
+before each game (the kaggle built-ins and submission files use them). The numba
+kernels are compiled once per process. So a match gives the same games whatever the
+number of workers -- for agents whose moves do not depend on the clock (fixed depth
+or iterations, not ``time_limit``) and, for submission files, that keep no state
+from one game to the next.
+"""
+import argparse
+import math
+import os
+import random
+import sys
+import threading
+import time
+from collections import namedtuple
+
+import numpy as np
+
+import agents
+from agents.rules import _drop, _is_win_at, parse_config
+
+KAGGLE_PREFIX = "kaggle."
+KAGGLE_BUILTINS = ("random", "negamax")
+STATUSES = ("DONE", "INVALID", "TIMEOUT", "ERROR")
+FAILURES = STATUSES[1:]
+
+# kaggle-environments' defaults for the time control
+ACT_TIMEOUT = 2.0
+OVERAGE = 60.0
+
+Spec = namedtuple("Spec", "text kind name options")  # kind: registry | kaggle | file
+Game = namedtuple("Game", "index specs seed config")  # specs[0] plays mark 1
+MatchConfig = namedtuple("MatchConfig", "rows columns inarow actTimeout remainingOverageTime")
+
+
+class Struct(dict):
+    """A dict that also reads as attributes, like kaggle-environments' observations."""
+
+    def __getattr__(self, name):
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+# ---------------------------------------------------------------------------
+# Parsing (raises ValueError with a one-line message)
+# ---------------------------------------------------------------------------
+
+
+def parse_value(text):
+    """``"3"`` -> 3, ``"0.2"`` -> 0.2, ``"true"`` -> True, ``"none"`` -> None, else the text."""
+    low = text.strip().lower()
+    if low in ("true", "false"):
+        return low == "true"
+    if low == "none":
+        return None
+    for convert in (int, float):
+        try:
+            return convert(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_options(text, what):
+    """``"a=1,b=x"`` -> ``{"a": 1, "b": "x"}``; ``what`` names the source in errors."""
+    options = {}
+    for item in text.split(","):
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or not key or not value.strip():
+            raise ValueError(f"malformed option {item!r} in {what}: expected key=value")
+        if key in options:
+            raise ValueError(f"option {key!r} given twice in {what}")
+        options[key] = parse_value(value.strip())
+    return options
+
+
+def parse_spec(text):
+    """A validated :class:`Spec`; registry options are checked by building the agent."""
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError(f"empty agent spec {text!r}")
+    text = text.strip()
+    if text.endswith(".py"):
+        load_submission(text)  # fails early, in the main process, with a clear message
+        return Spec(text, "file", text, {})
+    name, sep, rest = text.partition(":")
+    options = parse_options(rest, f"agent {text!r}") if sep else {}
+    if name in agents.AGENTS:
+        try:
+            agents.make(name, **options)
+        except ValueError as e:
+            raise ValueError(f"agent {text!r}: {e}") from None
+        return Spec(text, "registry", name, options)
+    builtin = name[len(KAGGLE_PREFIX):] if name.startswith(KAGGLE_PREFIX) else name
+    if builtin in KAGGLE_BUILTINS and (name != builtin or builtin not in agents.AGENTS):
+        if options:
+            raise ValueError(f"kaggle built-in agent {name!r} takes no options")
+        return Spec(text, "kaggle", builtin, {})
+    valid = ", ".join(agents.names())
+    kaggle = ", ".join(KAGGLE_PREFIX + b for b in KAGGLE_BUILTINS)
+    raise ValueError(f"unknown agent {name!r}; valid: {valid}; kaggle built-ins: {kaggle}, "
+                     "negamax; or a path to a submission .py file")
+
+
+def parse_match_config(text=None):
+    """``"rows=R,columns=C,inarow=K"`` (also ``actTimeout``, ``remainingOverageTime``)
+    -> :class:`MatchConfig`; missing fields take kaggle's defaults (6, 7, 4, 2 s, 60 s)."""
+    values = parse_options(text, "--config") if text else {}
+    allowed = MatchConfig._fields
+    unknown = sorted(set(values) - set(allowed))
+    if unknown:
+        raise ValueError(f"unknown config field(s) {', '.join(unknown)}; valid: {', '.join(allowed)}")
+    cfg = parse_config({k: values[k] for k in ("rows", "columns", "inarow") if k in values})
+    if cfg.inarow > max(cfg.rows, cfg.columns):
+        raise ValueError(f"impossible config: inarow={cfg.inarow} does not fit on a "
+                         f"{cfg.rows}x{cfg.columns} board (rows x columns)")
+    times = {}
+    for key, default in (("actTimeout", ACT_TIMEOUT), ("remainingOverageTime", OVERAGE)):
+        value = values.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+            raise ValueError(f"config.{key} must be a number >= 0, got {value!r}")
+        times[key] = float(value)
+    return MatchConfig(cfg.rows, cfg.columns, cfg.inarow, **times)
+
+
+def load_submission(path):
+    """The agent in a submission file: its last callable, as kaggle-environments'
+    ``agent.get_last_callable`` takes it. ``ValueError`` if the file cannot be read,
+    does not run, or defines no callable."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            source = f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        raise ValueError(f"cannot read submission file {path!r}: {e.strerror or e}") from None
+    env = {"__name__": "__submission__", "__file__": os.path.abspath(path)}
+    try:
+        exec(compile(source, path, "exec"), env)
+    except Exception as e:  # noqa: BLE001 - any failure of user code is reported, not raised
+        raise ValueError(f"submission file {path!r} fails to load: "
+                         f"{type(e).__name__}: {e}") from None
+    found = [v for k, v in env.items() if callable(v) and k != "__builtins__"]
+    if not found:
+        raise ValueError(f"submission file {path!r} defines no callable agent")
+    return found[-1]
+
+
+def game_seeds(match_seed, n):
+    """One 32-bit seed per game, from (match seed, game index) only."""
+    children = np.random.SeedSequence(match_seed).spawn(n)
+    return [int(c.generate_state(1)[0]) for c in children]
+
+
+# ---------------------------------------------------------------------------
+# Agents in the worker process
+# ---------------------------------------------------------------------------
+
+_local = threading.local()  # per process and thread: loaded agents, warmed specs
+
+
+def _cache():
+    if not hasattr(_local, "loaded"):
+        _local.loaded, _local.warm = {}, set()
+    return _local
+
+
+def _build(spec, seed):
+    """A callable agent for one game (a fresh registry agent, seeded if it can be)."""
+    if spec.kind == "registry":
+        options = dict(spec.options)
+        if "seed" in agents.agent_class(spec.name).OPTIONS and "seed" not in options:
+            options["seed"] = seed
+        return agents.make(spec.name, **options)
+    cache = _cache().loaded
+    if spec.text not in cache:
+        if spec.kind == "kaggle":
+            from kaggle_environments.envs.connectx.connectx import agents as builtins
+            cache[spec.text] = builtins[spec.name]
+        else:
+            cache[spec.text] = load_submission(spec.name)
+    return cache[spec.text]
+
+
+def _config_struct(cfg):
+    return Struct(rows=cfg.rows, columns=cfg.columns, inarow=cfg.inarow,
+                  actTimeout=cfg.actTimeout, timeout=cfg.actTimeout,
+                  agentTimeout=cfg.remainingOverageTime, episodeSteps=1000, runTimeout=1200)
+
+
+def warm_up(spec, cfg):
+    """Call the agent once as each colour, untimed, so numba compiles before the
+    first timed move (once per process and spec)."""
+    state = _cache()
+    key = (spec.text, cfg.rows, cfg.columns, cfg.inarow)
+    if key in state.warm:
+        return
+    state.warm.add(key)
+    agent = _build(spec, 0)
+    config = _config_struct(cfg)
+    board = [0] * (cfg.rows * cfg.columns)
+    try:
+        agent(Struct(board=list(board), mark=1, step=0, remainingOverageTime=OVERAGE), config)
+        board[(cfg.rows - 1) * cfg.columns + cfg.columns // 2] = 1
+        agent(Struct(board=list(board), mark=2, step=1, remainingOverageTime=OVERAGE), config)
+    except Exception:  # noqa: BLE001 - failures are reported by the timed game itself
+        pass
+
+
+# ---------------------------------------------------------------------------
+# One game
+# ---------------------------------------------------------------------------
+
+
+def _valid_column(action, heights, cfg):
+    # kaggle-environments accepts a plain int only (numpy ints and floats are invalid)
+    return (type(action) is int and 0 <= action < cfg.columns
+            and heights[action] < cfg.rows)
+
+
+def play_game(game):
+    """Play :class:`Game` ``game``; a JSON-ready dict:
+
+    ``index, seed, agents`` (spec texts by mark), ``moves`` (columns, 0-based),
+    ``winner`` (mark 1 or 2, 0 for a draw), ``statuses`` (DONE, INVALID, TIMEOUT or
+    ERROR per mark), ``error`` (message of the failure, or None), ``times`` (seconds
+    per move, per mark)."""
+    cfg = game.config
+    for spec in game.specs:
+        warm_up(spec, cfg)
+    seq = np.random.SeedSequence(game.seed)
+    py_seed, np_seed, seed1, seed2 = (int(s) for s in seq.generate_state(4))
+    random.seed(py_seed)
+    np.random.seed(np_seed)
+    players = [_build(game.specs[0], seed1), _build(game.specs[1], seed2)]
+    config = _config_struct(cfg)
+    grid = np.zeros(cfg.rows * cfg.columns, dtype=np.int8)
+    heights = np.zeros(cfg.columns, dtype=np.int64)
+    overage = [cfg.remainingOverageTime] * 2
+    moves, times = [], [[], []]
+    statuses = ["DONE", "DONE"]
+    winner, error = 0, None
+    for step in range(cfg.rows * cfg.columns):
+        p = step % 2
+        mark = p + 1
+        obs = Struct(board=[int(v) for v in grid], mark=mark, step=step,
+                     remainingOverageTime=overage[p])
+        start = time.perf_counter()
+        try:
+            action = players[p](obs, config)
+            failure = None
+        except Exception as e:  # noqa: BLE001 - the agent's bug loses the game, not the run
+            action, failure = None, ("ERROR", f"{type(e).__name__}: {e}")
+        elapsed = time.perf_counter() - start
+        times[p].append(elapsed)
+        if failure is None and elapsed - cfg.actTimeout > overage[p]:
+            failure = ("TIMEOUT", f"move took {elapsed:.3f} s with {cfg.actTimeout:g} s per move "
+                                  f"and {overage[p]:.3f} s overage left")
+        if failure is None and not _valid_column(action, heights, cfg):
+            failure = ("INVALID", f"invalid column {action!r} ({type(action).__name__})")
+        if failure is not None:
+            statuses[p], error = failure
+            winner = 2 - p  # the other mark
+            break
+        overage[p] -= max(0.0, elapsed - cfg.actTimeout)
+        moves.append(action)
+        idx = _drop(grid, heights, cfg.rows, cfg.columns, action, mark)
+        if _is_win_at(grid, cfg.rows, cfg.columns, cfg.inarow, idx):
+            winner = mark
+            break
+    return {"index": game.index, "seed": game.seed, "agents": [s.text for s in game.specs],
+            "moves": moves, "winner": winner, "statuses": statuses, "error": error,
+            "times": times}
+
+
+# ---------------------------------------------------------------------------
+# Many games: in process, in a process pool, or on a Dask cluster
+# ---------------------------------------------------------------------------
+
+
+def run_games(games, workers=1, dask=None, on_result=None):
+    """Play ``games`` and return their results in the order given.
+
+    ``workers`` > 1 plays them in that many processes; ``dask`` (an address such as
+    ``tcp://host:8786``, or a ``distributed.Client``) plays them on a Dask cluster.
+    ``on_result(result)`` is called as each game finishes (in completion order)."""
+    games = list(games)
+    results = [None] * len(games)
+    position = {g.index: i for i, g in enumerate(games)}
+
+    def done(result):
+        results[position[result["index"]]] = result
+        if on_result is not None:
+            on_result(result)
+
+    if dask is not None:
+        _run_dask(games, dask, done)
+    elif workers > 1 and len(games) > 1:
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = [pool.submit(play_game, g) for g in games]
+            for f in as_completed(futures):
+                done(f.result())
+    else:
+        for g in games:
+            done(play_game(g))
+    return results
+
+
+def _run_dask(games, dask, done):
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise ValueError("--dask needs the optional extra: pip install 'connectx-search[cluster]'") \
+            from None
+    own = not isinstance(dask, Client)
+    try:
+        client = Client(dask, timeout="10s") if own else dask
+    except (OSError, TimeoutError, ValueError) as e:
+        raise ValueError(f"cannot connect to Dask scheduler {dask!r}: {e}") from None
+    try:
+        futures = client.map(play_game, games, pure=False)
+        for f in as_completed(futures):
+            done(f.result())
+    finally:
+        if own:
+            client.close()
+
+
+# ---------------------------------------------------------------------------
+# Scores and intervals
+# ---------------------------------------------------------------------------
+
+Z95 = 1.959963984540054
+
+
+def score_of(result, mark):
+    """1, 0.5 or 0 for the agent that played ``mark`` in ``result``."""
+    if result["winner"] == 0:
+        return 0.5
+    return 1.0 if result["winner"] == mark else 0.0
+
+
+def score_interval(score, n, z=Z95):
+    """Wilson interval for a mean score over ``n`` games (draws count 1/2: conservative)."""
+    if n == 0:
+        return 0.0, 1.0
+    denom = 1 + z * z / n
+    centre = (score + z * z / (2 * n)) / denom
+    half = z * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n)) / denom
+    low, high = max(0.0, centre - half), min(1.0, centre + half)
+    # exact ends for all wins / all losses (rounding would leave 0.9999999999999999)
+    return (0.0 if score <= 0 else low), (1.0 if score >= 1 else high)
+
+
+def elo_difference(score):
+    """400 log10(s / (1 - s)); +-inf at 1 and 0."""
+    if score >= 1:
+        return float("inf")
+    if score <= 0:
+        return float("-inf")
+    return 400.0 * math.log10(score / (1 - score))
+
+
+def format_elo(value):
+    if math.isinf(value):
+        return "+inf" if value > 0 else "-inf"
+    return f"{value:+.0f}"
+
+
+# ---------------------------------------------------------------------------
+# Command lines
+# ---------------------------------------------------------------------------
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse with one-line errors and exit status 2."""
+
+    def error(self, message):
+        fail(f"{self.prog}: error: {message}")
+
+
+def fail(message):
+    """Print ``message`` on one line to stderr and exit with status 2 (bad input)."""
+    print(" ".join(str(message).split()), file=sys.stderr)
+    raise SystemExit(2)
+
+
+def positive_int_arg(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}")
+    return value

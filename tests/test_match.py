@@ -1,0 +1,252 @@
+"""scripts.runner and scripts.match: specs, one game, failures, reproducibility, the CLI.
+
+Small boards and fast agents keep this file to a few seconds of games; the
+subprocess tests pay one numba compile each.
+"""
+import json
+import math
+import os
+import subprocess
+import sys
+
+import pytest
+
+from agents.rules import drop_piece, winner
+from scripts import match as match_mod
+from scripts.runner import (Game, elo_difference, game_seeds, parse_match_config, parse_spec,
+                            parse_value, play_game, run_games, score_interval)
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SMALL = "rows=5,columns=6,inarow=4"
+
+
+def run_cli(*args, stdin=None, timeout=120):
+    return subprocess.run([sys.executable, "-m", *args], cwd=ROOT, input=stdin, text=True,
+                          capture_output=True, timeout=timeout)
+
+
+def write_agent(tmp_path, name, body):
+    """A submission file whose last callable is ``agent`` (a helper is defined first)."""
+    path = tmp_path / name
+    path.write_text("def helper():\n    return 0\n\n\ndef agent(obs, config):\n"
+                    + "".join("    " + line + "\n" for line in body.splitlines()))
+    return str(path)
+
+
+def check_game(result, cfg):
+    """Replays the recorded moves with the validated rules API and checks the result."""
+    board = [0] * (cfg.rows * cfg.columns)
+    for i, col in enumerate(result["moves"]):
+        assert winner(board, cfg._asdict()) == 0, "a move was recorded after the game ended"
+        board = drop_piece(board, col, 1 + i % 2, cfg._asdict())
+    if result["statuses"] == ["DONE", "DONE"]:
+        w = winner(board, cfg._asdict())
+        assert result["winner"] == w
+        if w == 0:
+            assert all(board), "a draw must fill the board"
+    assert len(result["times"][0]) + len(result["times"][1]) >= len(result["moves"])
+
+
+# ---------------------------------------------------------------------------
+# Parsing
+# ---------------------------------------------------------------------------
+
+
+def test_parse_value_types():
+    assert [parse_value(t) for t in ("3", "-2", "0.25", "true", "False", "none", "windows")] \
+        == [3, -2, 0.25, True, False, None, "windows"]
+
+
+def test_parse_spec_kinds(tmp_path):
+    assert parse_spec("minimax:depth=2,seed=5") == ("minimax:depth=2,seed=5", "registry",
+                                                     "minimax", {"depth": 2, "seed": 5})
+    assert parse_spec("random").kind == "registry"  # the package's seeded random agent
+    assert parse_spec("kaggle.random")[1:3] == ("kaggle", "random")
+    assert parse_spec("negamax")[1:3] == ("kaggle", "negamax")
+    path = write_agent(tmp_path, "sub.py", "return 0")
+    assert parse_spec(path)[1] == "file"
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["nope", "random"], ["unknown agent 'nope'", "minimax"]),
+    (["minimax:depth=x", "random"], ["depth"]),
+    (["minimax:dpth=3", "random"], ["dpth"]),
+    (["minimax:depth", "random"], ["malformed option 'depth'"]),
+    (["kaggle.negamax:depth=2", "random"], ["takes no options"]),
+    (["random", "random", "--config", "rows=3,columns=3,inarow=5"], ["impossible config"]),
+    (["random", "random", "--config", "rows=0"], ["rows"]),
+    (["random", "random", "--config", "rows=4,colums=4"], ["colums"]),
+    (["random", "random", "--games", "0"], ["--games"]),
+    (["random", "/nonexistent/sub.py"], ["cannot read submission file"]),
+])
+def test_bad_input_exits_2_with_one_line(argv, words, capsys):
+    with pytest.raises(SystemExit) as exc:
+        match_mod.main(argv + ["--quiet"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1
+    for w in words:
+        assert w in err
+
+
+def test_submission_that_fails_to_load_is_bad_input(tmp_path, capsys):
+    broken = tmp_path / "broken.py"
+    broken.write_text("def agent(obs, config):\n    return 0\nraise ImportError('no such lib')\n")
+    empty = tmp_path / "empty.py"
+    empty.write_text("X = 1\n")
+    for path, words in ((broken, "ImportError"), (empty, "no callable")):
+        with pytest.raises(SystemExit) as exc:
+            match_mod.main([str(path), "random", "--quiet"])
+        assert exc.value.code == 2
+        assert words in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------------
+# Games
+# ---------------------------------------------------------------------------
+
+
+def test_schedule_alternates_colours_and_seeds_depend_on_index_only():
+    cfg = parse_match_config(SMALL)
+    a, b = parse_spec("onestep"), parse_spec("random")
+    games = match_mod.schedule(a, b, 5, 7, cfg)
+    assert [g.specs[0].text for g in games] == ["onestep", "random"] * 2 + ["onestep"]
+    assert [g.seed for g in games] == game_seeds(7, 8)[:5]
+    assert len(set(g.seed for g in games)) == 5
+    assert game_seeds(7, 5) != game_seeds(8, 5)
+
+
+def test_games_follow_the_rules_and_the_stronger_agent_wins():
+    cfg = parse_match_config(SMALL)
+    results, summary = match_mod.match("onestep", "random", 8, cfg, seed=1, progress=False)
+    for r in results:
+        check_game(r, cfg)
+    assert summary["wins"] + summary["draws"] + summary["losses"] == 8
+    assert summary["wins"] >= 6  # one-step lookahead against random on 6x5
+    assert summary["failures"]["A"] == {"INVALID": 0, "TIMEOUT": 0, "ERROR": 0}
+    assert summary["times"]["A"]["moves"] > 0 and summary["times"]["A"]["max"] >= \
+        summary["times"]["A"]["mean"] > 0
+
+
+@pytest.mark.parametrize("body, status, words", [
+    ("return 99", "INVALID", "99"),
+    ("import numpy\nreturn numpy.int64(0)", "INVALID", "int64"),
+    ("return 0.0", "INVALID", "float"),
+    ("raise KeyError('boom')", "ERROR", "boom"),
+])
+def test_failing_agent_loses_with_its_status(tmp_path, body, status, words):
+    bad = write_agent(tmp_path, "bad.py", body)
+    cfg = parse_match_config(SMALL)
+    results, summary = match_mod.match(bad, "random", 2, cfg, seed=0, progress=False)
+    assert summary["losses"] == 2 and summary["failures"]["A"][status] == 2
+    assert summary["failures"]["B"] == {"INVALID": 0, "TIMEOUT": 0, "ERROR": 0}
+    for r in results:
+        assert words in r["error"]
+        bad_mark = 1 if r["agents"][0] == bad else 2
+        assert r["statuses"][bad_mark - 1] == status and r["winner"] == 3 - bad_mark
+
+
+def test_timeout_after_overage_is_spent():
+    # no time per move and no overage: the first move of the game exceeds the budget
+    cfg = parse_match_config(SMALL + ",actTimeout=0,remainingOverageTime=0")
+    seeds = game_seeds(0, 1)
+    r = play_game(Game(0, (parse_spec("random"), parse_spec("onestep")), seeds[0], cfg))
+    assert r["statuses"] == ["TIMEOUT", "DONE"] and r["winner"] == 2 and r["moves"] == []
+    # a generous overage absorbs the same overruns
+    cfg = parse_match_config(SMALL + ",actTimeout=0,remainingOverageTime=60")
+    r = play_game(Game(0, (parse_spec("random"), parse_spec("onestep")), seeds[0], cfg))
+    assert r["statuses"] == ["DONE", "DONE"]
+
+
+def test_same_seed_same_games_whatever_the_workers():
+    cfg = parse_match_config(SMALL)
+    a, b = parse_spec("random"), parse_spec("kaggle.random")
+    games = match_mod.schedule(a, b, 6, 3, cfg)
+
+    def key(results):
+        return [(r["moves"], r["winner"], r["statuses"]) for r in results]
+
+    one = key(run_games(games, workers=1))
+    assert key(run_games(games, workers=2)) == one
+    other = key(run_games(match_mod.schedule(a, b, 6, 4, cfg), workers=1))
+    assert other != one  # the seed matters: random games differ
+
+
+# ---------------------------------------------------------------------------
+# Statistics
+# ---------------------------------------------------------------------------
+
+
+def test_elo_and_score_interval_known_values():
+    assert elo_difference(0.5) == 0
+    assert elo_difference(0.75) == pytest.approx(400 * math.log10(3))
+    assert elo_difference(1.0) == math.inf and elo_difference(0.0) == -math.inf
+    low, high = score_interval(0.5, 100)
+    assert low == pytest.approx(0.4038, abs=1e-3) and high == pytest.approx(0.5962, abs=1e-3)
+    low, high = score_interval(1.0, 10)  # all wins: the lower bound stays below 1
+    assert high == 1.0 and 0.6 < low < 0.8
+    assert score_interval(0.7, 1000)[1] - score_interval(0.7, 1000)[0] < \
+        score_interval(0.7, 100)[1] - score_interval(0.7, 100)[0]
+
+
+def test_summary_counts_from_a_point_of_view():
+    results = [  # A is mark 1 in even games
+        {"index": 0, "agents": ["a", "b"], "winner": 1, "statuses": ["DONE", "DONE"],
+         "times": [[0.1], [0.2]]},
+        {"index": 1, "agents": ["b", "a"], "winner": 1, "statuses": ["DONE", "DONE"],
+         "times": [[0.2], [0.3]]},
+        {"index": 2, "agents": ["a", "b"], "winner": 0, "statuses": ["DONE", "DONE"],
+         "times": [[0.1], [0.2]]},
+        {"index": 3, "agents": ["b", "a"], "winner": 1, "statuses": ["DONE", "TIMEOUT"],
+         "times": [[0.2], [9.0]]},
+    ]
+    s = match_mod.summarize(results, "a", "b")
+    assert (s["wins"], s["draws"], s["losses"]) == (1, 1, 2)
+    assert s["score"] == pytest.approx(0.375)
+    assert s["failures"]["A"]["TIMEOUT"] == 1 and s["failures"]["B"]["TIMEOUT"] == 0
+    assert s["times"]["A"]["max"] == 9.0
+    assert s["times"]["B"]["mean"] == pytest.approx(0.2)
+
+
+# ---------------------------------------------------------------------------
+# Command line
+# ---------------------------------------------------------------------------
+
+
+def test_cli_prints_wdl_and_writes_json_and_replay(tmp_path):
+    out, html = tmp_path / "games.json", tmp_path / "replay.html"
+    proc = run_cli("scripts.match", "onestep", "kaggle.random", "--games", "4", "--config", SMALL,
+                   "--seed", "2", "--json", str(out), "--replay", str(html), "--replay-game", "1")
+    assert proc.returncode == 0, proc.stderr
+    line = next(l for l in proc.stdout.splitlines() if l.startswith("W-D-L for onestep: "))
+    w, d, l = (int(x) for x in line.split(": ")[1].split("-"))
+    assert w + d + l == 4
+    data = json.loads(out.read_text())
+    assert len(data["games"]) == 4 and data["config"]["columns"] == 6
+    assert [g["agents"][0] for g in data["games"]] == ["onestep", "kaggle.random"] * 2
+    assert data["summary"]["wins"] == w
+    text = html.read_text()
+    assert "<html" in text.lower() and "connectx" in text.lower()
+    cfg = parse_match_config(SMALL)
+    for g in data["games"]:
+        check_game(g, cfg)
+
+
+def test_replay_reproduces_the_recorded_game(tmp_path):
+    """kaggle's own interpreter, fed the recorded moves, reaches the same end."""
+    cfg = parse_match_config(SMALL)
+    bad = write_agent(tmp_path, "bad.py", "return 99 if obs.step >= 4 else 2")
+    results, _ = match_mod.match("onestep", "random", 1, cfg, seed=5, progress=False)
+    failed, _ = match_mod.match("random", bad, 1, cfg, seed=5, progress=False)
+    for r in (results[0], failed[0]):
+        env = match_mod.replay_env(r, cfg)
+        final = env.steps[-1]
+        board = [0] * (cfg.rows * cfg.columns)
+        for i, col in enumerate(r["moves"]):
+            board = drop_piece(board, col, 1 + i % 2, cfg._asdict())
+        assert final[0]["observation"]["board"] == board
+        rewards = [s["reward"] for s in final]
+        if r["statuses"] == ["DONE", "DONE"]:
+            assert rewards == {1: [1, -1], 2: [-1, 1], 0: [0, 0]}[r["winner"]]
+        else:
+            assert [s["status"] for s in final] == r["statuses"] == ["DONE", "INVALID"]
