@@ -13,6 +13,7 @@ AGENTS = {
     "rules": "agents.baselines:RulesAgent",
     "minimax": "agents.lookahead:MinimaxAgent",
     "alphabeta": "agents.lookahead:AlphaBetaAgent",
+    "tictactoe": "agents.games.tictactoe:TicTacToeAgent",  # not ConnectX: see agents.games
 }
 
 BEST = "alphabeta"  # the package's strongest agent, used by the quick start

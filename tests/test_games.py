@@ -1,0 +1,327 @@
+"""The seed lessons' other games, solved by the same reference searches as ConnectX.
+
+Tic-tac-toe: known values (a draw; 549945 minimax nodes below the empty board, 5478
+reachable positions by ply), alpha-beta == minimax with no more nodes on every
+reachable position, perfect play against every opponent line, the agent's input
+handling and real games in kaggle-environments' ``open_spiel_tic_tac_toe``.
+Coin game: the closed form (the mover loses iff coins % (max_take + 1) == 0) and the
+lesson's 100/100 wins for minimax moving second.
+"""
+import random
+from collections import Counter as Tally
+
+import pytest
+
+import agents
+from agents.games.coins import (CoinEnv, CoinGame, MinimaxPlayer, RandomPlayer, RulePlayer,
+                                mover_loses, play_game)
+from agents.games.tictactoe import (EMPTY_BOARD, O, X, ReferencePlayer, TicTacToe,
+                                    TicTacToeAgent, best_cells, legal_cells, mark_to_move,
+                                    parse_board, play, solve, winner)
+from agents.reference import Counter, alphabeta_value, best_actions, minimax_value
+
+GAME = TicTacToe()
+
+
+def board(picture):
+    """A board from an ASCII drawing, rows top to bottom (``x``, ``o``, ``.``)."""
+    return parse_board("\n".join(line.strip() for line in picture.strip().splitlines()))
+
+
+def unfinished_positions():
+    return [s for s in solve() if not GAME.is_terminal(s)]
+
+
+# ---------------------------------------------------------------------------
+# Tic-tac-toe: known values
+# ---------------------------------------------------------------------------
+
+
+def test_empty_board_is_a_draw_for_minimax_alphabeta_and_the_solver():
+    mm, ab = Counter(), Counter()
+    assert minimax_value(GAME, GAME.initial(), 9, X, mm) == 0
+    assert alphabeta_value(GAME, GAME.initial(), 9, X, ab) == 0
+    assert solve()[GAME.initial()] == 0
+    # the full game tree has 549946 nodes, the root included (Counter leaves it out)
+    assert mm.nodes == 549945
+    assert ab.nodes < mm.nodes // 10
+
+
+def test_reachable_positions_by_ply():
+    """The known counts of distinct positions after n plies (a line ends the game)."""
+    by_ply = Tally(9 - board_.count(0) for board_, _ in solve())
+    assert [by_ply[n] for n in range(10)] == [1, 9, 72, 252, 756, 1260, 1520, 1140, 390, 78]
+    assert len(solve()) == 5478
+    assert all(mark == mark_to_move(b) for b, mark in solve())
+
+
+def test_rules_on_drawn_positions():
+    """Utility is +-(10 - stones) for the winner/loser, 0 for a draw."""
+    x_won = (board("""
+        xxx
+        oo.
+        ...
+    """), O)
+    assert winner(x_won[0]) == X and GAME.is_terminal(x_won)
+    assert GAME.utility(x_won, X) == 5 and GAME.utility(x_won, O) == -5
+    drawn = (board("""
+        xox
+        xoo
+        oxx
+    """), O)
+    assert winner(drawn[0]) == 0 and GAME.is_terminal(drawn) and GAME.utility(drawn, X) == 0
+    assert legal_cells(x_won[0]) == [] and legal_cells(EMPTY_BOARD) == list(range(9))
+
+
+def test_alphabeta_returns_the_minimax_value_with_no_more_nodes_on_every_position():
+    """All 4520 unfinished reachable positions: equal values (also equal to the solved
+    table), alpha-beta never visits more nodes, and strictly fewer wherever at least 5
+    cells are empty (below that, some positions leave nothing to prune)."""
+    table = solve()
+    total_mm = total_ab = 0
+    for state in unfinished_positions():
+        mm, ab = Counter(), Counter()
+        v_mm = minimax_value(GAME, state, 9, None, mm)
+        v_ab = alphabeta_value(GAME, state, 9, None, ab)
+        assert v_mm == v_ab == table[state], state
+        assert ab.nodes <= mm.nodes, state
+        if state[0].count(0) >= 5:
+            assert ab.nodes < mm.nodes, state
+        total_mm += mm.nodes
+        total_ab += ab.nodes
+    assert len(unfinished_positions()) == 4520
+    assert total_ab < total_mm // 5
+
+
+class ShuffledTicTacToe(TicTacToe):
+    """Children in a seeded random order: catches searches that depend on move order."""
+
+    def __init__(self, seed):
+        self.rng = random.Random(seed)
+
+    def actions(self, state):
+        cells = super().actions(state)
+        self.rng.shuffle(cells)
+        return cells
+
+
+def test_alphabeta_value_does_not_depend_on_child_order():
+    table = solve()
+    positions = sorted(unfinished_positions())
+    sample = random.Random(7).sample(positions, 300) + [GAME.initial()]
+    game = ShuffledTicTacToe(seed=11)
+    for state in sample:
+        assert alphabeta_value(game, state, 9) == table[state]
+        assert alphabeta_value(game, state, 9, 3 - state[1]) == -table[state]
+
+
+# ---------------------------------------------------------------------------
+# Tic-tac-toe: perfect play against every opponent line
+# ---------------------------------------------------------------------------
+
+
+def worst_result(choices, board_, me):
+    """The worst outcome (+1 win, 0 draw, -1 loss for ``me``) over every opponent
+    move sequence, when ``me`` may play any cell of ``choices(board)``; also counts
+    the games (leaves) enumerated."""
+    w = winner(board_)
+    if w or 0 not in board_:
+        return (0 if not w else (1 if w == me else -1)), 1
+    mover = mark_to_move(board_)
+    cells = choices(board_) if mover == me else legal_cells(board_)
+    worst, games = 1, 0
+    for c in cells:
+        r, n = worst_result(choices, play(board_, c, mover), me)
+        worst, games = min(worst, r), games + n
+    return worst, games
+
+
+def test_solved_agent_never_loses_to_any_opponent_line_with_any_tie_break():
+    for me in (X, O):
+        worst, games = worst_result(lambda b: best_cells(b)[1], EMPTY_BOARD, me)
+        assert worst == 0, me  # a draw at worst (perfect opposition draws)
+        assert games > 100
+
+
+def test_reference_minimax_player_never_loses_to_any_opponent_line():
+    player = ReferencePlayer(minimax_value)
+    for me in (X, O):
+        worst, _ = worst_result(player.best, EMPTY_BOARD, me)
+        assert worst == 0, me
+    # its choices are exactly the solved agent's on every position it met
+    for b, cells in player.decisions.items():
+        assert cells == best_cells(b)[1], b
+
+
+def test_the_exhaustive_check_catches_a_bad_player():
+    """The same enumeration finds a loss for a player taking the first empty cell."""
+    assert worst_result(lambda b: legal_cells(b)[:1], EMPTY_BOARD, X)[0] == -1
+    assert worst_result(lambda b: legal_cells(b)[:1], EMPTY_BOARD, O)[0] == -1
+
+
+# ---------------------------------------------------------------------------
+# Tic-tac-toe: the agent
+# ---------------------------------------------------------------------------
+
+
+def test_agent_takes_a_win_in_one_and_blocks():
+    agent = agents.make("tictactoe", seed=1)
+    win_in_one = board("""
+        xx.
+        oo.
+        ...
+    """)
+    assert agent(win_in_one) == 2  # x completes the top row
+    block = board("""
+        x..
+        oo.
+        x..
+    """)
+    assert agent(block) == 5  # x must block o's middle row
+    assert best_cells(block) == (0, (5,))
+    lost = board("""
+        x.x
+        .o.
+        x.o
+    """)  # o to move against two threats (cells 1 and 3): x wins on move 7
+    assert best_cells(lost) == (-3, tuple(legal_cells(lost)))
+    assert agent(lost) in legal_cells(lost)  # lost, but still a legal cell
+
+
+def test_agent_kaggle_observation_format():
+    agent = TicTacToeAgent(seed=3)
+    move = agent({"step": 0, "remainingOverageTime": 12}, {})  # the env's pre-game call
+    assert set(move) == {"submission"} and type(move["submission"]) is int
+    obs = {"observationString": "x..\n...\n...", "playerId": 1, "step": 2}
+    move = agent(obs, {})
+    assert move["submission"] in best_cells(board("x..\n...\n..."))[1]
+    assert move["submission"] == 4  # o's only drawing reply to a corner is the centre
+    plain = agent([1, 0, 0, 0, 0, 0, 0, 0, 0])
+    assert type(plain) is int and plain == 4
+    assert agent(EMPTY_BOARD) in range(9)
+
+
+@pytest.mark.parametrize("obs,message", [
+    ([0] * 8, "9 marks"),
+    ([0] * 8 + [3], "9 marks"),
+    ("x..\n...\n..", "3 rows of 3"),
+    ("x..\n.q.\n...", "3 rows of 3"),
+    ((X, X, 0, 0, 0, 0, 0, 0, 0), "as many stones as o or one more"),
+    ((O, 0, 0, 0, 0, 0, 0, 0, 0), "as many stones as o or one more"),
+    ("xxx\nooo\nx..", "both players have a line"),
+    ("xxx\noo.\no..", "ended before this position"),
+    ("xxx\noo.\n...", "game is over"),
+    ("xox\nxoo\noxx", "game is over"),
+    ({"observationString": "x..\n...\n...", "playerId": 0}, "player 0 .x. is not to move"),
+    ({"observationString": "...\n...\n...", "playerId": 2}, "playerId must be 0"),
+    ({"step": 3}, "no observationString after step 0"),
+    (42, "expected a kaggle observation"),
+])
+def test_agent_rejects_bad_input(obs, message):
+    with pytest.raises(ValueError, match=message):
+        TicTacToeAgent()(obs, {})
+
+
+def test_registry_and_options():
+    assert isinstance(agents.make("tictactoe"), TicTacToeAgent)
+    with pytest.raises(ValueError, match="unknown option.*depth.*valid: seed"):
+        agents.make("tictactoe", depth=3)
+    with pytest.raises(ValueError, match="seed must be an integer"):
+        agents.make("tictactoe", seed="one")
+
+
+def test_seeded_agent_is_reproducible_and_uses_every_drawing_first_move():
+    first = {TicTacToeAgent(seed=s)(EMPTY_BOARD) for s in range(60)}
+    assert first == set(range(9))  # every opening keeps the draw
+    a, b = TicTacToeAgent(seed=5), TicTacToeAgent(seed=5)
+    assert [a(EMPTY_BOARD) for _ in range(10)] == [b(EMPTY_BOARD) for _ in range(10)]
+
+
+# ---------------------------------------------------------------------------
+# Tic-tac-toe: real games in kaggle-environments
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("opponent", ["random", "minimax"])
+def test_kaggle_env_games_are_won_or_drawn(opponent):
+    from scripts.tictactoe_match import is_clean, play_game as play_kaggle
+
+    agent = agents.make("tictactoe", seed=0)
+    other = "random" if opponent == "random" else ReferencePlayer(minimax_value, seed=1)
+    results = Tally()
+    for player in (0, 1):
+        for game in range(10):
+            record = play_kaggle(agent, other, player, seed=1000 * player + game)
+            assert is_clean(record), record
+            assert record.statuses == ("DONE", "DONE") and record.terminal
+            # the agent's moves are timed, one figure per move it made
+            assert len(record.times) == len(record.moves[player::2]) >= 3
+            assert len(record.env_times) == len(record.times)
+            results[record.result] += 1
+    assert results[-1] == 0
+    if opponent == "minimax":
+        assert results == {0: 20}  # perfect against perfect: always a draw
+
+
+# ---------------------------------------------------------------------------
+# Coin game
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("max_take", [1, 2, 3])
+def test_coin_game_value_matches_the_closed_form(max_take):
+    for coins in range(1, 22 if max_take > 1 else 16):
+        game = CoinGame(coins, max_take)
+        mm, ab = Counter(), Counter()
+        v_mm = minimax_value(game, game.initial(), coins, None, mm)
+        v_ab = alphabeta_value(game, game.initial(), coins, None, ab)
+        expected = -1 if coins % (max_take + 1) == 0 else 1
+        assert v_mm == v_ab == expected, coins
+        assert mover_loses(coins, max_take) == (expected == -1)
+        assert ab.nodes <= mm.nodes
+        if expected == 1 and coins > max_take:  # the winning take is the remainder
+            value, takes = best_actions(game, game.initial(), coins)
+            assert (value, takes) == (1, [coins % (max_take + 1)])
+
+
+@pytest.mark.parametrize("search", ["minimax", "alphabeta"])
+@pytest.mark.parametrize("opponent", [RandomPlayer, RulePlayer])
+def test_minimax_second_wins_100_of_100(search, opponent):
+    first = opponent(seed=17)
+    second = MinimaxPlayer(search=search, seed=23)
+    winners = Tally(play_game(first, second)[0] for _ in range(100))
+    assert winners == {2: 100}
+
+
+def test_rule_player_beats_random_and_minimax_first_loses_to_rules():
+    """Contrast: the start is lost for the mover, so minimax first loses to the rule
+    player, and the rule player (second) beats random every time too."""
+    assert Tally(play_game(MinimaxPlayer(seed=1), RulePlayer(seed=2))[0]
+                 for _ in range(20)) == {2: 20}
+    assert Tally(play_game(RandomPlayer(seed=3), RulePlayer(seed=4))[0]
+                 for _ in range(20)) == {2: 20}
+
+
+def test_coin_env_and_bad_input():
+    env = CoinEnv(coins=4)
+    with pytest.raises(ValueError, match="reset"):
+        env.step(1)
+    assert env.reset() == (4, 1)
+    assert env.step(2) == ((2, 2), 0, False, {"player": 1, "take": 2})
+    with pytest.raises(ValueError, match="takes 1 to 2, got 3"):
+        env.step(3)
+    assert env.step(2) == ((0, 1), 1, True, {"player": 2, "take": 2})
+    with pytest.raises(ValueError, match="reset"):
+        env.step(1)
+    with pytest.raises(ValueError, match="coins must be an integer >= 1"):
+        CoinGame(0)
+    with pytest.raises(ValueError, match="max_take must be an integer >= 1"):
+        CoinEnv(5, max_take=1.5)
+    with pytest.raises(ValueError, match="search must be one of"):
+        MinimaxPlayer(search="mcts")
+    with pytest.raises(ValueError, match="coins >= 1"):
+        MinimaxPlayer()((0, 1))
+    with pytest.raises(ValueError, match="seed must be an integer"):
+        RandomPlayer(seed=1.5)
+    winner_, takes = play_game(RulePlayer(seed=0), RandomPlayer(seed=0), coins=7)
+    assert sum(takes) == 7 and winner_ == 1 + (len(takes) - 1) % 2
