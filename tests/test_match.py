@@ -215,15 +215,15 @@ def test_summary_counts_from_a_point_of_view():
 
 def test_cli_prints_wdl_and_writes_json_and_replay(tmp_path):
     out, html = tmp_path / "games.json", tmp_path / "replay.html"
-    proc = run_cli("scripts.match", "onestep", "kaggle.random", "--games", "4", "--config", SMALL,
+    proc = run_cli("scripts.match", "random", "kaggle.random", "--games", "4", "--config", SMALL,
                    "--seed", "2", "--json", str(out), "--replay", str(html), "--replay-game", "1")
     assert proc.returncode == 0, proc.stderr
-    line = next(l for l in proc.stdout.splitlines() if l.startswith("W-D-L for onestep: "))
+    line = next(l for l in proc.stdout.splitlines() if l.startswith("W-D-L for random: "))
     w, d, l = (int(x) for x in line.split(": ")[1].split("-"))
     assert w + d + l == 4
     data = json.loads(out.read_text())
     assert len(data["games"]) == 4 and data["config"]["columns"] == 6
-    assert [g["agents"][0] for g in data["games"]] == ["onestep", "kaggle.random"] * 2
+    assert [g["agents"][0] for g in data["games"]] == ["random", "kaggle.random"] * 2
     assert data["summary"]["wins"] == w
     text = html.read_text()
     assert "<html" in text.lower() and "connectx" in text.lower()
@@ -250,3 +250,17 @@ def test_replay_reproduces_the_recorded_game(tmp_path):
             assert rewards == {1: [1, -1], 2: [-1, 1], 0: [0, 0]}[r["winner"]]
         else:
             assert [s["status"] for s in final] == r["statuses"] == ["DONE", "INVALID"]
+
+
+def test_dask_local_cluster_plays_the_same_games():
+    distributed = pytest.importorskip(
+        "distributed", reason="the optional extra 'cluster' (dask[distributed]) is not installed")
+    cfg = parse_match_config(SMALL)
+    games = match_mod.schedule(parse_spec("random"), parse_spec("kaggle.random"), 4, 9, cfg)
+    local = run_games(games, workers=1)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        remote = run_games(games, dask=client)
+    assert [r["index"] for r in remote] == [0, 1, 2, 3]
+    assert [(r["moves"], r["winner"]) for r in remote] == [(r["moves"], r["winner"]) for r in local]
