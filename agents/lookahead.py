@@ -9,8 +9,9 @@ from heuristics import get as get_heuristic
 from .base import Agent, boolean, heuristic_name, optional, positive_int, positive_number, \
     safety_net, seed_value, tactical_move
 from .baselines import best_columns
-from .rules import center_order, window_table
-from .search import INF, PROVEN, S_ABORTED, S_NODES, Tables, _root_search, _tutorial_scores
+from .rules import cell_window_table, center_order, window_table
+from .search import INF, PROVEN, S_ABORTED, S_NODES, Tables, _root_search, _tutorial_scores, \
+    _tutorial_scores_counts
 
 
 class MinimaxAgent(Agent):
@@ -34,8 +35,13 @@ class MinimaxAgent(Agent):
     def scores(self, grid, heights, mark, cfg):
         """The tutorial's score for each column (-INF for a full column) and the node count."""
         stats = np.zeros(2, dtype=np.int64)
-        s = _tutorial_scores(grid, heights, cfg.rows, cfg.columns, cfg.inarow, window_table(*cfg),
-                             self.evaluate, self.depth, mark, stats)
+        if self.heuristic == "windows":  # incremental form of the same heuristic
+            s = _tutorial_scores_counts(grid, heights, cfg.rows, cfg.columns, cfg.inarow,
+                                        window_table(*cfg), cell_window_table(*cfg), self.depth,
+                                        mark, stats)
+        else:
+            s = _tutorial_scores(grid, heights, cfg.rows, cfg.columns, cfg.inarow,
+                                 window_table(*cfg), self.evaluate, self.depth, mark, stats)
         return s, int(stats[S_NODES])
 
     def choose(self, grid, heights, mark, cfg, clock):

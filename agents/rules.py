@@ -191,6 +191,22 @@ def window_table(rows, columns, inarow):
     return table
 
 
+@lru_cache(maxsize=64)
+def cell_window_table(rows, columns, inarow):
+    """For each cell, the rows of ``window_table`` that contain it, padded with -1."""
+    table = window_table(rows, columns, inarow)
+    per_cell = [[] for _ in range(rows * columns)]
+    for w, cells in enumerate(table.tolist()):
+        for i in cells:
+            per_cell[i].append(w)
+    width = max([len(p) for p in per_cell] + [1])
+    out = np.full((rows * columns, width), -1, dtype=np.int64)
+    for i, p in enumerate(per_cell):
+        out[i, :len(p)] = p
+    out.setflags(write=False)
+    return out
+
+
 # ---------------------------------------------------------------------------
 # Bitboard kernels (columns * (rows + 1) <= 64)
 # ---------------------------------------------------------------------------
