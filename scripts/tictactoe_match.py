@@ -51,8 +51,16 @@ def play_game(agent, opponent, player, seed=None):
     global ``random``, which the env's random agent draws from."""
     if player not in (0, 1):
         raise ValueError(f"player must be 0 (x) or 1 (o), got {player!r}")
+    saved = random.getstate()
     if seed is not None:
         random.seed(seed)
+    try:
+        return _play(agent, opponent, player)
+    finally:
+        random.setstate(saved)  # leave the caller's global random as it was
+
+
+def _play(agent, opponent, player):
     env = make_env()
     times = []
 
@@ -98,12 +106,14 @@ def summary(records):
     times = [t for r in records for t in r.times]
     env_times = [t for r in records for t in r.env_times if t is not None]
     mean = 1e3 * sum(times) / len(times) if times else float("nan")
+    median = 1e3 * sorted(times)[len(times) // 2] if times else float("nan")
     worst = 1e3 * max(times) if times else float("nan")
     env_worst = 1e3 * max(env_times) if env_times else float("nan")
     status_text = ", ".join(f"{k} x{v}" for k, v in sorted(statuses.items()))
     return (f"W-D-L {wins}-{draws}-{losses}  statuses: {status_text}  "
             f"terminal {sum(r.terminal for r in records)}/{len(records)}  "
-            f"move time: mean {mean:.3f} ms, max {worst:.3f} ms over {len(times)} moves "
+            f"move time: median {median:.3f} ms, mean {mean:.3f} ms, max {worst:.3f} ms "
+            f"over {len(times)} moves "
             f"(env timeTaken max {env_worst:.0f} ms)")
 
 
@@ -117,9 +127,23 @@ def main(argv=None):
         parser.error(f"--games must be at least 1, got {args.games}")
 
     import agents
-    from agents.games.tictactoe import ReferencePlayer
+    from agents.games.tictactoe import ReferencePlayer, TicTacToe, solve
+    from agents.reference import Counter, alphabeta_value, minimax_value
 
+    start = time.perf_counter()
+    table = solve()
+    print(f"solved table: {len(table)} positions in {1e3 * (time.perf_counter() - start):.0f} ms")
+    game = TicTacToe()
+    for name, search in (("minimax", minimax_value), ("alphabeta", alphabeta_value)):
+        counter, start = Counter(), time.perf_counter()
+        value = search(game, game.initial(), 9, None, counter)
+        print(f"reference {name:9} from the empty board: value {value}, {counter.nodes} nodes, "
+              f"{time.perf_counter() - start:.2f} s")
     agent = agents.make("tictactoe", seed=args.seed)
+    start = time.perf_counter()
+    first = agent({"observationString": "...\n...\n...", "playerId": 0, "step": 1}, {})
+    print(f"agent's first move from the empty board: {first} in "
+          f"{1e3 * (time.perf_counter() - start):.3f} ms")
     opponents = {"random": lambda: "random",
                  "minimax": lambda: ReferencePlayer(seed=args.seed + 1)}
     names = list(opponents) if args.opponent == "both" else [args.opponent]

@@ -51,7 +51,8 @@ State = tuple  # (board, mark to move)
 @functools.lru_cache(maxsize=None)
 def winner(board):
     """X or O if that mark fills a line, else EMPTY. Does not check that ``board``
-    is reachable (see :func:`parse_board`). Cached: there are only 5478 positions."""
+    is reachable (see :func:`parse_board`). Cached, like the other rules: there are
+    only 5478 reachable positions."""
     for a, b, c in LINES:
         mark = board[a]
         if mark != EMPTY and mark == board[b] == board[c]:
@@ -64,15 +65,21 @@ def mark_to_move(board):
     return X if board.count(X) == board.count(O) else O
 
 
+@functools.lru_cache(maxsize=None)
 def is_over(board):
     return winner(board) != EMPTY or EMPTY not in board
 
 
-def legal_cells(board):
-    """Empty cells in increasing order (none once the game is over)."""
+@functools.lru_cache(maxsize=None)
+def _legal(board):
     if winner(board) != EMPTY:
-        return []
-    return [i for i in range(CELLS) if board[i] == EMPTY]
+        return ()
+    return tuple(i for i in range(CELLS) if board[i] == EMPTY)
+
+
+def legal_cells(board):
+    """Empty cells in increasing order (none once the game is over); a new list."""
+    return list(_legal(board))
 
 
 def play(board, cell, mark):
@@ -88,8 +95,8 @@ def render(board):
 
 
 def parse_board(cells):
-    """A reachable board as a tuple, from 9 marks (0 empty, 1 x, 2 o) or from an
-    observation string such as ``"x.o\\n...\\n..o"``.
+    """A reachable board as a tuple, from 9 marks (0 empty, 1 x, 2 o), 3 rows of 3
+    marks, or an observation string such as ``"x.o\\n...\\n..o"``.
 
     ``ValueError`` says what is wrong: bad length or symbols, impossible stone counts,
     two winners, or a winner who could not have moved last."""
@@ -102,6 +109,9 @@ def parse_board(cells):
         board = tuple(MARK_OF_SYMBOL[ch] for r in rows for ch in r)
     elif isinstance(cells, Sequence) or hasattr(cells, "__array__"):
         values = list(cells)
+        if len(values) == 3 and all(isinstance(r, Sequence) or hasattr(r, "__array__")
+                                    for r in values):
+            values = [v for r in values for v in r]  # 3 rows of 3
         if len(values) != CELLS or any(isinstance(v, bool) or v not in (EMPTY, X, O)
                                        for v in values):
             raise ValueError(f"a board is 9 marks, each 0 (empty), 1 (x) or 2 (o), "
@@ -122,6 +132,15 @@ def parse_board(cells):
     return board
 
 
+@functools.lru_cache(maxsize=None)
+def _child(state, action):
+    # The rules are cached (as winner, is_over and _legal are) because the reference
+    # searches revisit the same few thousand positions hundreds of thousands of times;
+    # the searches themselves stay plain, with no memory of values.
+    board, mark = state
+    return (play(board, action, mark), 3 - mark)
+
+
 class TicTacToe(Game):
     """States are ``(board, mark to move)``; utility as in the module docstring."""
 
@@ -135,8 +154,7 @@ class TicTacToe(Game):
         return legal_cells(state[0])
 
     def result(self, state, action):
-        board, mark = state
-        return (play(board, action, mark), 3 - mark)
+        return _child(state, action)
 
     def is_terminal(self, state):
         return is_over(state[0])
@@ -209,7 +227,8 @@ class TicTacToeAgent:
     ``agent(obs, config)`` with a kaggle-environments observation (``observationString``,
     ``playerId``) returns ``{"submission": cell}``; the env's first call (step 0, before
     the game starts) carries no board and gets the empty board's move, which the env
-    ignores. ``agent(board)`` with 9 marks (0 empty, 1 x, 2 o) or an observation string
+    ignores. ``agent(board)`` with 9 marks (0 empty, 1 x, 2 o), 3 rows of 3 marks or an
+    observation string
     returns the cell as a plain ``int``; the side to move follows from the stone counts.
 
     Options: ``seed`` (int or None) for the tie-break among equally good cells."""
