@@ -13,6 +13,7 @@ AGENTS = {
     "rules": "agents.baselines:RulesAgent",
     "minimax": "agents.lookahead:MinimaxAgent",
     "alphabeta": "agents.lookahead:AlphaBetaAgent",
+    "tutorial": "agents.baselines:TutorialAgent",  # the Kaggle tutorial's agent, pure Python
     "tictactoe": "agents.games.tictactoe:TicTacToeAgent",  # not ConnectX: see agents.games
 }
 

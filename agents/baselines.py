@@ -6,6 +6,7 @@ from heuristics import get as get_heuristic
 
 from .base import Agent, _forced_result, _safe_moves, boolean, heuristic_name, legal_columns, \
     pick, positive_int, safety_net, seed_value, tactical_move
+from .reference import tutorial_best_columns
 from .rules import _drop, _undo, window_table
 from .search import _tutorial_scores
 
@@ -76,3 +77,13 @@ class RulesAgent(Agent):
         return pick(self.rng, [c for c in candidates if values[c] == top], cfg)
 
 
+class TutorialAgent(Agent):
+    """The Kaggle tutorial's N-step lookahead agent itself (pure Python, from
+    ``agents.reference``): slow (0.2-0.5 s a move at depth 3), for comparisons."""
+
+    name = "tutorial"
+    OPTIONS = {"nsteps": (positive_int("nsteps", 5), 3), "seed": (seed_value, None)}
+
+    def choose(self, grid, heights, mark, cfg, clock):
+        best = tutorial_best_columns([int(v) for v in grid], mark, cfg, self.nsteps)
+        return best[int(self.rng.integers(len(best)))]

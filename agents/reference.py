@@ -356,3 +356,4 @@ def random_position(rows, columns, inarow, stones, rng):
             return None
         mark = 3 - mark
     return board
+
