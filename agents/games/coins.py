@@ -13,7 +13,7 @@ player wins every game.
 * :class:`CoinEnv`: a tiny gym-style environment (``reset``, ``step``) and
   :func:`play_game` to run two players in it.
 * Players, each ``player(state) -> coins to take``: :class:`RandomPlayer`,
-  :class:`RulePlayer` (the lesson's rule: leave the opponent a multiple of
+  :class:`RulePlayer` (rule-based: leave the opponent a multiple of
   ``max_take + 1``, random when that is impossible) and :class:`MinimaxPlayer`
   (the reference minimax or alpha-beta, searched to the end of the game).
 """
@@ -122,8 +122,9 @@ class RandomPlayer:
 
 
 class RulePlayer:
-    """The lesson's rule-based player: take ``coins % (max_take + 1)`` coins when that
-    is a legal take (it leaves the opponent a losing multiple), else a random take."""
+    """Rule-based player: take ``coins % (max_take + 1)`` coins when that is not 0 (it
+    leaves the opponent a losing multiple), else a random take. It plays perfectly
+    from a won position, so minimax beats it only from a start that is lost for it."""
 
     def __init__(self, max_take=2, seed=None):
         self.max_take = _positive_int("max_take", max_take)

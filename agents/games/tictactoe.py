@@ -234,6 +234,7 @@ class TicTacToeAgent:
     Options: ``seed`` (int or None) for the tie-break among equally good cells."""
 
     name = "tictactoe"
+    env = "open_spiel_tic_tac_toe"  # not a ConnectX agent: match tools can filter on this
     OPTIONS = {"seed": (_seed, None)}
 
     def __init__(self, **options):
