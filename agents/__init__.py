@@ -14,6 +14,7 @@ AGENTS = {
     "minimax": "agents.lookahead:MinimaxAgent",
     "alphabeta": "agents.lookahead:AlphaBetaAgent",
     "tutorial": "agents.baselines:TutorialAgent",  # the Kaggle tutorial's agent, pure Python
+    "mcts": "agents.mcts:MCTSAgent",
     "tictactoe": "agents.games.tictactoe:TicTacToeAgent",  # not ConnectX: see agents.games
 }
 

@@ -1,0 +1,567 @@
+"""Monte Carlo tree search (UCT) with MCTS-Solver, entirely in numba.
+
+The tree lives in preallocated arrays, one slot per node (no Python object per
+node). The children of a node occupy consecutive slots
+``first[n] .. first[n] + nchild[n] - 1``, created all at once, in centre-first
+column order, when the node is expanded::
+
+    slot     parent  first  nchild  move  visits  wins  proof
+    0 root     -1      1      7      -     N0      W0    ?      <- side to move: the agent
+    1..7        0     8..    ...     3,2,4,1,5,0,6              <- the agent's moves
+    8..         1      -      0     ...                         <- replies to column 3
+
+``wins[n]`` and ``proof[n]`` are from the point of view of the player who moved
+*into* ``n`` (the classic lesson's convention): a rollout won by that player adds
+1, a draw 1/2, a loss 0. UCT picks the child maximising
+``wins/visits + c * sqrt(ln(parent visits) / visits)``; unvisited children come
+first, in slot order; ties go to the lower slot.
+
+One iteration: *selection* walks down the expanded nodes from the root, playing
+the moves on a scratch copy of the board; *expansion* creates every child of the
+leaf reached (if it was visited before and there are free slots) and steps into
+the first one; *simulation* plays a rollout to the end of the game; and
+*backpropagation* adds the result to every node on the path.
+
+MCTS-Solver (Winands, Bjornsson & Saito 2008, with draws): a child whose move
+wins at once is created ``WIN``, one that fills the board ``DRAW``. A node with a
+``WIN`` child is a ``LOSS`` for the player who moved into it; a node whose
+children are all proven is the best of them, negated. Proofs are propagated during
+backpropagation, selection never enters a ``LOSS`` child, a proven node returns
+its proven result instead of a rollout, and the search stops when the root is
+proven. The move played is a proven win if there is one (an immediate win
+first), else the most visited child that is not a proven loss.
+
+Rollouts (``light``): take an immediate win, else block the opponent's immediate
+win (the first, scanning columns left to right), else a uniformly random legal
+column; the plain random policy picks uniformly among legal columns.
+Random numbers come from a xorshift64* generator whose state is a one-element
+uint64 array, so that :mod:`agents.uct_reference` can draw the very same numbers
+and the tests can compare the two searches node for node.
+
+Tree reuse: after a move the agent keeps its tree; on its next turn it finds
+the grandchild of the old root that matches the board (its own move, then the
+opponent's reply) and copies that subtree to the front of a second set of
+arrays (breadth first, so children stay consecutive); otherwise it starts anew.
+"""
+import math
+
+import numpy as np
+
+from .base import Agent, boolean, optional, positive_int, positive_number, seed_value
+from .jit import njit, now
+from .rules import _bb_column, _bb_from_grid, _bb_has_line, _bb_shift, _drop, _is_win_at, \
+    _wins_by_playing, center_order, fits_bitboard
+
+# proof codes, from the point of view of the player who moved into the node
+UNKNOWN, WIN, DRAW, LOSS = 0, 1, 2, 3
+
+# stats slots filled by _search
+S_ITERATIONS, S_NODES, S_ROLLOUT_PLIES, S_MAX_DEPTH = 0, 1, 2, 3
+
+DEFAULT_MAX_NODES = 1 << 20
+XORSHIFT_MULTIPLIER = 2685821657736338717
+MASK64 = (1 << 64) - 1
+
+
+# ---------------------------------------------------------------------------
+# Random numbers (xorshift64*), identical in agents.uct_reference
+# ---------------------------------------------------------------------------
+
+
+def seed_state(seed):
+    """The generator state for an integer ``seed`` (splitmix64 of it, never 0)."""
+    z = (int(seed) + 0x9E3779B97F4A7C15) & MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    z ^= z >> 31
+    return np.array([z or 1], dtype=np.uint64)
+
+
+@njit
+def _rand_below(rng, n):
+    """A number in ``0 .. n-1`` from the xorshift64* state ``rng`` (advanced in place)."""
+    x = rng[0]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    rng[0] = x
+    return np.int64((x * np.uint64(XORSHIFT_MULTIPLIER)) >> np.uint64(33)) % n
+
+
+# ---------------------------------------------------------------------------
+# Kernels
+# ---------------------------------------------------------------------------
+
+
+@njit
+def _rollout(grid, heights, rows, columns, inarow, mark, light, rng, legal, stats):
+    """Play the game out from ``grid`` with ``mark`` to move; the winner's mark, 0 for a draw.
+
+    Changes ``grid`` and ``heights``; ``legal`` is scratch space of ``columns`` ints."""
+    while True:
+        n = 0
+        for c in range(columns):
+            if heights[c] < rows:
+                legal[n] = c
+                n += 1
+        if n == 0:
+            return 0
+        stats[S_ROLLOUT_PLIES] += 1
+        if light:
+            block = -1
+            for k in range(n):
+                c = legal[k]
+                if _wins_by_playing(grid, heights, rows, columns, inarow, c, mark):
+                    return mark
+                if block < 0 and _wins_by_playing(grid, heights, rows, columns, inarow, c,
+                                                  3 - mark):
+                    block = c
+            col = block if block >= 0 else legal[_rand_below(rng, n)]
+            _drop(grid, heights, rows, columns, col, mark)  # never a win: checked above
+        else:
+            col = legal[_rand_below(rng, n)]
+            idx = _drop(grid, heights, rows, columns, col, mark)
+            if _is_win_at(grid, rows, columns, inarow, idx):
+                return mark
+        mark = 3 - mark
+
+
+@njit
+def _bb_shift_left(x, s):
+    """x << s with shifts of 64 and more giving 0."""
+    if s >= 64:
+        return np.uint64(0)
+    return np.uint64(x) << np.uint64(s)
+
+
+@njit
+def _bb_winning_cells(stones, H, inarow):
+    """Cells (any, filled or not) that would complete ``inarow`` in a line with ``stones``.
+
+    For each direction and each place ``j`` of the missing cell in the line, AND the
+    stones shifted onto it from the other ``inarow - 1`` places. Vertical lines can
+    only be completed on top (``j = inarow - 1``)."""
+    stones = np.uint64(stones)
+    cells = np.uint64(0)
+    for s in (1, H - 1, H, H + 1):
+        j0 = inarow - 1 if s == 1 else 0
+        for j in range(j0, inarow):
+            m = ~np.uint64(0)
+            for i in range(-j, inarow - j):
+                if i > 0:
+                    m &= _bb_shift(stones, s * i)
+                elif i < 0:
+                    m &= _bb_shift_left(stones, -s * i)
+                if m == np.uint64(0):
+                    break
+            cells |= m
+    return cells
+
+
+@njit
+def _bb_rollout(current, mask, rows, columns, inarow, mark, light, rng, legal, stats):
+    """:func:`_rollout` on a bitboard (``current``: stones of ``mark``, the side to move;
+    ``mask``: all stones): the same moves from the same random numbers, faster."""
+    H = rows + 1
+    current = np.uint64(current)
+    mask = np.uint64(mask)
+    bottom = np.uint64(0)
+    board = np.uint64(0)
+    for c in range(columns):
+        bottom |= np.uint64(1) << np.uint64(c * H)
+        board |= _bb_column(c, H, rows)
+    one = np.uint64(1)
+    while True:
+        possible = (mask + bottom) & board  # the cell each non-full column would take
+        if possible == np.uint64(0):
+            return 0
+        stats[S_ROLLOUT_PLIES] += 1
+        n = 0
+        for c in range(columns):
+            if possible & _bb_column(c, H, rows):
+                legal[n] = c
+                n += 1
+        if light:
+            if _bb_winning_cells(current, H, inarow) & possible:
+                return mark
+            threats = _bb_winning_cells(current ^ mask, H, inarow) & possible
+            col = -1
+            if threats:
+                for c in range(columns):
+                    if threats & _bb_column(c, H, rows):
+                        col = c
+                        break
+            else:
+                col = legal[_rand_below(rng, n)]
+            new_mask = mask | (mask + (one << np.uint64(col * H)))
+        else:
+            col = legal[_rand_below(rng, n)]
+            new_mask = mask | (mask + (one << np.uint64(col * H)))
+            if _bb_has_line(current | (new_mask ^ mask), H, inarow):
+                return mark
+        current, mask = current ^ mask, new_mask
+        mark = 3 - mark
+
+
+@njit
+def _update_proof(node, first, nchild, proof):
+    """Set ``proof[node]`` from its children's proofs if they decide it; True if they did."""
+    all_proven = True
+    best = LOSS  # best proven child for the player to move at ``node``
+    for k in range(first[node], first[node] + nchild[node]):
+        p = proof[k]
+        if p == WIN:
+            proof[node] = LOSS
+            return True
+        if p == UNKNOWN:
+            all_proven = False
+        elif p == DRAW:
+            best = DRAW
+    if not all_proven or nchild[node] == 0:
+        return False
+    proof[node] = DRAW if best == DRAW else WIN
+    return True
+
+
+@njit
+def _select(node, first, nchild, proof, visits, wins, c):
+    """The UCT child of an unproven, expanded ``node`` (never a proven loss)."""
+    best = -1
+    best_score = -np.inf
+    log_n = math.log(visits[node]) if visits[node] > 0 else 0.0
+    for k in range(first[node], first[node] + nchild[node]):
+        if proof[k] == LOSS:
+            continue
+        if visits[k] == 0:
+            return k
+        score = wins[k] / visits[k] + c * math.sqrt(log_n / visits[k])
+        if score > best_score:
+            best_score = score
+            best = k
+    return best
+
+
+@njit
+def _expand(node, grid, heights, rows, columns, inarow, mark, order, parent, first, nchild,
+            move, proof, visits, wins, count):
+    """Create every child of ``node`` (``mark`` to move there) in ``order``; prove
+    the terminal ones and, if they decide it, ``node`` itself."""
+    base = count[0]
+    stones = 0
+    for c in range(columns):
+        stones += heights[c]
+    k = 0
+    for i in range(columns):
+        col = order[i]
+        if heights[col] >= rows:
+            continue
+        ch = base + k
+        parent[ch] = node
+        first[ch] = -1
+        nchild[ch] = 0
+        move[ch] = col
+        visits[ch] = 0.0
+        wins[ch] = 0.0
+        if _wins_by_playing(grid, heights, rows, columns, inarow, col, mark):
+            proof[ch] = WIN
+        elif stones + 1 == rows * columns:
+            proof[ch] = DRAW
+        else:
+            proof[ch] = UNKNOWN
+        k += 1
+    first[node] = base
+    nchild[node] = k
+    count[0] = base + k
+    _update_proof(node, first, nchild, proof)
+
+
+@njit
+def _search(root_grid, root_mark, rows, columns, inarow, order, root, parent, first, nchild,
+            move, proof, visits, wins, count, c, iterations, deadline, light, bitboard, rng,
+            stats):
+    """Run UCT iterations from ``root`` until ``iterations`` (0: no limit) are done, the
+    clock passes ``deadline`` (0: none), or the root is proven. Returns the number done.
+
+    Rollouts use the bitboard when ``bitboard`` (the board must fit 64 bits).
+    ``count[0]`` is the number of slots in use; the node arrays' length is the capacity:
+    when it is reached leaves are no longer expanded and rollouts start from them."""
+    capacity = parent.shape[0]
+    grid = root_grid.copy()
+    root_heights = np.zeros(columns, dtype=np.int64)
+    for col in range(columns):
+        n = 0
+        for r in range(rows - 1, -1, -1):
+            if root_grid[col + r * columns] == 0:
+                break
+            n += 1
+        root_heights[col] = n
+    heights = root_heights.copy()
+    legal = np.zeros(columns, dtype=np.int64)
+    if nchild[root] == 0 and proof[root] == UNKNOWN and count[0] + columns <= capacity:
+        _expand(root, grid, heights, rows, columns, inarow, root_mark, order, parent, first,
+                nchild, move, proof, visits, wins, count)
+    # look at the clock less often on small boards, where iterations are short
+    check_mask = 15 if rows * columns <= 64 else (3 if rows * columns <= 256 else 0)
+    done = 0
+    while proof[root] == UNKNOWN and (iterations == 0 or done < iterations):
+        if deadline > 0 and (done & check_mask) == 0 and now() >= deadline:
+            break
+        grid[:] = root_grid
+        heights[:] = root_heights
+        node = root
+        mark = root_mark  # side to move at ``node``
+        depth = 0
+        # selection
+        while nchild[node] > 0 and proof[node] == UNKNOWN:
+            node = _select(node, first, nchild, proof, visits, wins, c)
+            _drop(grid, heights, rows, columns, move[node], mark)
+            mark = 3 - mark
+            depth += 1
+        # expansion
+        if proof[node] == UNKNOWN and visits[node] > 0 and count[0] + columns <= capacity:
+            _expand(node, grid, heights, rows, columns, inarow, mark, order, parent, first,
+                    nchild, move, proof, visits, wins, count)
+            if proof[node] == UNKNOWN:
+                node = _select(node, first, nchild, proof, visits, wins, c)
+                _drop(grid, heights, rows, columns, move[node], mark)
+                mark = 3 - mark
+                depth += 1
+        if depth > stats[S_MAX_DEPTH]:
+            stats[S_MAX_DEPTH] = depth
+        # simulation: reward for the player who moved into ``node`` (3 - mark)
+        p = proof[node]
+        if p == WIN:
+            reward = 1.0
+        elif p == LOSS:
+            reward = 0.0
+        elif p == DRAW:
+            reward = 0.5
+        else:
+            if bitboard:
+                cur, msk = _bb_from_grid(grid, rows, columns, mark)
+                w = _bb_rollout(cur, msk, rows, columns, inarow, mark, light, rng, legal, stats)
+            else:
+                w = _rollout(grid, heights, rows, columns, inarow, mark, light, rng, legal,
+                             stats)
+            reward = 0.5 if w == 0 else (1.0 if w != mark else 0.0)
+        # backpropagation, with the solver's proofs
+        while True:
+            visits[node] += 1.0
+            wins[node] += reward
+            up = parent[node]
+            if node == root or up < 0:
+                break
+            if proof[node] != UNKNOWN and proof[up] == UNKNOWN:
+                _update_proof(up, first, nchild, proof)
+            node = up
+            reward = 1.0 - reward
+        done += 1
+    stats[S_ITERATIONS] += done
+    stats[S_NODES] = count[0]
+    return done
+
+
+@njit
+def _best_child(root, first, nchild, proof, visits, wins):
+    """The slot of the move to play: an immediate win, else a proven win, else the most
+    visited child that is not a proven loss (ties: better mean, then lower slot);
+    if every child is a proven loss, the most visited one."""
+    best = -1
+    for k in range(first[root], first[root] + nchild[root]):
+        if proof[k] == WIN:
+            if nchild[k] == 0:
+                return k  # wins on the spot
+            if best < 0 or visits[k] > visits[best]:
+                best = k
+    if best >= 0:
+        return best
+    for avoid_losses in (True, False):
+        for k in range(first[root], first[root] + nchild[root]):
+            if avoid_losses and proof[k] == LOSS:
+                continue
+            if best < 0 or visits[k] > visits[best] or (
+                    visits[k] == visits[best] and visits[k] > 0
+                    and wins[k] / visits[k] > wins[best] / visits[best]):
+                best = k
+        if best >= 0:
+            return best
+    return best
+
+
+@njit
+def _copy_subtree(new_root, parent, first, nchild, move, proof, visits, wins,
+                  d_parent, d_first, d_nchild, d_move, d_proof, d_visits, d_wins, queue):
+    """Copy the subtree under ``new_root`` into the ``d_`` arrays, breadth first, with
+    ``new_root`` in slot 0; returns the number of slots used."""
+    queue[0] = new_root
+    d_parent[0] = -1
+    head = 0
+    tail = 1
+    while head < tail:
+        s = queue[head]
+        d_move[head] = move[s]
+        d_proof[head] = proof[s]
+        d_visits[head] = visits[s]
+        d_wins[head] = wins[s]
+        d_nchild[head] = nchild[s]
+        if nchild[s] > 0:
+            d_first[head] = tail
+            for k in range(first[s], first[s] + nchild[s]):
+                queue[tail] = k
+                d_parent[tail] = head
+                tail += 1
+        else:
+            d_first[head] = -1
+        head += 1
+    return tail
+
+
+# ---------------------------------------------------------------------------
+# The tree and the agent
+# ---------------------------------------------------------------------------
+
+
+class Tree:
+    """Node arrays of ``capacity`` slots (``count[0]`` in use; the root is slot 0)."""
+
+    def __init__(self, capacity):
+        self.capacity = capacity
+        self.parent = np.empty(capacity, dtype=np.int32)
+        self.first = np.empty(capacity, dtype=np.int32)
+        self.nchild = np.empty(capacity, dtype=np.int32)
+        self.move = np.empty(capacity, dtype=np.int32)
+        self.proof = np.empty(capacity, dtype=np.int8)
+        self.visits = np.empty(capacity, dtype=np.float64)
+        self.wins = np.empty(capacity, dtype=np.float64)
+        self.count = np.zeros(1, dtype=np.int64)
+
+    def arrays(self):
+        return (self.parent, self.first, self.nchild, self.move, self.proof, self.visits,
+                self.wins)
+
+    def reset(self):
+        """Just the root, unexpanded."""
+        self.parent[0] = -1
+        self.first[0] = -1
+        self.nchild[0] = 0
+        self.move[0] = -1
+        self.proof[0] = UNKNOWN
+        self.visits[0] = 0.0
+        self.wins[0] = 0.0
+        self.count[0] = 1
+
+    def children(self, node=0):
+        """``[(column, slot)]`` of ``node``'s children."""
+        f, n = int(self.first[node]), int(self.nchild[node])
+        return [(int(self.move[k]), k) for k in range(f, f + n)]
+
+
+def search(grid, mark, cfg, iterations=0, deadline=0.0, c=1.0, light=True, seed=0, tree=None,
+           max_nodes=DEFAULT_MAX_NODES, bitboard=None):
+    """Run MCTS from a validated ``grid`` with ``mark`` to move; returns ``(tree, stats)``.
+
+    ``tree`` (a :class:`Tree` whose slot 0 is this position) continues a search;
+    without it a fresh tree of ``max_nodes`` slots is used. ``bitboard`` (default: when
+    the board fits 64 bits) chooses the rollout kernel."""
+    if bitboard is None:
+        bitboard = fits_bitboard(cfg.rows, cfg.columns)
+    if tree is None:
+        tree = Tree(max(max_nodes, cfg.columns + 1))
+        tree.reset()
+    stats = np.zeros(4, dtype=np.int64)
+    _search(grid, mark, cfg.rows, cfg.columns, cfg.inarow, center_order(cfg.columns), 0,
+            *tree.arrays(), tree.count, float(c), int(iterations), float(deadline), bool(light),
+            bool(bitboard), seed_state(seed), stats)
+    return tree, stats
+
+
+def rollout_policy(value):
+    if value not in ("light", "random"):
+        raise ValueError(f"option rollout must be 'light' or 'random', got {value!r}")
+    return value
+
+
+class MCTSAgent(Agent):
+    """UCT with MCTS-Solver in numba.
+
+    Options: ``time_limit`` seconds a move (never more than ``config.actTimeout``
+    less a safety margin; ``use_overage`` adds a share of the overage reserve),
+    ``iterations`` a move (a cap; with ``seed`` the play is reproducible),
+    exploration constant ``c``, ``rollout`` policy ``"light"`` (win, block, else
+    random) or ``"random"``, ``max_nodes`` tree slots (default 2**20, about 28 MB a
+    tree; the agent keeps two for reuse), ``reuse`` the tree between moves."""
+
+    name = "mcts"
+    OPTIONS = {"time_limit": (optional(positive_number("time_limit")), None),
+               "iterations": (optional(positive_int("iterations")), None),
+               "c": (positive_number("c"), 1.0),
+               "seed": (seed_value, None),
+               "rollout": (rollout_policy, "light"),
+               "max_nodes": (positive_int("max_nodes", 1 << 27), DEFAULT_MAX_NODES),
+               "reuse": (boolean("reuse"), True),
+               "use_overage": (boolean("use_overage"), False)}
+
+    def __init__(self, **options):
+        super().__init__(**options)
+        self._trees = None      # two Trees: the current one and the spare for reuse
+        self._key = None        # (rows, columns, inarow, mark) of the stored tree
+        self._grid = None       # board at the stored tree's root
+        self.last = {}
+
+    def _find_reused_root(self, grid, mark, cfg):
+        """Slot of the old tree's grandchild matching ``grid``, or -1."""
+        old = self._grid
+        if old is None or not self.reuse or self._key != (*cfg, mark):
+            return -1
+        changed = np.flatnonzero(old != grid)
+        if len(changed) != 2 or np.any(old[changed] != 0):
+            return -1
+        columns = cfg.columns
+        mine = [i for i in changed if grid[i] == mark]
+        theirs = [i for i in changed if grid[i] == 3 - mark]
+        if len(mine) != 1 or len(theirs) != 1:
+            return -1
+        mine, theirs = int(mine[0]), int(theirs[0])
+        if mine % columns == theirs % columns and mine < theirs:
+            return -1  # the opponent's stone lies under ours: not this order of moves
+        tree = self._trees[0]
+        node = 0
+        for col in (mine % columns, theirs % columns):
+            nxt = [k for c, k in tree.children(node) if c == col]
+            if not nxt:
+                return -1
+            node = nxt[0]
+        return node
+
+    def choose(self, grid, heights, mark, cfg, clock):
+        capacity = max(self.max_nodes, cfg.columns + 1)
+        if self._trees is None or self._trees[0].capacity != capacity:
+            self._trees = [Tree(capacity), Tree(capacity)]
+            self._grid = None
+        node = self._find_reused_root(grid, mark, cfg)
+        if node > 0:
+            old, spare = self._trees
+            queue = np.empty(capacity, dtype=np.int32)
+            n = _copy_subtree(node, *old.arrays(), *spare.arrays(), queue)
+            spare.count[0] = n
+            self._trees = [spare, old]
+            reused = int(spare.visits[0])
+        else:
+            self._trees[0].reset()
+            reused = 0
+        tree = self._trees[0]
+        seed = int(self.rng.integers(0, 1 << 62))
+        _, stats = search(grid, mark, cfg, self.iterations or 0, clock.deadline, self.c,
+                          self.rollout == "light", seed, tree)
+        best = int(_best_child(0, tree.first, tree.nchild, tree.proof, tree.visits, tree.wins))
+        col = int(tree.move[best])
+        self._grid = grid.copy()
+        self._key = (*cfg, mark)
+        self.last = {"column": col, "iterations": int(stats[S_ITERATIONS]),
+                     "nodes": int(tree.count[0]), "reused_visits": reused,
+                     "root_proof": int(tree.proof[0]), "move_proof": int(tree.proof[best]),
+                     "max_depth": int(stats[S_MAX_DEPTH])}
+        return col
+
+
+__all__ = ["MCTSAgent", "Tree", "search", "seed_state", "UNKNOWN", "WIN", "DRAW", "LOSS"]
