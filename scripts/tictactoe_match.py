@@ -4,8 +4,9 @@
 
 Plays ``--games`` games against each opponent in each colour (x moves first) and
 prints wins/draws/losses for the agent, the env's final statuses, and the agent's
-per-move time (measured around the call; the env's own ``timeTaken`` is rounded to
-milliseconds). Exits with status 1 if the agent loses a game, a status is not DONE,
+per-move time, measured around the call in wall-clock and in CPU time (on a loaded
+machine the wall-clock maximum is the scheduler's, not the agent's; the env's own
+``timeTaken`` is rounded to milliseconds). Exits with status 1 if the agent loses a game, a status is not DONE,
 or a game did not reach a terminal position.
 
 Opponents: the env's built-in ``random`` agent (it needs ``includeLegalActions``,
@@ -31,7 +32,8 @@ class GameRecord:
     statuses: tuple        # final kaggle statuses, (player 0, player 1)
     terminal: bool         # the OpenSpiel state is terminal (not ended by a forfeit)
     moves: list            # cells played, in order
-    times: list = field(default_factory=list)      # agent's seconds per move, own clock
+    times: list = field(default_factory=list)      # agent's seconds per move, wall clock
+    cpu_times: list = field(default_factory=list)  # the same moves in process CPU seconds
     env_times: list = field(default_factory=list)  # the env's timeTaken for the agent
 
 
@@ -62,13 +64,14 @@ def play_game(agent, opponent, player, seed=None):
 
 def _play(agent, opponent, player):
     env = make_env()
-    times = []
+    times, cpu_times = [], []
 
     def timed(obs, config):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         action = agent(obs, config)
         if obs.get("observationString") is not None:  # not the env's step-0 call
             times.append(time.perf_counter() - start)
+            cpu_times.append(time.process_time() - cpu)
         return action
 
     steps = env.run([timed, opponent] if player == 0 else [opponent, timed])
@@ -86,7 +89,7 @@ def _play(agent, opponent, player):
                       result=0 if not reward else (1 if reward > 0 else -1),
                       statuses=(last[0]["status"], last[1]["status"]),
                       terminal=bool(last[player]["observation"].get("isTerminal")),
-                      moves=moves, times=times, env_times=env_times)
+                      moves=moves, times=times, cpu_times=cpu_times, env_times=env_times)
 
 
 def is_clean(record):
@@ -104,6 +107,7 @@ def summary(records):
         for s in r.statuses:
             statuses[s] = statuses.get(s, 0) + 1
     times = [t for r in records for t in r.times]
+    cpu_worst = 1e3 * max((t for r in records for t in r.cpu_times), default=float("nan"))
     env_times = [t for r in records for t in r.env_times if t is not None]
     mean = 1e3 * sum(times) / len(times) if times else float("nan")
     median = 1e3 * sorted(times)[len(times) // 2] if times else float("nan")
@@ -113,8 +117,8 @@ def summary(records):
     return (f"W-D-L {wins}-{draws}-{losses}  statuses: {status_text}  "
             f"terminal {sum(r.terminal for r in records)}/{len(records)}  "
             f"move time: median {median:.3f} ms, mean {mean:.3f} ms, max {worst:.3f} ms "
-            f"over {len(times)} moves "
-            f"(env timeTaken max {env_worst:.0f} ms)")
+            f"over {len(times)} moves (max CPU {cpu_worst:.3f} ms; "
+            f"env timeTaken max {env_worst:.0f} ms)")
 
 
 def main(argv=None):

@@ -265,7 +265,7 @@ def test_kaggle_env_games_are_won_or_drawn(opponent, reference_player):
             assert record.statuses == ("DONE", "DONE") and record.terminal
             # the agent's moves are timed, one figure per move it made
             assert len(record.times) == len(record.moves[player::2]) >= 3
-            assert len(record.env_times) == len(record.times)
+            assert len(record.env_times) == len(record.cpu_times) == len(record.times)
             results[record.result] += 1
     assert results[-1] == 0
     if opponent == "minimax":
