@@ -1,0 +1,168 @@
+"""Check a submission file the way Kaggle runs it.
+
+    python -m submission.validate main.py [--games self,random,negamax] [--must-beat negamax]
+
+Runs, each in a fresh process (``python -I``: the project is not importable, so
+the file can only use what it embeds) on a copy of the file in an empty
+directory, loaded by path with kaggle-environments' own loader:
+
+* ``self``: the episode Kaggle plays on upload, the file against itself; both
+  must end DONE;
+* ``random``, ``negamax``: full games against the builtin agents, with the file
+  first and then second.
+
+For every game it prints the statuses, the result, the file's remaining overage
+and what the file measured (first move, numba compilation, slowest later move).
+A game fails when a status is not DONE, the file fell back to its emergency
+move (an error inside the agent), the last callable is not ``agent``, less than
+``--min-overage`` seconds of overage are left, or the file did not win against
+an opponent named in ``--must-beat``. Exit status 1 if any game failed.
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from .build import BuildError, check_last_callable
+
+WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "worker.py")
+MARKER = "EPISODE-REPORT "
+GAMES = ("self", "random", "negamax")
+MIN_OVERAGE = 50.0
+TIMEOUT = 1800  # seconds for one episode process: far above any legal game
+
+
+def episodes(games):
+    """(opponent, seat of the file) for each episode: self-play once, others both seats."""
+    out = []
+    for game in games:
+        if game not in GAMES:
+            raise ValueError(f"unknown game {game!r}; valid: {', '.join(GAMES)}")
+        out.extend([("self", 0)] if game == "self" else [(game, 0), (game, 1)])
+    return out
+
+
+def run_episode(path, opponent, seat, seed=0, no_numba=False, configuration=None):
+    """Play one episode in a fresh process; the worker's report (a dict)."""
+    with tempfile.TemporaryDirectory(prefix="connectx-validate-") as tmp:
+        copy = os.path.join(tmp, "main.py")
+        shutil.copyfile(path, copy)
+        spec = {"path": copy, "opponent": opponent, "seat": seat, "seed": seed,
+                "no_numba": no_numba, "configuration": configuration or {}}
+        proc = subprocess.run([sys.executable, "-I", WORKER, json.dumps(spec)], cwd=tmp,
+                              capture_output=True, text=True, timeout=TIMEOUT)
+    lines = [l for l in proc.stdout.splitlines() if l.startswith(MARKER)]
+    if proc.returncode != 0 or not lines:
+        raise RuntimeError(f"episode process failed (exit {proc.returncode}):\n"
+                           f"{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
+    return json.loads(lines[-1][len(MARKER):])
+
+
+def judge(report, min_overage=MIN_OVERAGE, must_beat=(), expect_numba=None):
+    """The reasons this episode fails (empty: it passed)."""
+    problems = []
+    if any(s != "DONE" for s in report["statuses"]):
+        problems.append(f"statuses {report['statuses']}, expected DONE for both")
+    for seat, copy in zip(report["seats"], report["copies"]):
+        state = copy["state"]
+        if copy["callable"] != "agent" or state is None:
+            problems.append(f"last callable is {copy['callable']!r}, not the file's agent")
+            continue
+        if state["broken"] or state["fallbacks"]:
+            problems.append(f"agent failed {state['fallbacks']} time(s): "
+                            f"{state['broken'] or state['last_error']}")
+        if expect_numba is not None and state["numba"] is not expect_numba:
+            problems.append(f"numba in use: {state['numba']}, expected {expect_numba}")
+        if report["overage"][seat] < min_overage:
+            problems.append(f"only {report['overage'][seat]:.1f} s overage left "
+                            f"(need {min_overage:g})")
+    if report["opponent"] in must_beat and report["rewards"][report["seats"][0]] != 1:
+        problems.append(f"did not beat {report['opponent']}")
+    return problems
+
+
+def describe(report):
+    """One line per episode: who played, statuses, result, overage, timings."""
+    names = ["file", "file"] if report["opponent"] == "self" else \
+        ["file", report["opponent"]] if report["seats"] == [0] else [report["opponent"], "file"]
+    rewards = report["rewards"]
+    if None in rewards:
+        result = "no result"
+    elif rewards[0] == rewards[1]:
+        result = "draw"
+    else:
+        result = f"{names[0] if rewards[0] > rewards[1] else names[1]} ({'first' if rewards[0] > rewards[1] else 'second'}) wins"
+    parts = [f"{names[0]} vs {names[1]}: {'/'.join(report['statuses'])}, {result} "
+             f"in {report['steps']} steps, {report['seconds']:.1f} s"]
+    for seat, copy in zip(report["seats"], report["copies"]):
+        s = copy["state"] or {}
+        first = s.get("first_move_seconds")
+        parts.append(
+            f"  file as player {seat + 1}: overage left {report['overage'][seat]:.1f} s; "
+            f"first move {_r(first)} s, {_r(s.get('first_move_cpu_seconds'))} s CPU "
+            f"(load {_r(s.get('load_seconds'))} s, numba compile {_r(s.get('compile_seconds'))} s), "
+            f"slowest later move {_r(s.get('max_move_seconds'))} s, "
+            f"{s.get('calls')} moves, numba {s.get('numba')}, fallbacks {s.get('fallbacks')}")
+    return "\n".join(parts)
+
+
+def _r(x):
+    return None if x is None else round(x, 2)
+
+
+def validate(path, games=GAMES, min_overage=MIN_OVERAGE, must_beat=(), seed=0, no_numba=False,
+             out=sys.stdout):
+    """Run the episodes and print each; returns the list of (report, problems)."""
+    with open(path, encoding="utf-8") as f:
+        check_last_callable(f.read(), path)
+    results = []
+    for i, (opponent, seat) in enumerate(episodes(games)):
+        report = run_episode(path, opponent, seat, seed=seed + i, no_numba=no_numba)
+        problems = judge(report, min_overage, must_beat,
+                         expect_numba=False if no_numba else None)
+        print(describe(report), file=out)
+        print("  " + ("FAIL: " + "; ".join(problems) if problems else "ok"), file=out,
+              flush=True)
+        results.append((report, problems))
+    return results
+
+
+def _names(text):
+    return tuple(n for n in (p.strip() for p in text.split(",")) if n)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m submission.validate",
+                                     description="Play a submission file as Kaggle does.")
+    parser.add_argument("path", help="the submission file, e.g. main.py")
+    parser.add_argument("--games", default=",".join(GAMES),
+                        help="comma-separated, from: self (Kaggle's upload check), random, "
+                             "negamax (default: all)")
+    parser.add_argument("--must-beat", default="", metavar="OPPONENTS",
+                        help="comma-separated opponents the file must beat in every game")
+    parser.add_argument("--min-overage", type=float, default=MIN_OVERAGE,
+                        help=f"seconds of the 60 s overage that must be left (default {MIN_OVERAGE:g})")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="seeds the builtin agents' random choices (episode i uses seed+i)")
+    parser.add_argument("--no-numba", action="store_true",
+                        help="block `import numba` in the game processes: the pure-Python fallback")
+    args = parser.parse_args(argv)
+    if not os.path.isfile(args.path):
+        print(f"validate: no such file {args.path}", file=sys.stderr)
+        return 2
+    try:
+        results = validate(args.path, _names(args.games), args.min_overage,
+                           _names(args.must_beat), args.seed, args.no_numba)
+    except (BuildError, ValueError) as exc:
+        print(f"validate: {exc}", file=sys.stderr)
+        return 2
+    failed = sum(1 for _, problems in results if problems)
+    print(f"{len(results) - failed}/{len(results)} games passed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,78 @@
+"""One ConnectX episode with a submission file, run as Kaggle runs it.
+
+Started by :mod:`submission.validate` as ``python -I worker.py SPEC_JSON`` in a
+fresh process: ``-I`` keeps the project off ``sys.path``, so the file can only
+use what it embeds. It imports nothing from the package on purpose.
+
+The submission is loaded with kaggle-environments' own ``build_agent(path)``
+(read the file, exec it on the first move, take the last callable; the exec
+and numba compilation count in the first move's time, as on Kaggle), and the
+episode runs with ``debug=False`` so an exception in the agent ends its game
+with status ERROR exactly as on Kaggle. The last line of stdout is a JSON report.
+"""
+import json
+import random
+import sys
+import time
+
+MARKER = "EPISODE-REPORT "
+
+
+def _loaded_callable(kaggle_agent):
+    """The callable kaggle-environments took from the file (None if never loaded)."""
+    cells = dict(zip(kaggle_agent.__code__.co_freevars, kaggle_agent.__closure__ or ()))
+    cell = cells.get("agent")
+    return None if cell is None else cell.cell_contents
+
+
+def run(spec):
+    if spec.get("no_numba"):
+        sys.modules["numba"] = None  # ``import numba`` now raises ImportError
+    random.seed(spec.get("seed", 0))  # the builtin random and negamax agents use ``random``
+
+    from kaggle_environments import make
+    from kaggle_environments.agent import build_agent
+
+    env = make("connectx", configuration=spec.get("configuration") or {}, debug=False)
+    path = spec["path"]
+    opponent = spec["opponent"]
+    ours = [build_agent(path, env.agents, env.name)[0]]
+    if opponent == "self":
+        ours.append(build_agent(path, env.agents, env.name)[0])
+        players, our_seats = ours, [0, 1]
+    elif spec["seat"] == 0:
+        players, our_seats = [ours[0], opponent], [0]
+    else:
+        players, our_seats = [opponent, ours[0]], [1]
+
+    start = time.perf_counter()
+    steps = env.run(players)
+    seconds = time.perf_counter() - start
+    final = steps[-1]
+    report = {
+        "opponent": opponent,
+        "seats": our_seats,
+        "statuses": [s.status for s in final],
+        "rewards": [s.reward for s in final],
+        "overage": [float(s.observation.remainingOverageTime) for s in final],
+        "steps": len(steps) - 1,
+        "seconds": seconds,
+        "act_timeout": float(env.configuration.actTimeout),
+        "copies": [],
+    }
+    for kaggle_agent in ours:
+        loaded = _loaded_callable(kaggle_agent)
+        state = None
+        if loaded is not None and isinstance(getattr(loaded, "__globals__", None), dict):
+            state = loaded.__globals__.get("_STATE")
+        report["copies"].append({
+            "callable": getattr(loaded, "__name__", repr(loaded)),
+            "state": None if state is None else
+            {k: v for k, v in state.items() if k != "player"},
+        })
+    return report
+
+
+if __name__ == "__main__":
+    result = run(json.loads(sys.argv[1]))
+    print(MARKER + json.dumps(result))
