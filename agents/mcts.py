@@ -34,7 +34,7 @@ first), else the most visited child that is not a proven loss.
 Rollouts (``light``): take an immediate win, else block the opponent's immediate
 win (the first, scanning columns left to right), else a uniformly random legal
 column; the plain random policy picks uniformly among legal columns.
-Random numbers come from a xorshift64* generator whose state is a one-element
+Random numbers come from a xorshift64 generator whose state is a one-element
 uint64 array, so that :mod:`agents.uct_reference` can draw the very same numbers
 and the tests can compare the two searches node for node.
 
@@ -59,12 +59,11 @@ UNKNOWN, WIN, DRAW, LOSS = 0, 1, 2, 3
 S_ITERATIONS, S_NODES, S_ROLLOUT_PLIES, S_MAX_DEPTH = 0, 1, 2, 3
 
 DEFAULT_MAX_NODES = 1 << 20
-XORSHIFT_MULTIPLIER = 2685821657736338717
 MASK64 = (1 << 64) - 1
 
 
 # ---------------------------------------------------------------------------
-# Random numbers (xorshift64*), identical in agents.uct_reference
+# Random numbers (xorshift64), identical in agents.uct_reference
 # ---------------------------------------------------------------------------
 
 
@@ -79,13 +78,15 @@ def seed_state(seed):
 
 @njit
 def _rand_below(rng, n):
-    """A number in ``0 .. n-1`` from the xorshift64* state ``rng`` (advanced in place)."""
+    """A number in ``0 .. n-1`` from the xorshift64 state ``rng`` (advanced in place): its
+    top 31 bits modulo ``n``. Shifts and XOR only, so the same numbers come out with
+    ``NUMBA_DISABLE_JIT=1`` (numpy scalars) and in plain Python."""
     x = rng[0]
     x ^= x >> np.uint64(12)
     x ^= x << np.uint64(25)
     x ^= x >> np.uint64(27)
     rng[0] = x
-    return np.int64((x * np.uint64(XORSHIFT_MULTIPLIER)) >> np.uint64(33)) % n
+    return np.int64(x >> np.uint64(33)) % n
 
 
 # ---------------------------------------------------------------------------
@@ -94,11 +95,17 @@ def _rand_below(rng, n):
 
 
 @njit
-def _rollout(grid, heights, rows, columns, inarow, mark, light, rng, legal, stats):
-    """Play the game out from ``grid`` with ``mark`` to move; the winner's mark, 0 for a draw.
+def _rollout(grid, heights, rows, columns, inarow, mark, light, rng, legal, stats, deadline):
+    """Play the game out from ``grid`` with ``mark`` to move; the winner's mark, 0 for a draw,
+    -1 if the clock passed ``deadline`` (0: none) first -- on big boards one rollout can
+    take longer than a move's budget, so the clock is checked every 64 plies.
 
     Changes ``grid`` and ``heights``; ``legal`` is scratch space of ``columns`` ints."""
+    ply = 0
     while True:
+        ply += 1
+        if deadline > 0 and (ply & 63) == 0 and now() >= deadline:
+            return -1
         n = 0
         for c in range(columns):
             if heights[c] < rows:
@@ -342,7 +349,9 @@ def _search(root_grid, root_mark, rows, columns, inarow, order, root, parent, fi
                 w = _bb_rollout(cur, msk, rows, columns, inarow, mark, light, rng, legal, stats)
             else:
                 w = _rollout(grid, heights, rows, columns, inarow, mark, light, rng, legal,
-                             stats)
+                             stats, deadline)
+                if w < 0:
+                    break  # out of time: this iteration is not counted
             reward = 0.5 if w == 0 else (1.0 if w != mark else 0.0)
         # backpropagation, with the solver's proofs
         while True:
@@ -538,11 +547,15 @@ class MCTSAgent(Agent):
         if self._trees is None or self._trees[0].capacity != capacity:
             self._trees = [Tree(capacity), Tree(capacity)]
             self._grid = None
+            # compile the subtree copy now rather than in the middle of the next move
+            self._trees[0].reset()
+            _copy_subtree(0, *self._trees[0].arrays(), *self._trees[1].arrays(),
+                          np.empty(1, dtype=np.int32))
         node = self._find_reused_root(grid, mark, cfg)
         if node > 0:
             old, spare = self._trees
             queue = np.empty(capacity, dtype=np.int32)
-            n = _copy_subtree(node, *old.arrays(), *spare.arrays(), queue)
+            n = _copy_subtree(int(node), *old.arrays(), *spare.arrays(), queue)
             spare.count[0] = n
             self._trees = [spare, old]
             reused = int(spare.visits[0])

@@ -5,7 +5,7 @@ One :class:`Node` object per tree node and a plain-list board (:class:`Board`,
 Kaggle's layout: flat, row 0 at the top). The algorithm is the same as the numba
 kernel's, step for step -- children created all at once in centre-first order,
 unvisited children first, UCT ties to the earlier child, the light rollout scanning
-columns left to right, the same xorshift64* random numbers -- so that with the
+columns left to right, the same xorshift64 random numbers -- so that with the
 same seed and iteration count both build the same tree. The tests check that; the
 benchmark times the two.
 
@@ -17,11 +17,10 @@ import math
 UNKNOWN, WIN, DRAW, LOSS = 0, 1, 2, 3
 
 MASK64 = (1 << 64) - 1
-XORSHIFT_MULTIPLIER = 2685821657736338717
 
 
 class XorShift:
-    """xorshift64*; ``below(n)`` draws the same numbers as ``agents.mcts._rand_below``."""
+    """xorshift64; ``below(n)`` draws the same numbers as ``agents.mcts._rand_below``."""
 
     def __init__(self, state):
         self.state = int(state) & MASK64
@@ -32,7 +31,7 @@ class XorShift:
         x ^= (x << 25) & MASK64
         x ^= x >> 27
         self.state = x
-        return (((x * XORSHIFT_MULTIPLIER) & MASK64) >> 33) % n
+        return (x >> 33) % n
 
 
 class Board:
