@@ -18,12 +18,14 @@ on Kaggle.
 
 Reproducibility: each game's seed is derived from (match seed, game index) only, a
 fresh registry agent is built for every game and seeded from it (agents with a
-``seed`` option), and Python's ``random`` and numpy's global generator are seeded
-before each game (the kaggle built-ins and submission files use them). The numba
-kernels are compiled once per process. So a match gives the same games whatever the
-number of workers -- for agents whose moves do not depend on the clock (fixed depth
-or iterations, not ``time_limit``) and, for submission files, that keep no state
-from one game to the next.
+``seed`` option), the kaggle built-ins get a private ``random.Random`` seeded from
+it, and Python's ``random`` and numpy's global generator are seeded before each
+game (for submission files). The numba kernels are compiled once per process. So a
+match gives the same games whatever the number of workers -- for agents whose moves
+do not depend on the clock (fixed depth or iterations, not ``time_limit``) and, for
+submission files, that keep no state from one game to the next and (on a Dask
+worker, whose event loop shares the global generators) draw no random numbers
+from the global generators.
 """
 import argparse
 import math
@@ -32,6 +34,7 @@ import random
 import sys
 import threading
 import time
+import types
 from collections import namedtuple
 
 import numpy as np
@@ -185,21 +188,35 @@ def _cache():
     return _local
 
 
-def _build(spec, seed):
-    """A callable agent for one game (a fresh registry agent, seeded if it can be)."""
+def build_agent(spec, seed):
+    """A callable agent for one game: a fresh registry agent (seeded if it takes a
+    seed), a kaggle built-in with its own ``random.Random(seed)``, or the process's
+    loaded submission file."""
     if spec.kind == "registry":
         options = dict(spec.options)
         if "seed" in agents.agent_class(spec.name).OPTIONS and "seed" not in options:
             options["seed"] = seed
         return agents.make(spec.name, **options)
+    if spec.kind == "kaggle":
+        return _seeded_builtin(spec.name, seed)
     cache = _cache().loaded
     if spec.text not in cache:
-        if spec.kind == "kaggle":
-            from kaggle_environments.envs.connectx.connectx import agents as builtins
-            cache[spec.text] = builtins[spec.name]
-        else:
-            cache[spec.text] = load_submission(spec.name)
+        cache[spec.text] = load_submission(spec.name)
     return cache[spec.text]
+
+
+def _seeded_builtin(name, seed):
+    """kaggle's built-in agent ``name`` drawing from a private generator.
+
+    The built-ins call ``random.choice`` (module-global state); a Dask worker's
+    event loop draws from that same state in another thread, so seeding it is not
+    enough. A copy of the function sees ``choice`` of its own ``random.Random``."""
+    from kaggle_environments.envs.connectx.connectx import agents as builtins
+    fn = builtins[name]
+    namespace = dict(fn.__globals__)
+    namespace["choice"] = random.Random(seed).choice
+    return types.FunctionType(fn.__code__, namespace, fn.__name__, fn.__defaults__,
+                              fn.__closure__)
 
 
 def _config_struct(cfg):
@@ -216,7 +233,7 @@ def warm_up(spec, cfg):
     if key in state.warm:
         return
     state.warm.add(key)
-    agent = _build(spec, 0)
+    agent = build_agent(spec, 0)
     config = _config_struct(cfg)
     board = [0] * (cfg.rows * cfg.columns)
     try:
@@ -252,7 +269,7 @@ def play_game(game):
     py_seed, np_seed, seed1, seed2 = (int(s) for s in seq.generate_state(4))
     random.seed(py_seed)
     np.random.seed(np_seed)
-    players = [_build(game.specs[0], seed1), _build(game.specs[1], seed2)]
+    players = [build_agent(game.specs[0], seed1), build_agent(game.specs[1], seed2)]
     config = _config_struct(cfg)
     grid = np.zeros(cfg.rows * cfg.columns, dtype=np.int8)
     heights = np.zeros(cfg.columns, dtype=np.int64)

@@ -264,3 +264,57 @@ def test_dask_local_cluster_plays_the_same_games():
         remote = run_games(games, dask=client)
     assert [r["index"] for r in remote] == [0, 1, 2, 3]
     assert [(r["moves"], r["winner"]) for r in remote] == [(r["moves"], r["winner"]) for r in local]
+
+
+# ---------------------------------------------------------------------------
+# Playing in the terminal
+# ---------------------------------------------------------------------------
+
+
+def scripted(lines):
+    """``ask`` for scripts.play: answers from ``lines``, then EOF."""
+    queue = list(lines)
+
+    def ask(prompt):
+        if not queue:
+            raise EOFError
+        return queue.pop(0)
+    return ask
+
+
+def test_play_asks_again_on_bad_input_and_detects_the_win(tmp_path):
+    """4 rows x 5 columns; the agent always takes the leftmost legal column.
+
+    Column 1 fills up (X O X O), "1" is then refused; X stacks four in column 5:
+
+        |  O  .  .  .  X |
+        |  X  O  .  .  X |
+        |  O  O  .  .  X |
+        |  X  O  .  .  X |
+    """
+    from scripts import play as play_mod
+    leftmost = write_agent(tmp_path, "leftmost.py",
+                           "return next(c for c in range(config.columns) if obs.board[c] == 0)")
+    cfg = parse_match_config("rows=4,columns=5,inarow=4")
+    said = []
+    result = play_mod.play(parse_spec(leftmost), cfg, 1, 0,
+                           ask=scripted(["abc", "0", "9", "1", "1", "1", "5", "5", "5", "5"]),
+                           say=said.append)
+    text = "\n".join(said)
+    assert result == 1 and said[-1] == "you win!"
+    for words in ("'abc' is not a column number", "there is no column 0", "there is no column 9",
+                  "column 1 is full"):
+        assert words in text
+    assert said[-2].splitlines()[-1].split() == ["1", "2", "3", "4", "5"]
+    assert said[-2].splitlines()[0].split() == ["|", "O", ".", ".", ".", "X", "|"]
+
+
+def test_play_quits_on_q_and_rejects_bad_agent(tmp_path, capsys):
+    from scripts import play as play_mod
+    said = []
+    assert play_mod.play(parse_spec("random"), parse_match_config(SMALL), 2, 0,
+                         ask=scripted(["q"]), say=said.append) is None
+    assert said[-1] == "game abandoned"
+    with pytest.raises(SystemExit) as exc:
+        play_mod.main(["nope"])
+    assert exc.value.code == 2 and "unknown agent 'nope'" in capsys.readouterr().err

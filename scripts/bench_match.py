@@ -1,0 +1,79 @@
+"""Benchmark: wall time of one match with ``--workers 1`` and with ``--workers K``.
+
+    python -m scripts.bench_match [--games 200] [--workers 2] [A B]
+
+Each run is a fresh ``python -m scripts.match`` process, timed from start to exit,
+as a user would see it: interpreter start, numba compilation (once per worker
+process) and the games. The two runs must give the same games (same seed); the
+script prints both times, the ratio and the target (at most 0.6 for 2 workers),
+plus the machine's load average, since other work on the machine skews ratios.
+Exit status 1 if the games differ.
+"""
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+from .runner import ArgumentParser, positive_int_arg
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# fast agents (about 20 ms and 1 ms a move), but enough play per game that 200
+# games outweigh the few seconds of numba compilation each process pays
+DEFAULT_A, DEFAULT_B = "alphabeta:depth=8", "minimax:depth=4"
+TARGET = 0.6
+
+
+def timed_match(a, b, games, workers, seed, path):
+    cmd = [sys.executable, "-m", "scripts.match", a, b, "--games", str(games), "--seed", str(seed),
+           "--workers", str(workers), "--json", path, "--quiet"]
+    start = time.perf_counter()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    if proc.returncode != 0:
+        raise SystemExit(f"bench_match: {' '.join(cmd[2:])} failed: {proc.stderr.strip()}")
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+    wdl = next(line for line in proc.stdout.splitlines() if line.startswith("W-D-L"))
+    return elapsed, cpu, data["games"], wdl
+
+
+def outcome(games):
+    """The games without their timings (which always differ)."""
+    return [(g["agents"], g["moves"], g["winner"], g["statuses"]) for g in games]
+
+
+def main(argv=None):
+    p = ArgumentParser(prog="python -m scripts.bench_match", description=__doc__.split("\n")[0])
+    p.add_argument("a", nargs="?", default=DEFAULT_A, metavar="A")
+    p.add_argument("b", nargs="?", default=DEFAULT_B, metavar="B")
+    p.add_argument("--games", type=positive_int_arg, default=200)
+    p.add_argument("--workers", type=positive_int_arg, default=2)
+    p.add_argument("--seed", type=int, default=0)
+    args = p.parse_args(argv)
+    print(f"{args.a} vs {args.b}, {args.games} games, seed {args.seed}; "
+          f"{os.cpu_count()} cores, load average before: "
+          f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    with tempfile.TemporaryDirectory() as tmp:
+        t1, c1, g1, wdl1 = timed_match(args.a, args.b, args.games, 1, args.seed,
+                                       os.path.join(tmp, "w1.json"))
+        print(f"--workers 1: {t1:6.1f} s wall, {c1:6.1f} s CPU   {wdl1}")
+        tk, ck, gk, wdlk = timed_match(args.a, args.b, args.games, args.workers, args.seed,
+                                       os.path.join(tmp, "wk.json"))
+        print(f"--workers {args.workers}: {tk:6.1f} s wall, {ck:6.1f} s CPU   {wdlk}")
+    same = outcome(g1) == outcome(gk)
+    ratio = tk / t1
+    target = f" (target <= {TARGET})" if args.workers == 2 else ""
+    print(f"ratio workers {args.workers} / workers 1: {ratio:.2f}{target}")
+    print(f"identical games: {'yes' if same else 'NO'}; load average after: "
+          f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    return 0 if same else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

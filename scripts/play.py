@@ -1,0 +1,109 @@
+"""Play against an agent in the terminal: ``python -m scripts.play AGENT [--second]``.
+
+The board is drawn after every move with the columns numbered from 1; type a
+column number and Enter (``q`` quits). Anything else -- a word, a number off the
+board, a full column -- is explained and asked again. You are X (mark 1, moving
+first) unless ``--second``. AGENT is a spec as in :mod:`scripts.runner`.
+"""
+import sys
+
+import numpy as np
+
+from agents.rules import _drop, _is_win_at
+from .runner import (ArgumentParser, Struct, _config_struct, build_agent, fail, parse_match_config,
+                     parse_spec, warm_up)
+
+SYMBOLS = {0: ".", 1: "X", 2: "O"}
+
+
+def render(grid, cfg):
+    """The board as text, row 0 at the top, columns numbered from 1 under it."""
+    width = max(2, len(str(cfg.columns)) + 1)
+    lines = []
+    for r in range(cfg.rows):
+        cells = grid[r * cfg.columns:(r + 1) * cfg.columns]
+        lines.append("|" + "".join(SYMBOLS[int(v)].rjust(width) for v in cells) + " |")
+    lines.append("+" + "-" * (width * cfg.columns + 1) + "+")
+    lines.append(" " + "".join(str(c + 1).rjust(width) for c in range(cfg.columns)))
+    return "\n".join(lines)
+
+
+def read_column(heights, cfg, ask=input, say=print):
+    """The human's column (0-based), asking again until it is legal; None to quit."""
+    while True:
+        try:
+            text = ask(f"your move (1-{cfg.columns}, q to quit): ").strip()
+        except EOFError:
+            return None
+        if text.lower() in ("q", "quit", "exit"):
+            return None
+        try:
+            col = int(text) - 1
+        except ValueError:
+            say(f"{text!r} is not a column number; type a number from 1 to {cfg.columns}")
+            continue
+        if not 0 <= col < cfg.columns:
+            say(f"there is no column {text}; type a number from 1 to {cfg.columns}")
+        elif heights[col] >= cfg.rows:
+            say(f"column {col + 1} is full; choose another")
+        else:
+            return col
+
+
+def play(spec, cfg, human_mark=1, seed=0, ask=input, say=print):
+    """One game, human against ``spec``; returns 1 / 2 (winning mark), 0 (draw) or
+    None (the human quit)."""
+    warm_up(spec, cfg)
+    agent = build_agent(spec, seed)
+    config = _config_struct(cfg)
+    grid = np.zeros(cfg.rows * cfg.columns, dtype=np.int8)
+    heights = np.zeros(cfg.columns, dtype=np.int64)
+    say(f"you are {SYMBOLS[human_mark]}, {spec.text} is {SYMBOLS[3 - human_mark]}; "
+        f"{cfg.inarow} in a row wins")
+    say(render(grid, cfg))
+    for step in range(cfg.rows * cfg.columns):
+        mark = 1 + step % 2
+        if mark == human_mark:
+            col = read_column(heights, cfg, ask, say)
+            if col is None:
+                say("game abandoned")
+                return None
+        else:
+            obs = Struct(board=[int(v) for v in grid], mark=mark, step=step,
+                         remainingOverageTime=cfg.remainingOverageTime)
+            try:
+                col = agent(obs, config)
+            except Exception as e:  # noqa: BLE001 - the agent's failure ends the game
+                say(f"{spec.text} failed ({type(e).__name__}: {e}): you win")
+                return human_mark
+            if type(col) is not int or not 0 <= col < cfg.columns or heights[col] >= cfg.rows:
+                say(f"{spec.text} played an invalid column {col!r}: you win")
+                return human_mark
+            say(f"{spec.text} plays column {col + 1}")
+        idx = _drop(grid, heights, cfg.rows, cfg.columns, col, mark)
+        say(render(grid, cfg))
+        if _is_win_at(grid, cfg.rows, cfg.columns, cfg.inarow, idx):
+            say("you win!" if mark == human_mark else f"{spec.text} wins")
+            return mark
+    say("draw: the board is full")
+    return 0
+
+
+def main(argv=None):
+    p = ArgumentParser(prog="python -m scripts.play", description="Play against an agent.")
+    p.add_argument("agent", metavar="AGENT", help="name[:k=v,...], kaggle.random, negamax or a .py file")
+    p.add_argument("--second", action="store_true", help="let the agent move first")
+    p.add_argument("--config", default=None, help="rows=R,columns=C,inarow=K")
+    p.add_argument("--seed", type=int, default=0, help="seed of the agent (default 0)")
+    args = p.parse_args(argv)
+    try:
+        cfg = parse_match_config(args.config)
+        spec = parse_spec(args.agent)
+    except ValueError as e:
+        fail(f"play: {e}")
+    play(spec, cfg, 2 if args.second else 1, args.seed)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
