@@ -1,6 +1,8 @@
 """Build one self-contained Kaggle ConnectX submission file from the package.
 
-    python -m submission.build --agent alphabeta [--option key=value ...] --output main.py
+    python -m submission.build [--agent NAME] [--option key=value ...] --output main.py
+
+(without ``--agent``: the package's best agent, ``agents.BEST``).
 
 The file is generated, never hand-edited:
 
@@ -306,12 +308,15 @@ class Bundle:
         return "\n".join(lines)
 
 
-def build(agent_name, options=None, root=ROOT, data_dir=DATA_DIR):
-    """Build the submission for ``agent_name`` with ``options`` (a dict)."""
+def build(agent_name=None, options=None, root=ROOT, data_dir=DATA_DIR):
+    """Build the submission for ``agent_name`` (default: the package's best agent,
+    ``agents.BEST``) with ``options`` (a dict)."""
     options = dict(options or {})
     if root not in sys.path:
         sys.path.insert(0, root)
     import agents
+    if agent_name is None:
+        agent_name = agents.BEST
     try:
         player = agents.make(agent_name, **options)
     except ValueError as exc:
@@ -332,7 +337,9 @@ def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="python -m submission.build",
         description="Write one self-contained Kaggle ConnectX submission file.")
-    parser.add_argument("--agent", required=True, help="registry name, e.g. alphabeta")
+    parser.add_argument("--agent", default=None,
+                        help="registry name, e.g. alphabeta (default: the package's best "
+                             "agent, agents.BEST)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="an agent option (repeatable), e.g. --option time_limit=1.5")
     parser.add_argument("--output", default="main.py", help="file to write (default main.py)")

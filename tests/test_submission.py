@@ -15,7 +15,7 @@ import textwrap
 
 import pytest
 
-from conftest import ROOT
+from agents import AGENTS, agent_class
 from submission import build as bld
 from submission import validate as val
 
@@ -111,8 +111,6 @@ def test_alphabeta_bundle_is_the_package_source(tmp_path, capsys):
     for name in ("agents", "agents.jit", "agents.rules", "agents.base", "agents.search",
                  "agents.lookahead", "heuristics", "heuristics.threats"):
         assert name in modules
-    # only what the import graph reaches: the slow references are not needed
-    assert "agents.reference" not in modules
     for name, (is_package, source) in modules.items():
         path, package = bld.module_file(name)
         assert package == is_package
@@ -393,6 +391,15 @@ def test_alphabeta_file_passes_validate_and_beats_negamax(tmp_path):
 @pytest.mark.slow
 def test_minimax_file_passes_kaggles_upload_check(tmp_path):
     validate_file(tmp_path, "minimax", {}, ("self",))
+
+
+@pytest.mark.slow
+@pytest.mark.skipif("perfect" not in AGENTS, reason="the perfect-play agent is not registered yet")
+def test_perfect_file_passes_kaggles_upload_check(tmp_path):
+    """Its opening book (``RESOURCES``) must come from the file: the game process
+    cannot see agents/data."""
+    options = {"time_limit": 0.5} if "time_limit" in agent_class("perfect").OPTIONS else {}
+    validate_file(tmp_path, "perfect", options, ("self",))
 
 
 @pytest.mark.slow
