@@ -4,6 +4,7 @@ An agent is a callable ``agent(obs, config) -> int`` that kaggle-environments ru
 directly. Subclasses declare ``OPTIONS`` (name -> (checker, default)) and implement
 ``choose(grid, heights, mark, cfg, clock)`` returning a legal column.
 """
+import gc
 import time
 
 import numpy as np
@@ -126,7 +127,14 @@ class Agent:
         clock = Clock(start, obs, config, getattr(self, "time_limit", None),
                       getattr(self, "use_overage", False),
                       moves_left=max(1, int((cfg.rows * cfg.columns - heights.sum()) // 2)))
-        col = int(self.choose(grid, heights, mark, cfg, clock))
+        # No garbage-collector pause inside the timed search: collect later, between moves.
+        gc_was_enabled = gc.isenabled()
+        gc.disable()
+        try:
+            col = int(self.choose(grid, heights, mark, cfg, clock))
+        finally:
+            if gc_was_enabled:
+                gc.enable()
         if not (0 <= col < cfg.columns and heights[col] < cfg.rows):  # a bug, never a move
             raise RuntimeError(f"{self!r} chose illegal column {col}")
         return col

@@ -1,0 +1,206 @@
+"""Fuzz the agents: random valid configurations, random reachable positions, short budgets.
+
+    python -m scripts.fuzz [--agents a,b,...] [--submission main.py] [--games N]
+                           [--seconds S] [--seed S] [--max-side 20]
+
+Each game draws a configuration (rows and columns from 1 to ``--max-side``, now and
+then a larger or a one-line board; ``inarow`` from 1 to beyond the board), an
+``actTimeout`` and a random reachable position (random legal moves that complete no
+line), then the agent plays *both* sides to the end. Every move is checked the way
+kaggle-environments judges it:
+
+* ``ERROR``   the agent raised;
+* ``INVALID`` the move is not a plain ``int`` (numpy integers, bools and floats are
+  rejected by the environment) or not a legal column;
+* ``TIMEOUT`` the move took longer than ``actTimeout``.
+
+Reports per agent the games, moves, failures by status, the configurations covered
+and the worst move time as a fraction of the budget; exits 1 on any failure.
+Agents are built once and warmed up (numba compile) before the clock matters.
+"""
+import argparse
+import random
+import sys
+import time
+import traceback
+
+import numpy as np
+
+import agents
+from agents.rules import _drop, _is_win_at
+
+# Agents that are not ConnectX players or have no time management of their own.
+EXCLUDED = {"tictactoe", "tutorial"}
+ACT_TIMEOUTS = (0.1, 0.2, 0.5, 1.0, 2.0)
+STATUSES = ("ERROR", "INVALID", "TIMEOUT")
+
+
+def default_agents():
+    return [n for n in agents.names() if n not in EXCLUDED]
+
+
+def fuzz_options(name):
+    """Options that keep each agent fast enough for a fuzz run but still exercise it."""
+    return {"minimax": {"depth": 3}, "rules": {"lookahead": 3}}.get(name, {})
+
+
+def random_config(rng, max_side, act_timeouts=ACT_TIMEOUTS):
+    r = rng.random()
+    if r < 0.05:
+        rows, columns = 1, rng.randint(1, 3 * max_side)
+    elif r < 0.10:
+        rows, columns = rng.randint(1, 3 * max_side), 1
+    elif r < 0.15:
+        rows, columns = rng.randint(max_side, 2 * max_side), rng.randint(max_side, 2 * max_side)
+    else:
+        rows, columns = rng.randint(1, max_side), rng.randint(1, max_side)
+    inarow = rng.randint(1, max(rows, columns) + 2)
+    return {"rows": rows, "columns": columns, "inarow": inarow,
+            "actTimeout": rng.choice(act_timeouts), "remainingOverageTime": 60}
+
+
+def random_reachable(rng, cfg):
+    """(board, heights, mark to move) after random moves that complete no line."""
+    rows, columns, inarow = cfg["rows"], cfg["columns"], cfg["inarow"]
+    grid = np.zeros(rows * columns, dtype=np.int8)
+    heights = np.zeros(columns, dtype=np.int64)
+    mark = 1
+    for _ in range(rng.randrange(rows * columns)):
+        legal = [c for c in range(columns) if heights[c] < rows]
+        rng.shuffle(legal)
+        for c in legal:
+            idx = _drop(grid, heights, rows, columns, c, mark)
+            if not _is_win_at(grid, rows, columns, inarow, idx):
+                break
+            grid[idx] = 0
+            heights[c] -= 1
+        else:
+            break
+        mark = 3 - mark
+    return grid, heights, mark
+
+
+def judge(move, heights, rows, columns):
+    if type(move) is not int:
+        return "INVALID"
+    if not 0 <= move < columns or heights[move] >= rows:
+        return "INVALID"
+    return None
+
+
+def play_game(agent, cfg, rng):
+    """Self-play from a random reachable position; returns (moves, failures, worst ratio)."""
+    rows, columns, inarow = cfg["rows"], cfg["columns"], cfg["inarow"]
+    grid, heights, mark = random_reachable(rng, cfg)
+    moves, worst, failures = 0, 0.0, []
+    while heights.sum() < rows * columns:
+        obs = {"board": [int(v) for v in grid], "mark": mark,
+               "remainingOverageTime": cfg["remainingOverageTime"], "step": int(heights.sum())}
+        t = time.perf_counter()
+        try:
+            move = agent(obs, cfg)
+        except Exception:  # noqa: BLE001 - any exception is an ERROR to report
+            failures.append(("ERROR", traceback.format_exc(limit=3)))
+            break
+        elapsed = time.perf_counter() - t
+        moves += 1
+        worst = max(worst, elapsed / cfg["actTimeout"])
+        status = judge(move, heights, rows, columns)
+        if status is None and elapsed > cfg["actTimeout"]:
+            status = "TIMEOUT"
+        if status:
+            failures.append((status, f"move {move!r} ({type(move).__name__}) in {elapsed:.3f} s"))
+            break
+        idx = _drop(grid, heights, rows, columns, move, mark)
+        if _is_win_at(grid, rows, columns, inarow, idx):
+            break
+        mark = 3 - mark
+    return moves, failures, worst
+
+
+def build(name, submission=None):
+    if submission:
+        from scripts.runner import load_submission
+        return load_submission(submission)
+    agent = agents.make(name, **fuzz_options(name))
+    agent({"board": [0] * 42, "mark": 1}, {"rows": 6, "columns": 7, "inarow": 4})  # compile
+    return agent
+
+
+def run(names, submission, games, seconds, seed, max_side, out=sys.stdout,
+        act_timeouts=ACT_TIMEOUTS):
+    """Fuzz ``names`` (and ``submission``); returns the report dict per agent."""
+    players = [(n, build(n)) for n in names]
+    if submission:
+        players.append((submission, build(None, submission)))
+    rng = random.Random(seed)
+    report = {n: {"games": 0, "moves": 0, "worst": 0.0, "worst_cfg": None, "configs": set(),
+                  **{s: 0 for s in STATUSES}, "examples": []} for n, _ in players}
+    start = time.perf_counter()
+    played = 0
+    while (games is None or played < games) and \
+            (seconds is None or time.perf_counter() - start < seconds):
+        cfg = random_config(rng, max_side, act_timeouts)
+        game_seed = rng.randrange(2**31)
+        for name, agent in players:
+            moves, failures, worst = play_game(agent, cfg, random.Random(game_seed))
+            r = report[name]
+            r["games"] += 1
+            r["moves"] += moves
+            if worst > r["worst"]:
+                r["worst"], r["worst_cfg"] = worst, cfg
+            r["configs"].add((cfg["rows"], cfg["columns"], cfg["inarow"]))
+            for status, detail in failures:
+                r[status] += 1
+                if len(r["examples"]) < 5:
+                    r["examples"].append((cfg, status, detail))
+        played += 1
+    elapsed = time.perf_counter() - start
+    print(f"fuzz: {played} configurations in {elapsed:.0f} s, seed {seed}", file=out)
+    print(f"{'agent':<28}{'games':>7}{'moves':>8}{'configs':>9}"
+          + "".join(f"{s:>9}" for s in STATUSES) + f"{'worst time/budget':>19}", file=out)
+    for name, r in report.items():
+        print(f"{name:<28}{r['games']:>7}{r['moves']:>8}{len(r['configs']):>9}"
+              + "".join(f"{r[s]:>9}" for s in STATUSES) + f"{r['worst']:>19.3f}", file=out)
+        if r["worst_cfg"] and r["worst"] > 0.5:
+            print(f"  worst move on {r['worst_cfg']}", file=out)
+        for cfg, status, detail in r["examples"]:
+            print(f"  {status} on {cfg}: {detail}", file=out)
+    return report
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--agents", help="comma-separated registry names (default: every ConnectX agent)")
+    p.add_argument("--submission", help="also fuzz this submission file")
+    p.add_argument("--games", type=int, help="configurations to play (default: until --seconds)")
+    p.add_argument("--seconds", type=float, help="time to fuzz (default 60 without --games)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--max-side", type=int, default=20)
+    p.add_argument("--act-timeouts", default=",".join(map(str, ACT_TIMEOUTS)),
+                   help="actTimeout values to draw from (seconds, comma-separated)")
+    args = p.parse_args(argv)
+    names = args.agents.split(",") if args.agents else default_agents()
+    for n in names:
+        try:
+            agents.agent_class(n)
+        except ValueError as e:
+            print(f"scripts.fuzz: {e}", file=sys.stderr)
+            return 2
+    seconds = args.seconds if args.seconds is not None or args.games else 60.0
+    try:
+        act_timeouts = tuple(float(x) for x in args.act_timeouts.split(","))
+        if not act_timeouts or min(act_timeouts) <= 0:
+            raise ValueError
+    except ValueError:
+        print(f"scripts.fuzz: --act-timeouts must be positive numbers, got {args.act_timeouts!r}",
+              file=sys.stderr)
+        return 2
+    report = run(names, args.submission, args.games, seconds, args.seed, args.max_side,
+                 act_timeouts=act_timeouts)
+    failed = sum(r[s] for r in report.values() for s in STATUSES)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,38 @@
+"""Never lose on a technicality: a short seeded fuzz run and the budget under CPU load."""
+import io
+import multiprocessing as mp
+
+import agents
+from scripts import budget_under_load, fuzz
+
+
+def test_short_seeded_fuzz_run_has_no_failures():
+    out = io.StringIO()
+    report = fuzz.run(fuzz.default_agents(), None, games=6, seconds=None, seed=7, max_side=12,
+                      out=out, act_timeouts=(0.1, 0.2))
+    text = out.getvalue()
+    for name, r in report.items():
+        assert r["games"] == 6, text
+        assert sum(r[s] for s in fuzz.STATUSES) == 0, text
+        assert r["worst"] < 1.0, text
+
+
+def test_judge_rejects_what_kaggle_rejects():
+    import numpy as np
+    heights = np.array([0, 6, 0])
+    assert fuzz.judge(np.int64(0), heights, 6, 3) == "INVALID"
+    assert fuzz.judge(True, heights, 6, 3) == "INVALID"
+    assert fuzz.judge(0.0, heights, 6, 3) == "INVALID"
+    assert fuzz.judge(1, heights, 6, 3) == "INVALID"  # full column
+    assert fuzz.judge(3, heights, 6, 3) == "INVALID"
+    assert fuzz.judge(2, heights, 6, 3) is None
+
+
+def test_alphabeta_stays_in_budget_under_cpu_load():
+    hog = mp.Process(target=budget_under_load._hog, daemon=True)
+    hog.start()
+    try:
+        times = budget_under_load.measure(agents.make("alphabeta"), 16, 0.5)
+    finally:
+        hog.terminate()
+    assert max(times) < 0.5, times
