@@ -34,6 +34,7 @@ _STATE = {
     "fallbacks": 0,            # moves chosen by _fallback_move after an error
     "last_error": None,
     "numba": None,             # True if the kernels are compiled, False if plain Python
+    "numba_error": None,       # numba imported but failed: the kernels went plain Python
     "load_seconds": None,      # installing the modules and building the agent
     "compile_seconds": 0.0,    # numba compilation, all moves together
     "first_move_seconds": None,
@@ -114,6 +115,27 @@ def _make_player():
     return player
 
 
+def _make_player_without_numba():
+    """Rebuild the agent on the plain-Python kernels, for when numba imports but
+    cannot compile them (say, an older numba on the Kaggle image)."""
+    for name in list(_sys.modules):
+        if name.split(".")[0] in _PACKAGES:
+            del _sys.modules[name]
+    saved = _sys.modules.get("numba")
+    _sys.modules["numba"] = None  # agents.jit sees ``import numba`` fail
+    try:
+        return _make_player()
+    finally:
+        if saved is None:
+            del _sys.modules["numba"]
+        else:
+            _sys.modules["numba"] = saved
+
+
+def _is_numba_error(exc):
+    return type(exc).__module__.split(".")[0] in ("numba", "llvmlite")
+
+
 class _CompileTimer:
     """Adds the time numba spends compiling inside the ``with`` block to _STATE."""
 
@@ -177,7 +199,17 @@ def _play(obs, config, legal):
                 raise
             _STATE["load_seconds"] = _time.perf_counter() - t0
         with _CompileTimer():
-            column = _STATE["player"](obs, config)
+            try:
+                column = _STATE["player"](obs, config)
+            except Exception as exc:
+                if not (_STATE["numba"] and _is_numba_error(exc)):
+                    raise
+                _STATE["numba_error"] = repr(exc)
+                print("submission: numba failed, switching to the plain-Python kernels:",
+                      file=_sys.stderr)
+                _traceback.print_exc(file=_sys.stderr)
+                _STATE["player"] = _make_player_without_numba()
+                column = _STATE["player"](obs, config)
         if isinstance(column, bool) or not isinstance(column, int) or column not in legal:
             raise RuntimeError(f"agent {_AGENT_NAME!r} returned {column!r}, not a legal column")
         return int(column)

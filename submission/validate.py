@@ -74,6 +74,9 @@ def judge(report, min_overage=MIN_OVERAGE, must_beat=(), expect_numba=None):
         if state["broken"] or state["fallbacks"]:
             problems.append(f"agent failed {state['fallbacks']} time(s): "
                             f"{state['broken'] or state['last_error']}")
+        if state.get("numba_error"):
+            problems.append(f"numba failed, the file fell back to plain Python: "
+                            f"{state['numba_error']}")
         if expect_numba is not None and state["numba"] is not expect_numba:
             problems.append(f"numba in use: {state['numba']}, expected {expect_numba}")
         if report["overage"][seat] < min_overage:

@@ -205,12 +205,20 @@ FAKE = {
     "fake/__init__.py": """
         import importlib
         AGENTS = {"good": "fake.players:Good", "bad": "fake.players:Bad",
+                  "oldnumba": "fake.players:OldNumba",
                   "npint": "fake.players:NumpyInt", "book": "fake.players:Book"}
         def make(name, **options):
             module, cls = AGENTS[name].split(":")
             return getattr(importlib.import_module(module), cls)(**options)
     """,
-    "fake/jit.py": "HAVE_NUMBA = False\n",
+    "fake/jit.py": """
+        try:
+            import numba
+            HAVE_NUMBA = True
+        except ImportError:
+            numba = None
+            HAVE_NUMBA = False
+    """,
     "fake/resources.py": """
         import os
         _DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
@@ -231,6 +239,11 @@ FAKE = {
                     raise RuntimeError("cannot build")
             def __call__(self, obs, config):
                 raise ZeroDivisionError("bug in the agent")
+        class OldNumba:  # plays 2 on plain-Python kernels; numba cannot compile them
+            def __call__(self, obs, config):
+                if jit.HAVE_NUMBA:
+                    raise jit.numba.core.errors.TypingError("unsupported in this numba")
+                return 2
         class NumpyInt:
             def __call__(self, obs, config):
                 return np.int64(3)
@@ -272,6 +285,8 @@ except ValueError as exc:
     out["full"] = str(exc)
 state = agent.__globals__["_STATE"]
 out["state"] = {k: state[k] for k in ("fallbacks", "broken", "numba", "calls")}
+if state["numba_error"]:
+    out["state"]["numba_error"] = state["numba_error"]
 print(json.dumps(out))
 """
 
@@ -280,7 +295,7 @@ def test_runtime_plays_the_packaged_agent(tmp_path):
     out = json.loads(run_isolated(RUN_FAKE, fake_bundle(tmp_path, "good")))
     # column 0 is full on the second board: the wrapper replaces the illegal move
     assert out["moves"] == [["int", 0], ["int", 3], ["int", 0]]
-    assert out["state"] == {"fallbacks": 1, "broken": None, "numba": False, "calls": 3}
+    assert out["state"] == {"fallbacks": 1, "broken": None, "numba": True, "calls": 3}
     assert "obs.board" in out["bad_input"] and "top row" in out["full"]
 
 
@@ -297,6 +312,13 @@ def test_runtime_falls_back_to_a_legal_int(tmp_path, name, options, fallbacks, b
     assert (out["state"]["broken"] is None) == (broken is None)
     if broken:
         assert broken in out["state"]["broken"]
+
+
+def test_runtime_switches_to_plain_python_when_numba_cannot_compile(tmp_path):
+    out = json.loads(run_isolated(RUN_FAKE, fake_bundle(tmp_path, "oldnumba")))
+    assert out["moves"] == [["int", 2], ["int", 2], ["int", 1]]  # 2 is full on the last board
+    assert out["state"]["numba"] is False and out["state"]["fallbacks"] == 1
+    assert "TypingError" in out["state"]["numba_error"]
 
 
 def test_runtime_embeds_resources(tmp_path):
@@ -350,6 +372,10 @@ def test_judge():
         "broken": None, "fallbacks": 2, "last_error": "ZeroDivisionError()", "numba": True}}])
     assert "ZeroDivisionError" in val.judge(failed)[0]
     assert "numba" in val.judge(report(), expect_numba=False)[0]
+    slow = report(copies=[{"callable": "agent", "state": {
+        "broken": None, "fallbacks": 0, "last_error": None, "numba": False,
+        "numba_error": "TypingError('x')"}}])
+    assert "TypingError" in val.judge(slow)[0]
     assert val.episodes(["self", "negamax"]) == [("self", 0), ("negamax", 0), ("negamax", 1)]
     with pytest.raises(ValueError, match="chess"):
         val.episodes(["chess"])
