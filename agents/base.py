@@ -85,7 +85,9 @@ class Clock:
                 over = 0.0
             cap += max(0.0, over - 5.0) / max(1, moves_left)
         self.budget = cap if time_limit is None else min(time_limit, cap)
-        self.deadline = start + self.budget
+        # searches stop at ``deadline``; the last 5% of the budget is for unwinding the
+        # search, returning and the scheduler (measured overshoot without it: ~7%)
+        self.deadline = start + 0.95 * self.budget
 
     def remaining(self):
         return self.deadline - time.perf_counter()
