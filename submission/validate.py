@@ -163,7 +163,9 @@ def main(argv=None):
         print(f"validate: {exc}", file=sys.stderr)
         return 2
     failed = sum(1 for _, problems in results if problems)
-    print(f"{len(results) - failed}/{len(results)} games passed")
+    least = min(rep["overage"][seat] for rep, _ in results for seat in rep["seats"])
+    print(f"{len(results) - failed}/{len(results)} games passed; "
+          f"least overage left {least:.1f} s")
     return 1 if failed else 0
 
 
