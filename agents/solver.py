@@ -1,0 +1,772 @@
+"""Perfect Connect Four solver (any board that fits the 64-bit bitboard).
+
+The classic design of Pascal Pons' solver, written as numba kernels:
+
+* the bitboard position of :mod:`agents.rules` -- ``(pos, mask, moves)``: the
+  stones of the side to move, all stones, the number of stones -- held here as
+  plain int64 (a board of at most 64 bits never sets bit 63 in a stone or in
+  ``mask``, because bit 63 is a sentinel);
+* negamax with alpha-beta, written as an explicit stack (one kernel call per
+  null-window probe, no recursion, no allocation inside the loop);
+* moves that hand the opponent a win are never searched, a forced block is the
+  only move searched, two opponent threats are a loss without search;
+* centre-first move order refined by the number of winning cells a move creates;
+* a transposition table of lower/upper bounds keyed by the position, with
+  mirror-symmetric positions sharing one entry;
+* at the root, null-window probes narrow the score interval ("iterative
+  deepening over the interval").
+
+Score convention (side to move, the convention of the public benchmark sets,
+see ``../shared/positions/README.md``): 0 is a draw; a win with the winning
+stone dropped when ``m`` stones are on the board scores ``(N + 1 - m) // 2``
+(``N = rows * columns``), so a faster win scores higher; a loss is the negated
+score of the opponent's win. On 7x6 this is "22 minus the winner's stones".
+
+Command line: ``python -m agents.solver [-a] [-w]`` reads move strings (1-based
+columns, first token of each line) on stdin and prints ``moves score nodes
+microseconds``; ``-a`` prints the score of each column instead (-1000 for a
+full column). Bad lines print ``moves error: <what is wrong>`` and the solver
+goes on.
+"""
+import sys
+import time
+
+import numpy as np
+
+from .jit import HAVE_NUMBA, njit, now
+from .rules import fits_bitboard
+
+INVALID_MOVE = -1000  # score printed by analyze() for a full column
+
+# g[] -- the geometry vector every kernel receives (int64).
+G_W, G_ROWS, G_H, G_INAROW, G_FAST, G_BOTTOM, G_BOARD, G_TTSIZE, G_SYM, G_N = range(10)
+G_ORDER = 10  # G_ORDER .. G_ORDER+W-1: columns centre first; then W column masks
+
+# stats[] -- counters shared with Python.
+S_NODES, S_ABORTED = 0, 1
+
+DEFAULT_TT_BITS = 24  # 2**24 (next prime) entries of 8 bytes: 128 MiB
+
+# ---------------------------------------------------------------------------
+# popcount: one instruction under numba, a loop in plain Python
+# ---------------------------------------------------------------------------
+
+if HAVE_NUMBA:
+    from numba import types as _types
+    from numba.extending import intrinsic as _intrinsic
+
+    @_intrinsic
+    def _ctpop64(typingctx, x):
+        if not isinstance(x, _types.Integer):
+            return None
+        sig = _types.int64(_types.int64)
+
+        def codegen(context, builder, signature, args):
+            v = context.cast(builder, args[0], x, _types.int64)
+            return builder.ctpop(v)
+        return sig, codegen
+
+    @njit
+    def _popcount(x):
+        return _ctpop64(x)
+else:  # pragma: no cover
+    def _popcount(x):
+        return bin(x & 0xFFFFFFFFFFFFFFFF).count("1")
+
+
+# ---------------------------------------------------------------------------
+# Bitboard helpers (int64 flavour of agents.rules' layout)
+# ---------------------------------------------------------------------------
+
+
+@njit
+def _shift(x, d):
+    """x >> d for d > 0, x << -d for d < 0, 0 once the shift leaves 64 bits."""
+    if d >= 64 or d <= -64:
+        return 0
+    if d >= 0:
+        return x >> d
+    return x << (-d)
+
+
+@njit
+def _winning_cells(pos, mask, g):
+    """Empty playable cells that would complete ``inarow`` for the stones ``pos``.
+
+    Lines that wrap from one column into the next always cross a sentinel cell
+    (never a stone, never playable), so they can only "complete" on a sentinel,
+    which the final mask removes."""
+    H = g[G_H]
+    r = 0
+    if g[G_FAST] == 1:  # inarow == 4 and 3 * (H + 1) < 64: Pons' shifts
+        r = (pos << 1) & (pos << 2) & (pos << 3)
+        s = H
+        p = (pos << s) & (pos << (2 * s))
+        r |= p & (pos << (3 * s))
+        r |= p & (pos >> s)
+        p = (pos >> s) & (pos >> (2 * s))
+        r |= p & (pos << s)
+        r |= p & (pos >> (3 * s))
+        s = H - 1
+        p = (pos << s) & (pos << (2 * s))
+        r |= p & (pos << (3 * s))
+        r |= p & (pos >> s)
+        p = (pos >> s) & (pos >> (2 * s))
+        r |= p & (pos << s)
+        r |= p & (pos >> (3 * s))
+        s = H + 1
+        p = (pos << s) & (pos << (2 * s))
+        r |= p & (pos << (3 * s))
+        r |= p & (pos >> s)
+        p = (pos >> s) & (pos >> (2 * s))
+        r |= p & (pos << s)
+        r |= p & (pos >> (3 * s))
+    else:  # any inarow: the empty cell at index k of the line, stones at the others
+        k_in = g[G_INAROW]
+        for di in range(4):
+            s = 1
+            if di == 1:
+                s = H - 1
+            elif di == 2:
+                s = H
+            elif di == 3:
+                s = H + 1
+            for k in range(k_in):
+                m = -1
+                for j in range(k_in):
+                    if j != k:
+                        m &= _shift(pos, (j - k) * s)
+                        if m == 0:
+                            break
+                r |= m
+    return r & (g[G_BOARD] ^ mask)
+
+
+@njit
+def _possible(mask, g):
+    return (mask + g[G_BOTTOM]) & g[G_BOARD]
+
+
+@njit
+def _can_win_next(pos, mask, g):
+    return (_winning_cells(pos, mask, g) & _possible(mask, g)) != 0
+
+
+@njit
+def _non_losing_moves(pos, mask, g):
+    """Playable cells that do not let the opponent win at once (0: every move loses).
+
+    A single opponent threat forces the block; two threats lose; a cell right
+    under an opponent's winning cell would let the opponent play it."""
+    possible = _possible(mask, g)
+    opp_win = _winning_cells(pos ^ mask, mask, g)
+    forced = possible & opp_win
+    if forced != 0:
+        if (forced & (forced - 1)) != 0:
+            return 0
+        possible = forced
+    return possible & ~(opp_win >> 1)
+
+
+@njit
+def _mirror(x, g):
+    """The bitboard ``x`` mirrored left-right."""
+    W = g[G_W]
+    H = g[G_H]
+    col = (1 << H) - 1
+    out = 0
+    for c in range(W):
+        out |= ((x >> (c * H)) & col) << ((W - 1 - c) * H)
+    return out
+
+
+@njit
+def _key(pos, mask, g):
+    """Unique key of a position (no carry crosses a column: ``pos`` is inside
+    ``mask``); the smaller of it and its mirror image when ``g[G_SYM]``."""
+    k = pos + mask
+    if g[G_SYM] != 0:
+        m = _mirror(k, g)
+        if m < k:
+            return m
+    return k
+
+
+@njit
+def _col_of(move, g):
+    """Column index of a one-bit move."""
+    H = g[G_H]
+    W = g[G_W]
+    for c in range(W):
+        if move & g[G_ORDER + W + c]:
+            return c
+    return -1
+
+
+# ---------------------------------------------------------------------------
+# Transposition table: one int64 a slot, (key // size) << 8 | value.
+# key % size is the slot, so (slot, key // size) gives the key back: no collisions.
+# value 0 = empty; 1..MAX-MIN+1 an upper bound; above that a lower bound.
+# ---------------------------------------------------------------------------
+
+
+@njit
+def _tt_get(tt, key):
+    size = tt.shape[0]
+    e = tt[key % size]
+    if (e >> 8) == key // size:
+        return e & 255
+    return 0
+
+
+@njit
+def _tt_put(tt, key, value):
+    size = tt.shape[0]
+    tt[key % size] = ((key // size) << 8) | value
+
+
+# ---------------------------------------------------------------------------
+# The search
+# ---------------------------------------------------------------------------
+
+
+@njit
+def _score_bounds(g):
+    """(MIN_SCORE, MAX_SCORE): the extreme scores of a position that is not won next move."""
+    n = g[G_N]
+    return -(n // 2) + 3, (n + 1) // 2 - 3
+
+
+@njit
+def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, st, mv, sc, stats, deadline):
+    """Negamax value of a position whose side to move cannot win at once.
+
+    Fail-soft alpha-beta: a result ``<= alpha0`` is an upper bound, ``>= beta0``
+    a lower bound, in between the exact score. Explicit stack: ``st[d]`` holds
+    (pos, mask, alpha, beta, key, moves left to try) of depth ``d``; ``mv[d]`` the
+    moves, best last. With ``deadline > 0`` the clock is read every 4096 nodes;
+    past it ``stats[S_ABORTED]`` is set and 0 returned (never stored)."""
+    N = g[G_N]
+    W = g[G_W]
+    MIN, MAX = _score_bounds(g)
+    d = 0
+    pos = pos0
+    mask = mask0
+    alpha = alpha0
+    beta = beta0
+    nodes = stats[S_NODES]
+    while True:
+        # ---- enter the node at depth d: a value r (leaf) or a sorted move list
+        moves = moves0 + d
+        nodes += 1
+        leaf = True
+        r = 0
+        if deadline > 0.0 and (nodes & 4095) == 0 and now() > deadline:
+            stats[S_NODES] = nodes
+            stats[S_ABORTED] = 1
+            return 0
+        possible = _non_losing_moves(pos, mask, g)
+        if possible == 0:
+            r = -((N - moves) // 2)
+        elif moves >= N - 2:
+            r = 0
+        else:
+            lo = -((N - 2 - moves) // 2)
+            hi = (N - 1 - moves) // 2
+            key = 0
+            done = False
+            if alpha < lo:
+                alpha = lo
+                if alpha >= beta:
+                    r = alpha
+                    done = True
+            if not done and beta > hi:
+                beta = hi
+                if alpha >= beta:
+                    r = beta
+                    done = True
+            if not done:
+                key = _key(pos, mask, g)
+                val = _tt_get(tt, key)
+                if val != 0:
+                    if val > MAX - MIN + 1:
+                        lo = val + 2 * MIN - MAX - 2
+                        if alpha < lo:
+                            alpha = lo
+                            if alpha >= beta:
+                                r = alpha
+                                done = True
+                    else:
+                        hi = val + MIN - 1
+                        if beta > hi:
+                            beta = hi
+                            if alpha >= beta:
+                                r = beta
+                                done = True
+            if not done:
+                leaf = False
+                n = 0
+                for i in range(W - 1, -1, -1):  # centre last in, first out at equal score
+                    move = possible & g[G_ORDER + W + g[G_ORDER + i]]
+                    if move != 0:
+                        s = _popcount(_winning_cells(pos | move, mask, g))
+                        j = n
+                        while j > 0 and sc[d, j - 1] > s:
+                            sc[d, j] = sc[d, j - 1]
+                            mv[d, j] = mv[d, j - 1]
+                            j -= 1
+                        sc[d, j] = s
+                        mv[d, j] = move
+                        n += 1
+                st[d, 0] = pos
+                st[d, 1] = mask
+                st[d, 2] = alpha
+                st[d, 3] = beta
+                st[d, 4] = key
+                st[d, 5] = n
+        # ---- hand values up the stack until a node has another move to try
+        while leaf:
+            if d == 0:
+                stats[S_NODES] = nodes
+                return r
+            d -= 1
+            score = -r
+            if score >= st[d, 3]:
+                _tt_put(tt, st[d, 4], score + MAX - 2 * MIN + 2)
+                r = score
+                continue
+            if score > st[d, 2]:
+                st[d, 2] = score
+            if st[d, 5] == 0:
+                _tt_put(tt, st[d, 4], st[d, 2] - MIN + 1)
+                r = st[d, 2]
+                continue
+            leaf = False
+        # ---- descend into the next move of depth d
+        st[d, 5] -= 1
+        move = mv[d, st[d, 5]]
+        pos = st[d, 0] ^ st[d, 1]
+        mask = st[d, 1] | move
+        alpha = -st[d, 3]
+        beta = -st[d, 2]
+        d += 1
+
+
+@njit
+def _half(x):
+    """x / 2 rounded toward zero (C semantics, as in the reference solver)."""
+    if x < 0:
+        return -((-x) // 2)
+    return x // 2
+
+
+@njit
+def _solve(pos, mask, moves, weak, g, tt, st, mv, sc, stats, deadline):
+    """Exact score (weak: -1, 0, 1) of a position that is not over; 0 if aborted."""
+    N = g[G_N]
+    if moves >= N:
+        return 0
+    if _can_win_next(pos, mask, g):
+        r = (N + 1 - moves) // 2
+        return 1 if weak else r
+    lo = -((N - moves) // 2)
+    hi = (N + 1 - moves) // 2
+    if weak:
+        lo = -1
+        hi = 1
+    while lo < hi:
+        med = lo + (hi - lo) // 2
+        if med <= 0 and _half(lo) < med:
+            med = _half(lo)
+        elif med >= 0 and _half(hi) > med:
+            med = _half(hi)
+        r = _search(pos, mask, moves, med, med + 1, g, tt, st, mv, sc, stats, deadline)
+        if stats[S_ABORTED]:
+            return 0
+        if r <= med:
+            hi = r
+        else:
+            lo = r
+    if weak:
+        return 1 if lo > 0 else (-1 if lo < 0 else 0)
+    return lo
+
+
+@njit
+def _analyze(pos, mask, moves, weak, g, tt, st, mv, sc, stats, deadline, out):
+    """Score of playing each column into ``out`` (INVALID_MOVE for a full column)."""
+    N = g[G_N]
+    W = g[G_W]
+    H = g[G_H]
+    rows = g[G_ROWS]
+    win = _winning_cells(pos, mask, g)
+    for c in range(W):
+        top = 1 << (c * H + rows - 1)
+        if mask & top:
+            out[c] = INVALID_MOVE
+            continue
+        move = (mask + (1 << (c * H))) & g[G_ORDER + W + c]
+        if win & move:
+            out[c] = 1 if weak else (N + 1 - moves) // 2
+        else:
+            out[c] = -_solve(pos ^ mask, mask | move, moves + 1, weak, g, tt, st, mv, sc,
+                             stats, deadline)
+        if stats[S_ABORTED]:
+            return
+
+
+@njit
+def _best_move(pos, mask, moves, weak_first, g, tt, st, mv, sc, stats, deadline, result):
+    """An optimal column and the score interval, into ``result`` = (col, lo, hi).
+
+    The column's score is at least ``lo``; the position's score is in
+    ``[lo, hi]`` (``lo == hi`` unless aborted). Among several optimal columns the
+    first in move order is kept, and since scores count stones a faster win
+    (or slower loss) always scores strictly higher. ``weak_first`` probes
+    "win?" then "at least a draw?" before narrowing, so an aborted search still
+    returns a column that keeps the game-theoretic outcome whenever
+    ``lo >= 1`` or ``lo >= 0 >= hi``."""
+    N = g[G_N]
+    W = g[G_W]
+    H = g[G_H]
+    rows = g[G_ROWS]
+    possible = _possible(mask, g)
+    win = _winning_cells(pos, mask, g) & possible
+    if win != 0:
+        r = (N + 1 - moves) // 2
+        c = _col_of(win & -win, g)
+        result[0] = c
+        result[1] = r
+        result[2] = r
+        return
+    safe = _non_losing_moves(pos, mask, g)
+    if safe == 0 or moves >= N - 2:
+        r = 0 if safe != 0 else -((N - moves) // 2)
+        pick = safe if safe != 0 else possible
+        for i in range(W):
+            c = g[G_ORDER + i]
+            if pick & g[G_ORDER + W + c]:
+                result[0] = c
+                result[1] = r
+                result[2] = r
+                return
+    # children in the search's move order (best first)
+    n = 0
+    cols = np.empty(W, dtype=np.int64)
+    keys = np.empty(W, dtype=np.int64)
+    for i in range(W - 1, -1, -1):
+        c = g[G_ORDER + i]
+        move = safe & g[G_ORDER + W + c]
+        if move != 0:
+            s = _popcount(_winning_cells(pos | move, mask, g))
+            j = n
+            while j > 0 and keys[j - 1] > s:
+                keys[j] = keys[j - 1]
+                cols[j] = cols[j - 1]
+                j -= 1
+            keys[j] = s
+            cols[j] = c
+            n += 1
+    order = cols[:n][::-1].copy()
+    lo = -((N - 2 - moves) // 2)
+    hi = (N - 1 - moves) // 2
+    best = order[0]
+    result[0] = best
+    result[1] = lo
+    result[2] = hi
+    while lo < hi:
+        if weak_first and lo < 0 < hi:
+            med = 0
+        elif weak_first and lo < -1 and hi == 0:
+            med = -1
+        else:
+            med = lo + (hi - lo) // 2
+            if med <= 0 and _half(lo) < med:
+                med = _half(lo)
+            elif med >= 0 and _half(hi) > med:
+                med = _half(hi)
+        found = False
+        rmax = lo
+        for i in range(n):
+            c = order[i]
+            move = safe & g[G_ORDER + W + c]
+            r = -_search(pos ^ mask, mask | move, moves + 1, -(med + 1), -med, g, tt, st, mv, sc,
+                         stats, deadline)
+            if stats[S_ABORTED]:
+                return
+            if r > med:
+                lo = r
+                best = c
+                found = True
+                # try the proven column first from now on
+                for k in range(i, 0, -1):
+                    order[k] = order[k - 1]
+                order[0] = c
+                break
+            if r > rmax:
+                rmax = r
+        if not found:
+            hi = rmax
+        result[0] = best
+        result[1] = lo
+        result[2] = hi
+    _ = H
+    _ = rows
+
+
+# ---------------------------------------------------------------------------
+# Python API
+# ---------------------------------------------------------------------------
+
+
+def next_prime(n):
+    """Smallest prime >= n."""
+    def is_prime(k):
+        if k < 2:
+            return False
+        i = 2
+        while i * i <= k:
+            if k % i == 0:
+                return False
+            i += 1
+        return True
+    while not is_prime(n):
+        n += 1
+    return n
+
+
+def geometry(rows, columns, inarow, tt_size=1, symmetric=True):
+    """The int64 vector ``g`` of a board shape (see the G_* indices)."""
+    if not fits_bitboard(rows, columns):
+        raise ValueError(f"a {columns}x{rows} board needs {columns * (rows + 1)} bits; the solver "
+                         f"handles boards with columns * (rows + 1) <= 64")
+    H = rows + 1
+    order = sorted(range(columns), key=lambda c: (abs(2 * c - (columns - 1)), c))
+    g = np.zeros(G_ORDER + 2 * columns, dtype=np.int64)
+    g[G_W], g[G_ROWS], g[G_H], g[G_INAROW] = columns, rows, H, inarow
+    g[G_FAST] = 1 if inarow == 4 and 3 * (H + 1) < 64 else 0
+    g[G_BOTTOM] = sum(1 << (c * H) for c in range(columns))
+    g[G_BOARD] = sum(((1 << rows) - 1) << (c * H) for c in range(columns))
+    g[G_TTSIZE] = tt_size
+    g[G_SYM] = 1 if symmetric else 0
+    g[G_N] = rows * columns
+    g[G_ORDER:G_ORDER + columns] = order
+    for c in range(columns):
+        g[G_ORDER + columns + c] = ((1 << rows) - 1) << (c * H)
+    return g
+
+
+class Position:
+    """A bitboard position: ``pos`` (stones of the side to move), ``mask``, ``moves``."""
+
+    __slots__ = ("rows", "columns", "inarow", "pos", "mask", "moves")
+
+    def __init__(self, rows=6, columns=7, inarow=4, pos=0, mask=0, moves=0):
+        self.rows, self.columns, self.inarow = rows, columns, inarow
+        self.pos, self.mask, self.moves = pos, mask, moves
+
+    @property
+    def H(self):
+        return self.rows + 1
+
+    def can_play(self, col):
+        return 0 <= col < self.columns and not (self.mask >> (col * self.H + self.rows - 1)) & 1
+
+    def is_winning_move(self, col):
+        move = (self.mask + (1 << (col * self.H))) & (((1 << self.rows) - 1) << (col * self.H))
+        return _has_line(self.pos | move, self.H, self.inarow)
+
+    def play(self, col):
+        """Play ``col`` (0-based) in place; does not check legality."""
+        self.pos ^= self.mask
+        self.mask |= self.mask + (1 << (col * self.H))
+        self.moves += 1
+
+    def copy(self):
+        return Position(self.rows, self.columns, self.inarow, self.pos, self.mask, self.moves)
+
+    def key(self):
+        return self.pos + self.mask
+
+    @classmethod
+    def from_moves(cls, moves, rows=6, columns=7, inarow=4):
+        """The position after a 1-based move string such as ``"4453"``.
+
+        ``ValueError`` names the first bad move: a character that is not a
+        column 1..columns, a move into a full column, a move after the game
+        was won (or the one that wins: the position must not be over)."""
+        p = cls(rows, columns, inarow)
+        for i, ch in enumerate(moves):
+            if not ch.isdigit() or not 1 <= int(ch) <= columns:
+                raise ValueError(f"move {i + 1} is {ch!r}: columns are digits 1..{columns}")
+            col = int(ch) - 1
+            if not p.can_play(col):
+                raise ValueError(f"move {i + 1} plays column {ch}, which is full")
+            if p.is_winning_move(col):
+                raise ValueError(f"move {i + 1} (column {ch}) connects {inarow}: the position is "
+                                 "already won")
+            p.play(col)
+        return p
+
+    @classmethod
+    def from_grid(cls, grid, rows, columns, inarow, mark):
+        """The position of a Kaggle flat grid with ``mark`` to move."""
+        pos = mask = 0
+        H = rows + 1
+        n = 0
+        for r in range(rows):
+            for c in range(columns):
+                v = int(grid[c + r * columns])
+                if v:
+                    bit = 1 << (c * H + rows - 1 - r)
+                    mask |= bit
+                    n += 1
+                    if v == mark:
+                        pos |= bit
+        return cls(rows, columns, inarow, pos, mask, n)
+
+
+def _has_line(stones, H, inarow):
+    for s in (1, H - 1, H, H + 1):
+        m = stones
+        for i in range(1, inarow):
+            m &= stones >> (s * i)
+        if m:
+            return True
+    return False
+
+
+class Solver:
+    """Exact solver for one board shape; the transposition table persists between calls.
+
+    ``tt_bits``: the table has ``next_prime(2**tt_bits)`` slots of 8 bytes
+    (default 24: 128 MiB). ``symmetric``: mirror images share table entries."""
+
+    def __init__(self, rows=6, columns=7, inarow=4, tt_bits=DEFAULT_TT_BITS, symmetric=True):
+        for name, v in (("rows", rows), ("columns", columns), ("inarow", inarow)):
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
+                raise ValueError(f"{name} must be an integer >= 1, got {v!r}")
+        if isinstance(tt_bits, bool) or not isinstance(tt_bits, (int, np.integer)) \
+                or not 10 <= tt_bits <= 30:
+            raise ValueError(f"tt_bits must be an integer in 10..30, got {tt_bits!r}")
+        self.rows, self.columns, self.inarow = int(rows), int(columns), int(inarow)
+        size = next_prime(1 << int(tt_bits))
+        self.g = geometry(self.rows, self.columns, self.inarow, size, symmetric)
+        self.tt = np.zeros(size, dtype=np.int64)
+        depth = self.rows * self.columns + 2
+        self.st = np.zeros((depth, 6), dtype=np.int64)
+        self.mv = np.zeros((depth, self.columns), dtype=np.int64)
+        self.sc = np.zeros((depth, self.columns), dtype=np.int64)
+        self.stats = np.zeros(2, dtype=np.int64)
+        self.nodes = 0
+
+    def reset(self):
+        """Empty the transposition table."""
+        self.tt[:] = 0
+
+    def position(self, moves=""):
+        return Position.from_moves(moves, self.rows, self.columns, self.inarow)
+
+    def _check(self, p):
+        if (p.rows, p.columns, p.inarow) != (self.rows, self.columns, self.inarow):
+            raise ValueError(f"position is {p.columns}x{p.rows}/{p.inarow}, solver is "
+                             f"{self.columns}x{self.rows}/{self.inarow}")
+
+    def _run(self, fn, *args):
+        self.stats[:] = 0
+        out = fn(*args)
+        self.nodes = int(self.stats[S_NODES])
+        return out
+
+    def solve(self, p, weak=False, deadline=0.0):
+        """Score of ``p`` (a Position or a move string); None if ``deadline`` passed."""
+        if isinstance(p, str):
+            p = self.position(p)
+        self._check(p)
+        r = self._run(_solve, p.pos, p.mask, p.moves, bool(weak), self.g, self.tt, self.st,
+                      self.mv, self.sc, self.stats, float(deadline))
+        return None if self.stats[S_ABORTED] else int(r)
+
+    def analyze(self, p, weak=False, deadline=0.0):
+        """Score of each column (INVALID_MOVE = -1000 for a full one); None if out of time."""
+        if isinstance(p, str):
+            p = self.position(p)
+        self._check(p)
+        out = np.full(self.columns, INVALID_MOVE, dtype=np.int64)
+        self._run(_analyze, p.pos, p.mask, p.moves, bool(weak), self.g, self.tt, self.st,
+                  self.mv, self.sc, self.stats, float(deadline), out)
+        return None if self.stats[S_ABORTED] else [int(v) for v in out]
+
+    def best_move(self, p, deadline=0.0, weak_first=True):
+        """``(column, lo, hi, complete)``: an optimal 0-based column when ``complete``;
+        otherwise the column scores at least ``lo`` and the position is in ``[lo, hi]``."""
+        if isinstance(p, str):
+            p = self.position(p)
+        self._check(p)
+        if p.moves >= self.rows * self.columns:
+            raise ValueError("the board is full: no move to choose")
+        result = np.zeros(3, dtype=np.int64)
+        self._run(_best_move, p.pos, p.mask, p.moves, bool(weak_first), self.g, self.tt,
+                  self.st, self.mv, self.sc, self.stats, float(deadline), result)
+        return int(result[0]), int(result[1]), int(result[2]), not self.stats[S_ABORTED]
+
+
+def warm_up(solver):
+    """Compile every kernel on a tiny position (numba compiles on first call)."""
+    p = solver.position("")
+    for c in range(solver.columns):
+        if p.can_play(c) and not p.is_winning_move(c):
+            p.play(c)
+            break
+    deadline = time.perf_counter() + 0.001
+    solver.solve(p, deadline=deadline)
+    solver.best_move(p, deadline=deadline)
+    solver.analyze(p, deadline=deadline)
+    solver.reset()
+
+
+def main(argv=None, stdin=None, stdout=None):
+    import argparse
+    ap = argparse.ArgumentParser(
+        prog="python -m agents.solver",
+        description="Solve Connect Four positions read on stdin, one move string a line "
+                    "(1-based columns; anything after the first space is ignored). Prints "
+                    "'moves score nodes microseconds', or with -a 'moves s1 ... sW'.")
+    ap.add_argument("-a", "--analyze", action="store_true",
+                    help="print the score of each column (-1000 for a full column)")
+    ap.add_argument("-w", "--weak", action="store_true", help="only win (1) / draw (0) / loss (-1)")
+    ap.add_argument("--rows", type=int, default=6)
+    ap.add_argument("--columns", type=int, default=7)
+    ap.add_argument("--inarow", type=int, default=4)
+    ap.add_argument("--tt-bits", type=int, default=DEFAULT_TT_BITS,
+                    help="transposition table of next_prime(2**TT_BITS) 8-byte slots (default 24)")
+    args = ap.parse_args(argv)
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+    try:
+        solver = Solver(args.rows, args.columns, args.inarow, args.tt_bits)
+    except ValueError as e:
+        ap.error(str(e))
+    for line in stdin:
+        fields = line.split()
+        moves = fields[0] if fields else ""
+        try:
+            p = solver.position(moves)
+        except ValueError as e:
+            stdout.write(f"{moves} error: {e}\n")
+            stdout.flush()
+            continue
+        t0 = time.perf_counter()
+        if args.analyze:
+            scores = solver.analyze(p, args.weak)
+            stdout.write(moves + "".join(f" {s}" for s in scores) + "\n")
+        else:
+            score = solver.solve(p, args.weak)
+            us = int((time.perf_counter() - t0) * 1e6)
+            stdout.write(f"{moves} {score} {solver.nodes} {us}\n")
+        stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,285 @@
+"""The perfect solver: labelled positions, a slow pure-Python negamax on small boards,
+the threat kernel against its general path, time-outs, the command line."""
+import io
+import os
+import random
+
+import numpy as np
+import pytest
+
+from agents import solver as S
+from agents.reference import ref_drop, ref_legal_moves, ref_winner
+
+from conftest import POSITIONS
+
+
+@pytest.fixture(scope="module")
+def solver():
+    s = S.Solver(tt_bits=20)
+    S.warm_up(s)
+    return s
+
+
+def read_lines(name):
+    with open(os.path.join(POSITIONS, name)) as f:
+        return [line.split() for line in f if line.strip()]
+
+
+# ---------------------------------------------------------------------------
+# Slow reference: plain negamax, memoised, no pruning (small boards only)
+# ---------------------------------------------------------------------------
+
+
+def ref_score(board, mark, rows, columns, inarow, memo):
+    """Exact score of ``board`` (Kaggle flat list) with ``mark`` to move.
+
+    A win by the stone dropped when ``m`` stones are on the board scores
+    ``(rows*columns + 1 - m) // 2`` for the winner; a full board is 0."""
+    key = (tuple(board), mark)
+    if key in memo:
+        return memo[key]
+    n = rows * columns
+    m = sum(1 for v in board if v)
+    best = None
+    for c in ref_legal_moves(board, rows, columns):
+        child = ref_drop(board, c, mark, rows, columns)
+        if ref_winner(child, rows, columns, inarow) == mark:
+            v = (n + 1 - m) // 2
+        elif m + 1 == n:
+            v = 0
+        else:
+            v = -ref_score(child, 3 - mark, rows, columns, inarow, memo)
+        best = v if best is None or v > best else best
+    memo[key] = best
+    return best
+
+
+def random_line(rows, columns, inarow, stones, rng):
+    """A random move string of ``stones`` moves that never completes a line, or None."""
+    p = S.Position(rows, columns, inarow)
+    seq = ""
+    for _ in range(stones):
+        cols = [c for c in range(columns) if p.can_play(c) and not p.is_winning_move(c)]
+        if not cols:
+            return None
+        c = rng.choice(cols)
+        p.play(c)
+        seq += str(c + 1)
+    return seq
+
+
+def board_of(seq, rows, columns):
+    board = [0] * (rows * columns)
+    for i, ch in enumerate(seq):
+        board = ref_drop(board, int(ch) - 1, 1 + i % 2, rows, columns)
+    return board
+
+
+# (rows, columns, inarow, fewest stones for the reference to finish quickly)
+SMALL_SHAPES = [(4, 4, 3, 2), (4, 5, 4, 10), (5, 4, 3, 6), (4, 5, 3, 6), (3, 3, 3, 0),
+                (5, 6, 4, 21), (3, 6, 4, 9), (2, 7, 4, 6), (6, 5, 4, 21), (4, 6, 5, 15)]
+
+
+@pytest.mark.parametrize("shape", SMALL_SHAPES, ids=lambda s: f"{s[1]}x{s[0]}/{s[2]}")
+def test_matches_slow_negamax_on_random_positions(shape):
+    rows, columns, inarow, fewest = shape
+    rng = random.Random(rows * 100 + columns * 10 + inarow)
+    s = S.Solver(rows, columns, inarow, tt_bits=12)
+    memo = {}
+    checked = 0
+    while checked < 6:
+        seq = random_line(rows, columns, inarow, rng.randrange(fewest, rows * columns), rng)
+        if seq is None:
+            continue
+        board = board_of(seq, rows, columns)
+        mark = 1 + len(seq) % 2
+        expected = ref_score(board, mark, rows, columns, inarow, memo)
+        assert s.solve(seq) == expected, seq
+        weak = s.solve(seq, weak=True)
+        assert weak == (expected > 0) - (expected < 0), seq
+        scores = s.analyze(seq)
+        for c in range(columns):
+            if not S.Position.from_moves(seq, rows, columns, inarow).can_play(c):
+                assert scores[c] == S.INVALID_MOVE
+                continue
+            child = ref_drop(board, c, mark, rows, columns)
+            if ref_winner(child, rows, columns, inarow) == mark:
+                want = (rows * columns + 1 - len(seq)) // 2
+            elif len(seq) + 1 == rows * columns:
+                want = 0
+            else:
+                want = -ref_score(child, 3 - mark, rows, columns, inarow, memo)
+            assert scores[c] == want, (seq, c)
+        assert max(scores) == expected
+        col, lo, hi, done = s.best_move(seq)
+        assert done and lo == hi == expected and scores[col] == expected, seq
+        checked += 1
+
+
+def test_tiny_table_is_still_exact():
+    """A table far too small for the search overwrites entries but never returns a
+    wrong one (the slot and the stored quotient give the whole key back)."""
+    s = S.Solver(tt_bits=10)
+    for moves, score in read_lines("mid.txt")[::20]:
+        assert s.solve(moves) == int(score), moves
+
+
+# ---------------------------------------------------------------------------
+# The labelled public sets (a sample; scripts/bench_solver.py runs them all)
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name,step", [("end.txt", 4), ("mid.txt", 4)])
+def test_labelled_positions(solver, name, step):
+    for moves, score in read_lines(name)[::step]:
+        assert solver.solve(moves) == int(score), moves
+
+
+# begin.txt lines (6 to 14 stones) that the solver settles in about 0.1 s or less each
+BEGIN_SAMPLE = ["7313337353445 -2", "52612135135274 -4", "644162142615 4", "56611122571 -9",
+                "23752747634444 4", "546453316525 -4", "726325413174 3", "371215377276 0",
+                "45545313455 -4", "22361376333 3", "6326443521722 11", "2161725371167 -14"]
+
+
+def test_begin_sample(solver):
+    labels = {m: int(s) for m, s in read_lines("begin.txt")}
+    for line in BEGIN_SAMPLE:
+        moves, score = line.split()
+        assert labels[moves] == int(score)  # the sample is copied from the file
+        assert solver.solve(moves) == int(score), moves
+
+
+def test_analysis_sample(solver):
+    for fields in read_lines("analysis.txt")[::10]:
+        moves, expected = fields[0], [int(v) for v in fields[1:]]
+        assert solver.analyze(moves) == expected, moves
+        col, lo, hi, done = solver.best_move(moves)
+        assert done and lo == hi == max(expected) and expected[col] == max(expected), moves
+
+
+def test_symmetric_table_changes_nothing_but_speed():
+    a = S.Solver(tt_bits=16, symmetric=True)
+    b = S.Solver(tt_bits=16, symmetric=False)
+    for moves, score in read_lines("mid.txt")[1::25]:
+        assert a.solve(moves) == b.solve(moves) == int(score)
+        mirrored = "".join(str(8 - int(ch)) for ch in moves)
+        assert a.solve(mirrored) == int(score)
+
+
+# ---------------------------------------------------------------------------
+# Kernels
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("shape", [(6, 7, 4), (5, 6, 4), (4, 5, 4), (7, 8, 4)])
+def test_fast_threats_match_general_path(shape):
+    rows, columns, inarow = shape
+    fast = S.geometry(rows, columns, inarow)
+    slow = fast.copy()
+    slow[S.G_FAST] = 0
+    assert fast[S.G_FAST] == 1
+    rng = random.Random(7)
+    for _ in range(200):
+        seq = random_line(rows, columns, inarow, rng.randrange(rows * columns), rng)
+        if seq is None:
+            continue
+        p = S.Position.from_moves(seq, rows, columns, inarow)
+        for stones in (p.pos, p.pos ^ p.mask):
+            assert S._winning_cells(stones, p.mask, fast) == S._winning_cells(stones, p.mask, slow)
+
+
+def test_winning_cells_against_reference():
+    """Every cell the kernel marks wins when played (once reachable), and only those."""
+    rng = random.Random(3)
+    for rows, columns, inarow in [(6, 7, 4), (4, 5, 3), (5, 4, 5), (7, 8, 4), (6, 9, 4)]:
+        g = S.geometry(rows, columns, inarow)
+        H = rows + 1
+        for _ in range(60):
+            seq = random_line(rows, columns, inarow, rng.randrange(rows * columns), rng)
+            if seq is None:
+                continue
+            p = S.Position.from_moves(seq, rows, columns, inarow)
+            cells = S._winning_cells(p.pos, p.mask, g)
+            for c in range(columns):
+                for r in range(rows):
+                    bit = 1 << (c * H + r)
+                    if p.mask & bit:
+                        assert not cells & bit
+                        continue
+                    wins = S._has_line(p.pos | bit, H, inarow)
+                    assert bool(cells & bit) == wins, (seq, c, r)
+
+
+def test_mirror_and_key():
+    g = S.geometry(6, 7, 4)
+    p = S.Position.from_moves("4453")
+    q = S.Position.from_moves("4435")
+    assert S._mirror(p.pos + p.mask, g) == q.pos + q.mask
+    assert S._key(p.pos, p.mask, g) == S._key(q.pos, q.mask, g)
+
+
+# ---------------------------------------------------------------------------
+# Validation, time-outs, CLI
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("moves,words", [("48", "move 2 is '8'"), ("1111111", "full"),
+                                         ("1212121", "already won"), ("12x", "'x'"),
+                                         ("0", "move 1 is '0'")])
+def test_bad_move_strings(moves, words):
+    with pytest.raises(ValueError, match=words):
+        S.Position.from_moves(moves)
+
+
+def test_bad_solver_options():
+    with pytest.raises(ValueError, match="64"):
+        S.Solver(8, 8, 4)
+    with pytest.raises(ValueError, match="tt_bits"):
+        S.Solver(tt_bits=40)
+    with pytest.raises(ValueError, match="rows"):
+        S.Solver(rows=0)
+
+
+def test_deadline_in_the_past_aborts_but_best_move_is_legal(solver):
+    import time
+    p = solver.position("4")
+    assert solver.solve(p, deadline=time.perf_counter() - 1) is None
+    col, lo, hi, done = solver.best_move(p, deadline=time.perf_counter() - 1)
+    assert not done and p.can_play(col) and lo <= hi
+
+
+def test_win_in_one_and_forced_block(solver):
+    """Win in one, x to move ("121212"):   Forced block, o to move ("2126257"):
+        . . . . . . .                        . . . . . . .
+        . . . . . . .                        . . . . . . .
+        . . . . . . .                        . . . . . . .
+        x o . . . . .                        . x . . . . .
+        x o . . . . .                        . x . . . . .
+        x o . . . . .                        o x . . o o x
+    x wins at once in column 1 (index 0), scoring 18; o must block column 2."""
+    col, lo, hi, done = solver.best_move("121212")
+    assert (col, lo, hi, done) == (0, 18, 18, True)
+    import time
+    col, lo, hi, done = solver.best_move("2126257", deadline=time.perf_counter() + 0.05)
+    assert col == 1  # the only move that does not lose at once, searched or not
+
+
+def test_cli_scores_and_errors():
+    out = io.StringIO()
+    lines = "12332365265661174712777667 junk\n48\n1111111\n1212121\n" + "136172562576671 11\n"
+    S.main([], stdin=io.StringIO(lines), stdout=out)
+    rows = out.getvalue().splitlines()
+    assert len(rows) == 5
+    assert rows[0].split()[:2] == ["12332365265661174712777667", "-7"]
+    assert len(rows[0].split()) == 4
+    assert "error" in rows[1] and "'8'" in rows[1]
+    assert "error" in rows[2] and "full" in rows[2]
+    assert "error" in rows[3] and "won" in rows[3]
+    assert rows[4].split()[:2] == ["136172562576671", "11"]
+
+
+def test_cli_analyze():
+    out = io.StringIO()
+    fields = read_lines("analysis.txt")[0]
+    S.main(["-a"], stdin=io.StringIO(fields[0] + "\n"), stdout=out)
+    assert out.getvalue().split() == fields
