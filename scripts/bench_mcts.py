@@ -1,0 +1,125 @@
+"""MCTS benchmark: ``python -m scripts.bench_mcts [--seconds S]`` (also a section of
+``python -m scripts.bench``).
+
+Prints, measured in this run (these machines are noisy, so only ratios mean much):
+
+* rollouts (= UCT iterations, one rollout each) per second of the numba search
+  (:mod:`agents.mcts`) against the pure-Python reference (:mod:`agents.uct_reference`),
+  same position, same algorithm, same random numbers, for the light and the random
+  rollout policy, with their ratio; and the two rollout functions alone;
+* simulations per second of the agent's search on the empty 7x6 board for ``S``
+  seconds (default 1), with the node count and the deepest path.
+"""
+import argparse
+import time
+
+import numpy as np
+
+from agents import mcts
+from agents.rules import fits_bitboard, parse_config
+from agents.uct_reference import Board, XorShift, rollout, uct_search
+
+SHAPE = (6, 7, 4)
+
+
+def _timed(fn, min_seconds):
+    """(calls, seconds): repeat ``fn`` until ``min_seconds`` have passed."""
+    n = 0
+    t0 = time.perf_counter()
+    while True:
+        fn()
+        n += 1
+        dt = time.perf_counter() - t0
+        if dt >= min_seconds:
+            return n, dt
+
+
+def search_rates(light, ref_iterations=400, numba_iterations=50_000, min_seconds=0.5):
+    """Iterations per second of the reference and of the kernel on the empty 7x6 board."""
+    cfg = parse_config(dict(zip(("rows", "columns", "inarow"), SHAPE)))
+    grid = np.zeros(SHAPE[0] * SHAPE[1], dtype=np.int8)
+    mcts.search(grid, 1, cfg, iterations=10, light=light)  # compile
+    n, dt = _timed(lambda: uct_search(Board(*SHAPE), 1, ref_iterations, mcts.DEFAULT_C, light,
+                                      int(mcts.seed_state(0)[0])), min_seconds)
+    ref = n * ref_iterations / dt
+    n, dt = _timed(lambda: mcts.search(grid, 1, cfg, iterations=numba_iterations, light=light,
+                                       seed=0), min_seconds)
+    fast = n * numba_iterations / dt
+    return ref, fast
+
+
+def rollout_rates(light, ref_rollouts=300, numba_rollouts=100_000, min_seconds=0.5):
+    """Rollouts per second from the empty 7x6 board: the two rollout functions alone."""
+    rows, columns, inarow = SHAPE
+    rng_ref = XorShift(int(mcts.seed_state(1)[0]))
+
+    def ref_batch():
+        for _ in range(ref_rollouts):
+            rollout(Board(*SHAPE), 1, light, rng_ref)
+
+    n, dt = _timed(ref_batch, min_seconds)
+    ref = n * ref_rollouts / dt
+    rng = mcts.seed_state(1)
+    legal = np.zeros(columns, dtype=np.int64)
+    stats = np.zeros(4, dtype=np.int64)
+    assert fits_bitboard(rows, columns)
+    _rollouts_kernel(rows, columns, inarow, light, rng, legal, stats, 10)  # compile
+    n, dt = _timed(lambda: _rollouts_kernel(rows, columns, inarow, light, rng, legal, stats,
+                                            numba_rollouts), min_seconds)
+    fast = n * numba_rollouts / dt
+    return ref, fast
+
+
+def _make_rollouts_kernel():
+    from agents.jit import njit
+
+    @njit
+    def rollouts(rows, columns, inarow, light, rng, legal, stats, n):
+        total = 0
+        for _ in range(n):
+            total += mcts._bb_rollout(0, 0, rows, columns, inarow, 1, light, rng, legal, stats)
+        return total
+
+    return rollouts
+
+
+_rollouts_kernel = _make_rollouts_kernel()
+
+
+def simulations_per_second(seconds=1.0):
+    """The agent's search (defaults: light rollouts, c = DEFAULT_C) on the empty 7x6 board."""
+    cfg = parse_config({})
+    grid = np.zeros(42, dtype=np.int8)
+    mcts.search(grid, 1, cfg, iterations=10)  # compile
+    t0 = time.perf_counter()
+    tree, stats = mcts.search(grid, 1, cfg, deadline=t0 + seconds, seed=0)
+    dt = time.perf_counter() - t0
+    return int(stats[mcts.S_ITERATIONS]) / dt, int(tree.count[0]), int(stats[mcts.S_MAX_DEPTH])
+
+
+def run(seconds=1.0):
+    print("== MCTS (agents.mcts) vs pure-Python UCT (agents.uct_reference), empty 7x6 ==")
+    print(f"{'':26}{'python /s':>12}{'numba /s':>12}{'ratio':>9}")
+    for light in (True, False):
+        name = "light" if light else "random"
+        ref, fast = search_rates(light)
+        print(f"{'UCT iterations, ' + name:26}{ref:12.0f}{fast:12.0f}{fast / ref:8.0f}x")
+        ref, fast = rollout_rates(light)
+        print(f"{'rollouts alone, ' + name:26}{ref:12.0f}{fast:12.0f}{fast / ref:8.0f}x")
+    rate, nodes, depth = simulations_per_second(seconds)
+    print(f"agent search, empty 7x6, {seconds:g} s: {rate:.0f} simulations/s, "
+          f"{nodes} nodes, deepest path {depth} plies")
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--seconds", type=float, default=1.0,
+                   help="search time for the simulations/s figure (default 1)")
+    args = p.parse_args(argv)
+    if not args.seconds > 0:
+        p.error("--seconds must be positive")
+    run(args.seconds)
+
+
+if __name__ == "__main__":
+    main()
