@@ -13,6 +13,10 @@ directory, loaded by path with kaggle-environments' own loader:
 
 For every game it prints the statuses, the result, the file's remaining overage
 and what the file measured (first move, numba compilation, slowest later move).
+Each game also shows the overage that would be left had every move taken only
+its CPU time: on a machine busy with other work, wall time overstates what the
+file costs on Kaggle (``--cpu-overage`` judges by that figure instead).
+
 A game fails when a status is not DONE, the file fell back to its emergency
 move (an error inside the agent), the last callable is not ``agent``, less than
 ``--min-overage`` seconds of overage are left, or the file did not win against
@@ -61,12 +65,13 @@ def run_episode(path, opponent, seat, seed=0, no_numba=False, configuration=None
     return json.loads(lines[-1][len(MARKER):])
 
 
-def judge(report, min_overage=MIN_OVERAGE, must_beat=(), expect_numba=None):
-    """The reasons this episode fails (empty: it passed)."""
+def judge(report, min_overage=MIN_OVERAGE, must_beat=(), expect_numba=None, by_cpu=False):
+    """The reasons this episode fails (empty: it passed). ``by_cpu``: judge the
+    overage counting each move's CPU time instead of its wall time."""
     problems = []
     if any(s != "DONE" for s in report["statuses"]):
         problems.append(f"statuses {report['statuses']}, expected DONE for both")
-    for seat, copy in zip(report["seats"], report["copies"]):
+    for i, (seat, copy) in enumerate(zip(report["seats"], report["copies"])):
         state = copy["state"]
         if copy["callable"] != "agent" or state is None:
             problems.append(f"last callable is {copy['callable']!r}, not the file's agent")
@@ -79,8 +84,9 @@ def judge(report, min_overage=MIN_OVERAGE, must_beat=(), expect_numba=None):
                             f"{state['numba_error']}")
         if expect_numba is not None and state["numba"] is not expect_numba:
             problems.append(f"numba in use: {state['numba']}, expected {expect_numba}")
-        if report["overage"][seat] < min_overage:
-            problems.append(f"only {report['overage'][seat]:.1f} s overage left "
+        left = report["cpu_overage"][i] if by_cpu else report["overage"][seat]
+        if left < min_overage:
+            problems.append(f"only {left:.1f} s overage left{' by CPU time' if by_cpu else ''} "
                             f"(need {min_overage:g})")
     if report["opponent"] in must_beat and report["rewards"][report["seats"][0]] != 1:
         problems.append(f"did not beat {report['opponent']}")
@@ -100,11 +106,12 @@ def describe(report):
         result = f"{names[0] if rewards[0] > rewards[1] else names[1]} ({'first' if rewards[0] > rewards[1] else 'second'}) wins"
     parts = [f"{names[0]} vs {names[1]}: {'/'.join(report['statuses'])}, {result} "
              f"in {report['steps']} steps, {report['seconds']:.1f} s"]
-    for seat, copy in zip(report["seats"], report["copies"]):
+    for i, (seat, copy) in enumerate(zip(report["seats"], report["copies"])):
         s = copy["state"] or {}
         first = s.get("first_move_seconds")
         parts.append(
-            f"  file as player {seat + 1}: overage left {report['overage'][seat]:.1f} s; "
+            f"  file as player {seat + 1}: overage left {report['overage'][seat]:.1f} s "
+            f"({report['cpu_overage'][i]:.1f} s counting CPU time); "
             f"first move {_r(first)} s, {_r(s.get('first_move_cpu_seconds'))} s CPU "
             f"(load {_r(s.get('load_seconds'))} s, numba compile {_r(s.get('compile_seconds'))} s), "
             f"slowest later move {_r(s.get('max_move_seconds'))} s, "
@@ -117,7 +124,7 @@ def _r(x):
 
 
 def validate(path, games=GAMES, min_overage=MIN_OVERAGE, must_beat=(), seed=0, no_numba=False,
-             out=sys.stdout):
+             by_cpu=False, out=sys.stdout):
     """Run the episodes and print each; returns the list of (report, problems)."""
     with open(path, encoding="utf-8") as f:
         check_last_callable(f.read(), path)
@@ -125,7 +132,7 @@ def validate(path, games=GAMES, min_overage=MIN_OVERAGE, must_beat=(), seed=0, n
     for i, (opponent, seat) in enumerate(episodes(games)):
         report = run_episode(path, opponent, seat, seed=seed + i, no_numba=no_numba)
         problems = judge(report, min_overage, must_beat,
-                         expect_numba=False if no_numba else None)
+                         expect_numba=False if no_numba else None, by_cpu=by_cpu)
         print(describe(report), file=out)
         print("  " + ("FAIL: " + "; ".join(problems) if problems else "ok"), file=out,
               flush=True)
@@ -150,6 +157,9 @@ def main(argv=None):
                         help=f"seconds of the 60 s overage that must be left (default {MIN_OVERAGE:g})")
     parser.add_argument("--seed", type=int, default=0,
                         help="seeds the builtin agents' random choices (episode i uses seed+i)")
+    parser.add_argument("--cpu-overage", action="store_true",
+                        help="judge the overage by each move's CPU time, not wall time (on a "
+                             "machine busy with other work; Kaggle counts wall time)")
     parser.add_argument("--no-numba", action="store_true",
                         help="block `import numba` in the game processes: the pure-Python fallback")
     args = parser.parse_args(argv)
@@ -158,14 +168,15 @@ def main(argv=None):
         return 2
     try:
         results = validate(args.path, _names(args.games), args.min_overage,
-                           _names(args.must_beat), args.seed, args.no_numba)
+                           _names(args.must_beat), args.seed, args.no_numba, args.cpu_overage)
     except (BuildError, ValueError) as exc:
         print(f"validate: {exc}", file=sys.stderr)
         return 2
     failed = sum(1 for _, problems in results if problems)
     least = min(rep["overage"][seat] for rep, _ in results for seat in rep["seats"])
-    print(f"{len(results) - failed}/{len(results)} games passed; "
-          f"least overage left {least:.1f} s")
+    least_cpu = min(x for rep, _ in results for x in rep["cpu_overage"])
+    print(f"{len(results) - failed}/{len(results)} games passed; least overage left "
+          f"{least:.1f} s ({least_cpu:.1f} s counting CPU time)")
     return 1 if failed else 0
 
 

@@ -8,7 +8,8 @@ The submission is loaded with kaggle-environments' own ``build_agent(path)``
 (read the file, exec it on the first move, take the last callable; the exec
 and numba compilation count in the first move's time, as on Kaggle), and the
 episode runs with ``debug=False`` so an exception in the agent ends its game
-with status ERROR exactly as on Kaggle. The last line of stdout is a JSON report.
+with status ERROR exactly as on Kaggle. The last line of stdout is a JSON report; it also gives the overage that would be
+left had every move taken only its CPU time, for machines busy with other work.
 """
 import json
 import random
@@ -25,6 +26,18 @@ def _loaded_callable(kaggle_agent):
     return None if cell is None else cell.cell_contents
 
 
+def _cpu_timed(kaggle_agent, log):
+    """``kaggle_agent`` unchanged, with the process CPU time of each call appended to
+    ``log`` (the episode is synchronous: that is this agent's own CPU time)."""
+    def timed(observation, configuration):
+        start = time.process_time()
+        try:
+            return kaggle_agent(observation, configuration)
+        finally:
+            log.append(time.process_time() - start)
+    return timed
+
+
 def run(spec):
     if spec.get("no_numba"):
         sys.modules["numba"] = None  # ``import numba`` now raises ImportError
@@ -39,16 +52,20 @@ def run(spec):
     ours = [build_agent(path, env.agents, env.name)[0]]
     if opponent == "self":
         ours.append(build_agent(path, env.agents, env.name)[0])
-        players, our_seats = ours, [0, 1]
-    elif spec["seat"] == 0:
-        players, our_seats = [ours[0], opponent], [0]
+        our_seats = [0, 1]
     else:
-        players, our_seats = [opponent, ours[0]], [1]
+        our_seats = [spec["seat"]]
+    cpu = [[] for _ in ours]
+    timed = [_cpu_timed(a, log) for a, log in zip(ours, cpu)]
+    players = timed if opponent == "self" else \
+        [timed[0], opponent] if spec["seat"] == 0 else [opponent, timed[0]]
 
     start = time.perf_counter()
     steps = env.run(players)
     seconds = time.perf_counter() - start
     final = steps[-1]
+    act = float(env.configuration.actTimeout)
+    initial = [float(s.observation.remainingOverageTime) for s in steps[0]]
     report = {
         "opponent": opponent,
         "seats": our_seats,
@@ -57,7 +74,10 @@ def run(spec):
         "overage": [float(s.observation.remainingOverageTime) for s in final],
         "steps": len(steps) - 1,
         "seconds": seconds,
-        "act_timeout": float(env.configuration.actTimeout),
+        "act_timeout": act,
+        # the overage left had each move taken its CPU time (an estimate for busy machines)
+        "cpu_overage": [initial[seat] - sum(max(0.0, c - act) for c in log)
+                        for seat, log in zip(our_seats, cpu)],
         "copies": [],
     }
     for kaggle_agent in ours:

@@ -352,7 +352,8 @@ def test_runtime_prefers_the_bundle_over_an_installed_package(tmp_path):
 
 def report(**changes):
     base = {"opponent": "negamax", "seats": [1], "statuses": ["DONE", "DONE"],
-            "rewards": [-1, 1], "overage": [60.0, 55.0], "steps": 20, "seconds": 9.0,
+            "rewards": [-1, 1], "overage": [60.0, 55.0], "cpu_overage": [57.0],
+            "steps": 20, "seconds": 9.0,
             "copies": [{"callable": "agent", "state": {
                 "broken": None, "fallbacks": 0, "last_error": None, "numba": True}}]}
     base.update(changes)
@@ -363,6 +364,8 @@ def test_judge():
     assert val.judge(report(), must_beat=("negamax",)) == []
     assert "overage" in val.judge(report(overage=[60.0, 49.9]))[0]
     assert val.judge(report(overage=[60.0, 49.9]), min_overage=0) == []
+    assert val.judge(report(overage=[60.0, 40.0]), by_cpu=True) == []
+    assert "by CPU time" in val.judge(report(cpu_overage=[49.0]), by_cpu=True)[0]
     assert "DONE" in val.judge(report(statuses=["DONE", "ERROR"], rewards=[1, None]))[0]
     assert "did not beat" in val.judge(report(rewards=[0, 0]), must_beat=("negamax",))[0]
     assert val.judge(report(rewards=[0, 0]), must_beat=("random",)) == []
