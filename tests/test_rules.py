@@ -32,7 +32,8 @@ def random_boards(shape, n, seed):
 def test_kernels_match_reference_on_random_positions(shape):
     rows, columns, inarow = shape
     cfg = cfg_of(shape)
-    for board in random_boards(shape, 25, seed=hash(shape) % 1000):
+    n = 25 if rows * columns <= 42 else 6  # the pure-Python reference is slow on big boards
+    for board in random_boards(shape, n, seed=sum(shape)):
         assert rules.legal_moves(board, cfg) == ref_legal_moves(board, rows, columns)
         grid = np.array(board, dtype=np.int8)
         assert list(rules._heights(grid, rows, columns)) == [

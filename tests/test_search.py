@@ -74,11 +74,12 @@ def test_threats_heuristic_matches_reference_and_is_symmetric(shape):
                       - ref_threats(board, 2, rows, columns, inarow))
 
 
-def test_minimax_depth3_matches_tutorial_on_100_random_positions():
-    """Same score for every column as the tutorial, so the same best-column set."""
+def test_minimax_depth3_matches_tutorial_on_random_positions():
+    """Same score for every column as the tutorial, so the same best-column set.
+    (50 positions here; ``python -m scripts.bench`` checks 100 more and times them.)"""
     cfg = parse_config({})
     agent = agents.make("minimax", depth=3)
-    for board, mark in positions((6, 7, 4), 100, seed=2024, max_stones=36):
+    for board, mark in positions((6, 7, 4), 50, seed=2024, max_stones=36):
         grid = np.array(board, dtype=np.int8)
         h = _heights(grid, 6, 7)
         ours, _ = agent.scores(grid, h, mark, cfg)
