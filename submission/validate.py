@@ -103,7 +103,8 @@ def describe(report):
     elif rewards[0] == rewards[1]:
         result = "draw"
     else:
-        result = f"{names[0] if rewards[0] > rewards[1] else names[1]} ({'first' if rewards[0] > rewards[1] else 'second'}) wins"
+        winner = 0 if rewards[0] > rewards[1] else 1
+        result = f"{names[winner]} ({('first', 'second')[winner]}) wins"
     parts = [f"{names[0]} vs {names[1]}: {'/'.join(report['statuses'])}, {result} "
              f"in {report['steps']} steps, {report['seconds']:.1f} s"]
     for i, (seat, copy) in enumerate(zip(report["seats"], report["copies"])):
@@ -169,7 +170,7 @@ def main(argv=None):
     try:
         results = validate(args.path, _names(args.games), args.min_overage,
                            _names(args.must_beat), args.seed, args.no_numba, args.cpu_overage)
-    except (BuildError, ValueError) as exc:
+    except (BuildError, ValueError, RuntimeError) as exc:
         print(f"validate: {exc}", file=sys.stderr)
         return 2
     failed = sum(1 for _, problems in results if problems)

@@ -379,6 +379,10 @@ def test_judge():
         "broken": None, "fallbacks": 0, "last_error": None, "numba": False,
         "numba_error": "TypingError('x')"}}])
     assert "TypingError" in val.judge(slow)[0]
+    text = val.describe(report())
+    assert text.startswith("negamax vs file: DONE/DONE, file (second) wins")
+    assert "overage left 55.0 s (57.0 s counting CPU time)" in text
+    assert "draw" in val.describe(report(rewards=[0, 0]))
     assert val.episodes(["self", "negamax"]) == [("self", 0), ("negamax", 0), ("negamax", 1)]
     with pytest.raises(ValueError, match="chess"):
         val.episodes(["chess"])
