@@ -20,9 +20,9 @@ import time
 from .runner import ArgumentParser, positive_int_arg
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# fast agents (about 20 ms and 1 ms a move), but enough play per game that 200
+# fast agents (about 40 ms and 1 ms a move), but enough play per game that 200
 # games outweigh the few seconds of numba compilation each process pays
-DEFAULT_A, DEFAULT_B = "alphabeta:depth=8", "minimax:depth=4"
+DEFAULT_A, DEFAULT_B = "alphabeta:depth=9", "minimax:depth=4"
 TARGET = 0.6
 
 

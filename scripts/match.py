@@ -128,6 +128,7 @@ def match(a, b, games=10, cfg=None, seed=0, workers=1, dask=None, progress=True)
     bar = None
     if progress:
         from tqdm import tqdm
+        tqdm.monitor_interval = 0  # no monitor thread: worker processes may be forked
         bar = tqdm(total=games, desc="games", unit="game", file=sys.stderr, leave=False)
 
     def on_result(r):

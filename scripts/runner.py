@@ -259,9 +259,9 @@ def play_game(game):
     """Play :class:`Game` ``game``; a JSON-ready dict:
 
     ``index, seed, agents`` (spec texts by mark), ``moves`` (columns, 0-based),
-    ``winner`` (mark 1 or 2, 0 for a draw), ``statuses`` (DONE, INVALID, TIMEOUT or
-    ERROR per mark), ``error`` (message of the failure, or None), ``times`` (seconds
-    per move, per mark)."""
+    ``winner`` (mark 1 or 2, 0 for a draw), ``result`` ("1-0", "0-1" or "1/2-1/2"),
+    ``statuses`` (DONE, INVALID, TIMEOUT or ERROR per mark), ``error`` (message of
+    the failure, or None), ``times`` (seconds per move, per mark)."""
     cfg = game.config
     for spec in game.specs:
         warm_up(spec, cfg)
@@ -305,9 +305,10 @@ def play_game(game):
         if _is_win_at(grid, cfg.rows, cfg.columns, cfg.inarow, idx):
             winner = mark
             break
+    result = {0: "1/2-1/2", 1: "1-0", 2: "0-1"}[winner]
     return {"index": game.index, "seed": game.seed, "agents": [s.text for s in game.specs],
-            "moves": moves, "winner": winner, "statuses": statuses, "error": error,
-            "times": times}
+            "moves": moves, "winner": winner, "result": result, "statuses": statuses,
+            "error": error, "times": times}
 
 
 # ---------------------------------------------------------------------------
@@ -334,7 +335,13 @@ def run_games(games, workers=1, dask=None, on_result=None):
         _run_dask(games, dask, done)
     elif workers > 1 and len(games) > 1:
         from concurrent.futures import ProcessPoolExecutor, as_completed
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        context = _fork_context()
+        if context is not None:
+            # compile here once; the forked workers inherit the machine code
+            todo = {(s.text, g.config): (s, g.config) for g in games for s in g.specs}
+            for spec, cfg in todo.values():
+                warm_up(spec, cfg)
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
             futures = [pool.submit(play_game, g) for g in games]
             for f in as_completed(futures):
                 done(f.result())
@@ -342,6 +349,15 @@ def run_games(games, workers=1, dask=None, on_result=None):
         for g in games:
             done(play_game(g))
     return results
+
+
+def _fork_context():
+    """The "fork" start method where the platform has it (Linux), else None (the
+    default: each worker then compiles the kernels itself)."""
+    import multiprocessing
+    if "fork" in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("fork")
+    return None
 
 
 def _run_dask(games, dask, done):

@@ -152,6 +152,7 @@ def tournament(texts, games=10, cfg=None, seed=0, workers=1, dask=None, progress
     plan = schedule(specs, games, seed, cfg)
     if progress:
         from tqdm import tqdm
+        tqdm.monitor_interval = 0  # no monitor thread: worker processes may be forked
         bar = tqdm(total=len(plan), desc="games", unit="game", file=sys.stderr, leave=False)
     try:
         results = run_games(plan, workers, dask, (lambda r: bar.update(1)) if bar else None)

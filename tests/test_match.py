@@ -39,6 +39,7 @@ def check_game(result, cfg):
     for i, col in enumerate(result["moves"]):
         assert winner(board, cfg._asdict()) == 0, "a move was recorded after the game ended"
         board = drop_piece(board, col, 1 + i % 2, cfg._asdict())
+    assert result["result"] == {0: "1/2-1/2", 1: "1-0", 2: "0-1"}[result["winner"]]
     if result["statuses"] == ["DONE", "DONE"]:
         w = winner(board, cfg._asdict())
         assert result["winner"] == w
