@@ -498,8 +498,14 @@ class MCTSAgent(Agent):
     less a safety margin; ``use_overage`` adds a share of the overage reserve),
     ``iterations`` a move (a cap; with ``seed`` the play is reproducible),
     exploration constant ``c``, ``rollout`` policy ``"light"`` (win, block, else
-    random) or ``"random"``, ``max_nodes`` tree slots (default 2**20, about 28 MB a
-    tree; the agent keeps two for reuse), ``reuse`` the tree between moves."""
+    random) or ``"random"``, ``max_nodes`` tree slots (default 2**20 at 33 bytes a
+    slot, 35 MB a tree, at most 2**24; the agent keeps two trees for reuse; a move of
+    2 s on 7x6 fills about 400k slots), ``reuse`` the tree between moves.
+
+    ``last`` describes the latest move: ``iterations`` run, tree ``nodes``,
+    ``reused_visits`` (visits of the reused subtree, 0 for a new tree), the proofs of the
+    root and of the chosen child (``UNKNOWN``/``WIN``/``DRAW``/``LOSS``, each for the
+    player who moved into that node) and the deepest selection path."""
 
     name = "mcts"
     OPTIONS = {"time_limit": (optional(positive_number("time_limit")), None),
@@ -507,7 +513,7 @@ class MCTSAgent(Agent):
                "c": (positive_number("c"), DEFAULT_C),
                "seed": (seed_value, None),
                "rollout": (rollout_policy, "light"),
-               "max_nodes": (positive_int("max_nodes", 1 << 27), DEFAULT_MAX_NODES),
+               "max_nodes": (positive_int("max_nodes", 1 << 24), DEFAULT_MAX_NODES),
                "reuse": (boolean("reuse"), True),
                "use_overage": (boolean("use_overage"), False)}
 
