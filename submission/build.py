@@ -15,8 +15,10 @@ The file is generated, never hand-edited:
   package changes the next build;
 * resources are the names in the agent's ``RESOURCES`` attribute (a tuple of
   file names under ``agents/data/``; an instance may narrow it according to its
-  options), embedded as base64 of lzma-compressed bytes with their sha256, and
-  handed to ``agents.resources.EMBEDDED`` when that module is imported;
+  options) or, if the agent declares none, every file of ``agents/data/`` whose
+  name a bundled module spells out in a string constant; they are embedded as
+  base64 of lzma-compressed bytes with their sha256, and handed to
+  ``agents.resources.EMBEDDED`` when that module is imported;
 * ``submission/runtime.py`` is appended verbatim: an import hook that loads the
   embedded modules under their real names, and ``agent`` -- the last callable in
   the file, as Kaggle requires.
@@ -173,12 +175,42 @@ def collect_modules(roots, root=ROOT, packages=PACKAGES):
 
 
 def agent_resources(player):
-    """The resource names ``player`` declares (``RESOURCES``: a tuple of file names)."""
-    names = getattr(player, "RESOURCES", ())
+    """The resource names ``player`` declares (``RESOURCES``: a tuple of file
+    names), or None if it declares nothing."""
+    names = getattr(player, "RESOURCES", None)
+    if names is None:
+        return None
     if isinstance(names, str) or not all(isinstance(n, str) and n for n in names):
         raise BuildError(f"{type(player).__name__}.RESOURCES must be a tuple of file names, "
                          f"got {names!r}")
     return tuple(names)
+
+
+def named_resources(modules, data_dir=DATA_DIR):
+    """``{file name: [modules]}`` for the files in ``data_dir`` whose name appears as a
+    string constant in a module (``BOOK_NAME = "book7x6.bin"``)."""
+    if not os.path.isdir(data_dir):
+        return {}
+    files = {f for f in os.listdir(data_dir)
+             if not f.startswith(".") and os.path.isfile(os.path.join(data_dir, f))}
+    found = {}
+    for name, (_, source) in modules.items():
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                    and node.value in files:
+                found.setdefault(node.value, []).append(name)
+    return {f: sorted(set(m)) for f, m in sorted(found.items())}
+
+
+def choose_resources(player, modules, data_dir=DATA_DIR):
+    """(names, why): the agent's ``RESOURCES`` if it declares them, else every file
+    of ``data_dir`` that a bundled module names in a string constant."""
+    names = agent_resources(player)
+    if names is not None:
+        return names, f"declared by {type(player).__name__}.RESOURCES"
+    named = named_resources(modules, data_dir)
+    why = "; ".join(f"{f} named in {', '.join(m)}" for f, m in named.items())
+    return tuple(named), why or "none declared or named"
 
 
 def load_resources(names, data_dir=DATA_DIR):
@@ -284,8 +316,9 @@ def check_last_callable(text, filename="<submission>"):
 class Bundle:
     """A built submission: ``text`` and what went into it."""
 
-    def __init__(self, agent_name, options, modules, external, resources, text):
+    def __init__(self, agent_name, options, modules, external, resources, text, why=""):
         self.agent_name = agent_name
+        self.resources_why = why
         self.options = options
         self.modules = modules
         self.external = external
@@ -302,7 +335,8 @@ class Bundle:
             f"modules ({len(self.modules)}, {source} bytes of source): "
             + ", ".join(self.modules),
             f"resources ({len(self.resources)}, {raw} bytes before compression): "
-            + (", ".join(f"{n} ({len(d)} bytes)" for n, d in self.resources.items()) or "none"),
+            + (", ".join(f"{n} ({len(d)} bytes)" for n, d in self.resources.items()) or "none")
+            + (f" [{self.resources_why}]" if self.resources_why else ""),
             f"imports outside the package: {', '.join(self.external)}",
         ]
         return "\n".join(lines)
@@ -323,14 +357,14 @@ def build(agent_name=None, options=None, root=ROOT, data_dir=DATA_DIR):
         raise BuildError(str(exc)) from None
     module = agents.AGENTS[agent_name].split(":")[0]
     modules, external = collect_modules([REGISTRY, module], root)
-    names = agent_resources(player)
+    names, why = choose_resources(player, modules, data_dir)
     if names and RESOURCE_MODULE not in modules:
-        raise BuildError(f"agent {agent_name!r} declares resources {names} but does not "
+        raise BuildError(f"agent {agent_name!r} needs resources {names} ({why}) but does not "
                          f"import {RESOURCE_MODULE}, the only way to read them")
     resources = load_resources(names, data_dir)
     text = render(agent_name, options, modules, resources)
     check_last_callable(text)
-    return Bundle(agent_name, options, modules, external, resources, text)
+    return Bundle(agent_name, options, modules, external, resources, text, why)
 
 
 def main(argv=None):

@@ -108,6 +108,8 @@ def _install():
 
 def _make_player():
     _install()
+    if _JIT_MODULE in _MODULES:
+        _importlib.import_module(_JIT_MODULE)  # imports numba (if it can) before the timer
     with _CompileTimer():
         player = _importlib.import_module(_REGISTRY).make(_AGENT_NAME, **_AGENT_OPTIONS)
     jit = _sys.modules.get(_JIT_MODULE)  # None: the agent uses no kernels

@@ -187,7 +187,21 @@ def test_resources(tmp_path):
     class Player:
         RESOURCES = ("book.bin",)
     assert bld.agent_resources(Player()) == ("book.bin",)
-    assert bld.agent_resources(object()) == ()
+    assert bld.agent_resources(object()) is None
+    data = tmp_path / "data"
+    data.mkdir()
+    for name in ("book.bin", "other.bin", ".keep"):
+        (data / name).write_bytes(b"x")
+    modules = {"pkg.a": (False, 'BOOK = "book.bin"\nNOTE = ".keep"\n'),
+               "pkg.b": (False, 'def f():\n    return "book.bin", "missing.bin"\n')}
+    assert bld.named_resources(modules, str(data)) == {"book.bin": ["pkg.a", "pkg.b"]}
+    # undeclared: what the modules name; declared: exactly that (even nothing)
+    assert bld.choose_resources(object(), modules, str(data))[0] == ("book.bin",)
+    Player.RESOURCES = ()
+    assert bld.choose_resources(Player(), modules, str(data)) == (
+        (), "declared by Player.RESOURCES")
+    Player.RESOURCES = ("other.bin",)
+    assert bld.choose_resources(Player(), modules, str(data))[0] == ("other.bin",)
     Player.RESOURCES = "book.bin"
     with pytest.raises(bld.BuildError, match="tuple of file names"):
         bld.agent_resources(Player())
@@ -429,9 +443,10 @@ def test_minimax_file_passes_kaggles_upload_check(tmp_path):
 @pytest.mark.slow
 @pytest.mark.skipif("perfect" not in AGENTS, reason="the perfect-play agent is not registered yet")
 def test_perfect_file_passes_kaggles_upload_check(tmp_path):
-    """Its opening book (``RESOURCES``) must come from the file: the game process
-    cannot see agents/data."""
-    options = {"time_limit": 0.5} if "time_limit" in agent_class("perfect").OPTIONS else {}
+    """Its opening book must come from the file: the game process cannot see
+    agents/data. (Short moves and no overage spending keep the test short.)"""
+    known = agent_class("perfect").OPTIONS
+    options = {k: v for k, v in (("time_limit", 0.2), ("use_overage", False)) if k in known}
     validate_file(tmp_path, "perfect", options, ("self",))
 
 
