@@ -384,8 +384,12 @@ def main(argv=None):
     except BuildError as exc:
         print(f"build failed: {exc}", file=sys.stderr)
         return 2
-    with open(args.output, "w", encoding="utf-8") as f:
-        f.write(bundle.text)
+    try:
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(bundle.text)
+    except OSError as exc:
+        print(f"build failed: cannot write {args.output}: {exc.strerror}", file=sys.stderr)
+        return 2
     print(f"wrote {args.output}")
     print(bundle.summary())
     return 0

@@ -91,6 +91,12 @@ def test_bad_build_arguments_fail_with_a_message(tmp_path, capsys, args, word):
     assert word in capsys.readouterr().err and not out.exists()
 
 
+def test_unwritable_output_fails_the_build(tmp_path, capsys):
+    out = tmp_path / "no_such_dir" / "main.py"
+    assert bld.main(["--agent", "minimax", "--output", str(out)]) == 2
+    assert "cannot write" in capsys.readouterr().err
+
+
 # ---------------------------------------------------------------------------
 # What goes into the file
 # ---------------------------------------------------------------------------
