@@ -17,15 +17,15 @@ column or runs out of time loses the game with status ERROR, INVALID or TIMEOUT,
 on Kaggle.
 
 Reproducibility: each game's seed is derived from (match seed, game index) only, a
-fresh registry agent is built for every game and seeded from it (agents with a
-``seed`` option), the kaggle built-ins get a private ``random.Random`` seeded from
+fresh registry agent with a ``seed`` option is built for every game and seeded from
+it (the others are built once per process and reused), the kaggle built-ins get a private ``random.Random`` seeded from
 it, and Python's ``random`` and numpy's global generator are seeded before each
 game (for submission files). The numba kernels are compiled once per process. So a
 match gives the same games whatever the number of workers -- for agents whose moves
-do not depend on the clock (fixed depth or iterations, not ``time_limit``) and, for
-submission files, that keep no state from one game to the next and (on a Dask
-worker, whose event loop shares the global generators) draw no random numbers
-from the global generators.
+do not depend on the clock (fixed depth or iterations, not ``time_limit``) and,
+for unseeded registry agents and submission files, whose moves do not depend on
+earlier games. A submission file drawing from the global generators is not
+reproducible on a Dask worker, whose event loop draws from them in another thread.
 """
 import argparse
 import math
@@ -189,19 +189,23 @@ def _cache():
 
 
 def build_agent(spec, seed):
-    """A callable agent for one game: a fresh registry agent (seeded if it takes a
-    seed), a kaggle built-in with its own ``random.Random(seed)``, or the process's
-    loaded submission file."""
-    if spec.kind == "registry":
-        options = dict(spec.options)
-        if "seed" in agents.agent_class(spec.name).OPTIONS and "seed" not in options:
-            options["seed"] = seed
-        return agents.make(spec.name, **options)
+    """A callable agent for one game.
+
+    * a registry agent with a ``seed`` option: a fresh one, seeded with ``seed``
+      unless the spec fixes the seed (then every game starts from that seed);
+    * a registry agent without one: built once per process and reused (such
+      agents -- alphabeta clears its tables every search -- must not carry
+      anything from one game to the next; some, like perfect, load a book);
+    * a kaggle built-in: a copy with its own ``random.Random(seed)``;
+    * a submission file: loaded once per process."""
     if spec.kind == "kaggle":
         return _seeded_builtin(spec.name, seed)
+    if spec.kind == "registry" and "seed" in agents.agent_class(spec.name).OPTIONS:
+        return agents.make(spec.name, **{"seed": seed, **spec.options})
     cache = _cache().loaded
     if spec.text not in cache:
-        cache[spec.text] = load_submission(spec.name)
+        cache[spec.text] = agents.make(spec.name, **spec.options) if spec.kind == "registry" \
+            else load_submission(spec.name)
     return cache[spec.text]
 
 

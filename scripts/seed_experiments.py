@@ -6,15 +6,13 @@
    the rule-based think-3 player (``rules:lookahead=3``), 100 games, colours
    alternating. The book printed 68 won, 26 lost, 6 tied for minimax. Also shown:
    our minimax with its default tactics (take a win, block a lone threat).
-2. The tutorial agent (pure Python, ``agents/reference.py``) and ours against
-   ``random``: the tutorial's own code is slow, so it plays ``--tutorial-games``.
+2. The tutorial agent (``tutorial``: the tutorial's own pure-Python code) and ours
+   against ``random``: the tutorial's code is slow, so it plays ``--tutorial-games``.
 
 Each row prints W-D-L for the first agent, its score with the 95% interval, and the
 book's figure where the material gives one (with whether it lies inside our interval).
 """
-import os
 import sys
-import tempfile
 
 import agents
 
@@ -23,18 +21,7 @@ from .runner import ArgumentParser, fail, parse_match_config, positive_int_arg
 
 # the book's result for the first agent of experiment 1: (won, tied, lost) of 100
 BOOK_MINIMAX_VS_RULES = (68, 6, 26)
-
-TUTORIAL_FILE = '''"""The Kaggle tutorial's depth-3 minimax agent (pure Python reference), written by
-scripts.seed_experiments; ties are broken with Python's random, seeded per game."""
-import random
-
-from agents.reference import tutorial_best_columns
-
-
-def agent(obs, config):
-    return random.choice(tutorial_best_columns(obs.board, obs.mark, config, 3))
-'''
-
+TUTORIAL = "tutorial"  # the registry's pure-Python tutorial agent (agents/reference.py)
 
 def default_ours():
     """The package's strongest agent at a fixed depth when it has one (reproducible)."""
@@ -77,15 +64,11 @@ def main(argv=None):
             "rules:lookahead=3", args.games, cfg, args.seed, args.workers, BOOK_MINIMAX_VS_RULES)
         row("minimax:depth=3 (tactics) vs rules:3", "minimax:depth=3", "rules:lookahead=3",
             args.games, cfg, args.seed, args.workers)
-        with tempfile.TemporaryDirectory() as tmp:
-            path = os.path.join(tmp, "tutorial_agent.py")
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(TUTORIAL_FILE)
-            try:
-                row("tutorial agent (pure Python) vs random", path, "random",
-                    args.tutorial_games, cfg, args.seed, args.workers)
-            except ValueError as e:  # agents.reference renamed: say so, run the rest
-                print(f"{'tutorial agent (pure Python) vs random':<44} skipped: {e}")
+        if TUTORIAL in agents.AGENTS:
+            row("tutorial:nsteps=3 (pure Python) vs random", "tutorial:nsteps=3", "random",
+                args.tutorial_games, cfg, args.seed, args.workers)
+        else:
+            print(f"{'tutorial agent vs random':<44} skipped: no agent {TUTORIAL!r} registered")
         row("minimax:depth=3,tactics=False vs random", "minimax:depth=3,tactics=False", "random",
             args.games, cfg, args.seed, args.workers)
         row(f"{ours} vs random", ours, "random", args.games, cfg, args.seed, args.workers)
