@@ -15,6 +15,7 @@ AGENTS = {
     "alphabeta": "agents.lookahead:AlphaBetaAgent",
     "tutorial": "agents.baselines:TutorialAgent",  # the Kaggle tutorial's agent, pure Python
     "mcts": "agents.mcts:MCTSAgent",
+    "perfect": "agents.perfect:PerfectAgent",  # exact solver + book, alphabeta fallback
     "tictactoe": "agents.games.tictactoe:TicTacToeAgent",  # not ConnectX: see agents.games
 }
 

@@ -416,7 +416,7 @@ def _analyze(pos, mask, moves, weak, g, tt, st, mv, sc, stats, deadline, out):
 
 
 @njit
-def _best_move(pos, mask, moves, weak_first, g, tt, st, mv, sc, stats, deadline, result):
+def _best_move(pos, mask, moves, weak_first, weak, g, tt, st, mv, sc, stats, deadline, result):
     """An optimal column and the score interval, into ``result`` = (col, lo, hi).
 
     The column's score is at least ``lo``; the position's score is in
@@ -425,7 +425,9 @@ def _best_move(pos, mask, moves, weak_first, g, tt, st, mv, sc, stats, deadline,
     (or slower loss) always scores strictly higher. ``weak_first`` probes
     "win?" then "at least a draw?" before narrowing, so an aborted search still
     returns a column that keeps the game-theoretic outcome whenever
-    ``lo >= 1`` or ``lo >= 0 >= hi``."""
+    ``lo >= 1`` or ``lo >= 0 >= hi``. ``weak`` stops there: the interval is then
+    one of [1, 1] (win), [0, 0] (draw), [-1, -1] (loss) and the column keeps
+    the outcome."""
     N = g[G_N]
     W = g[G_W]
     H = g[G_H]
@@ -471,6 +473,9 @@ def _best_move(pos, mask, moves, weak_first, g, tt, st, mv, sc, stats, deadline,
     lo = -((N - 2 - moves) // 2)
     hi = (N - 1 - moves) // 2
     best = order[0]
+    if weak:
+        lo = -1 if lo < -1 else lo
+        hi = 1 if hi > 1 else hi
     result[0] = best
     result[1] = lo
     result[2] = hi
@@ -507,6 +512,9 @@ def _best_move(pos, mask, moves, weak_first, g, tt, st, mv, sc, stats, deadline,
                 rmax = r
         if not found:
             hi = rmax
+        if weak:
+            lo = 1 if lo > 1 else (-1 if lo < -1 else lo)
+            hi = 1 if hi > 1 else (-1 if hi < -1 else hi)
         result[0] = best
         result[1] = lo
         result[2] = hi
@@ -697,18 +705,22 @@ class Solver:
                   self.mv, self.sc, self.stats, float(deadline), out)
         return None if self.stats[S_ABORTED] else [int(v) for v in out]
 
-    def best_move(self, p, deadline=0.0, weak_first=True):
+    def best_move(self, p, deadline=0.0, weak_first=True, weak=False):
         """``(column, lo, hi, complete)``: an optimal 0-based column when ``complete``;
-        otherwise the column scores at least ``lo`` and the position is in ``[lo, hi]``."""
+        otherwise the column scores at least ``lo`` and the position is in ``[lo, hi]``.
+        ``weak``: only the outcome, ``lo == hi`` in (-1, 0, 1), the column keeps it."""
         if isinstance(p, str):
             p = self.position(p)
         self._check(p)
         if p.moves >= self.rows * self.columns:
             raise ValueError("the board is full: no move to choose")
         result = np.zeros(3, dtype=np.int64)
-        self._run(_best_move, p.pos, p.mask, p.moves, bool(weak_first), self.g, self.tt,
+        self._run(_best_move, p.pos, p.mask, p.moves, bool(weak_first), bool(weak), self.g, self.tt,
                   self.st, self.mv, self.sc, self.stats, float(deadline), result)
-        return int(result[0]), int(result[1]), int(result[2]), not self.stats[S_ABORTED]
+        col, lo, hi = int(result[0]), int(result[1]), int(result[2])
+        if weak:  # the shortcuts (win now, all moves lose, last cells) give exact scores
+            lo, hi = (lo > 0) - (lo < 0), (hi > 0) - (hi < 0)
+        return col, lo, hi, not self.stats[S_ABORTED]
 
 
 def warm_up(solver):

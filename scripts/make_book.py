@@ -1,0 +1,171 @@
+"""Generate the opening book of the ``perfect`` agent with the package's own solver.
+
+The book holds the positions the agent meets when it plays its own book moves:
+as first player from the empty board, as second player from each first move;
+after each book move every reply of the opponent (that does not end the game)
+leads to the next book position. Each position is solved exactly
+(:meth:`agents.solver.Solver.best_move`) and stored with its best column and
+score, mirror images folded (see :mod:`agents.perfect` for the format).
+
+Positions with fewer than ``--exact-from`` stones are beyond what the solver
+settles in the time of one session (a 4-stone position takes some 10 CPU seconds
+and a 2-stone one more than a minute on this machine); they get the move of a
+fixed-depth ``alphabeta`` search instead (kind HEURISTIC, deterministic, so the
+positions reachable below them are known). ``--weak`` stores outcome-keeping
+moves (kind WEAK, about ten times cheaper to prove) instead of exact ones.
+
+Resumable: every solved position is appended to ``WORK/solved.txt`` at once; a
+rerun skips what is there. Usage::
+
+    python -m scripts.make_book --depth 7 --exact-from 6 --weak [--work DIR] [--out FILE]
+
+``--depth`` is the largest number of stones on the board in a book position.
+"""
+import argparse
+import os
+import sys
+import time
+
+from tqdm import tqdm
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+import numpy as np  # noqa: E402
+
+from agents.lookahead import AlphaBetaAgent  # noqa: E402
+from agents.perfect import BOOK_NAME, EXACT, HEURISTIC, KIND_NAMES, WEAK, canonical, \
+    encode_book  # noqa: E402
+from agents.rules import parse_config  # noqa: E402
+from agents.solver import DEFAULT_TT_BITS, Position, Solver  # noqa: E402
+
+ROWS, COLUMNS, INAROW = 6, 7, 4
+
+
+def to_moves(p_moves):
+    return "".join(str(c + 1) for c in p_moves)
+
+
+def load_solved(path):
+    """{canonical key: (column, score, kind, stones)} of a progress file."""
+    solved = {}
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                fields = line.split()
+                if len(fields) != 5:
+                    continue  # a line cut short by an interrupted run
+                moves, col, score, kind, seconds = fields
+                p = Position.from_moves(moves if moves != "-" else "", ROWS, COLUMNS, INAROW)
+                key, mirrored = canonical(p.key(), ROWS, COLUMNS)
+                c = int(col)
+                solved[key] = (COLUMNS - 1 - c if mirrored else c, int(score), int(kind), p.moves)
+    return solved
+
+
+def grid_of(seq):
+    grid = np.zeros(ROWS * COLUMNS, dtype=np.int8)
+    heights = np.zeros(COLUMNS, dtype=np.int64)
+    for i, c in enumerate(seq):
+        grid[c + (ROWS - 1 - heights[c]) * COLUMNS] = 1 + i % 2
+        heights[c] += 1
+    return grid, heights
+
+
+def heuristic_move(agent, seq, depth):
+    """The fixed-depth alphabeta move (no clock: deterministic)."""
+    grid, heights = grid_of(seq)
+    col, value, reached, nodes = agent.search(grid, heights, 1 + len(seq) % 2,
+                                              parse_config(None), 0.0, depth)
+    return int(col)
+
+
+def generate(depth, work, exact_from=0, weak=False, heuristic_depth=8,
+             tt_bits=DEFAULT_TT_BITS, quiet=False):
+    os.makedirs(work, exist_ok=True)
+    progress = os.path.join(work, "solved.txt")
+    solved = load_solved(progress)
+    solver = Solver(ROWS, COLUMNS, INAROW, tt_bits)
+    agent = AlphaBetaAgent()
+    # frontier: move lists of positions with the book's side to move, one level at a time
+    level = {0: [[]], 1: [[c] for c in range(COLUMNS)]}
+    out = open(progress, "a")
+    try:
+        for stones in range(depth + 1):
+            todo, seen = [], set()
+            for seq in level.get(stones, []):
+                p = position_of(seq)
+                key, _ = canonical(p.key(), ROWS, COLUMNS)
+                if key not in seen:
+                    seen.add(key)
+                    todo.append(seq)
+            bar = tqdm(todo, desc=f"{stones:2d} stones", unit="pos", disable=quiet)
+            for seq in bar:
+                p = position_of(seq)
+                key, mirrored = canonical(p.key(), ROWS, COLUMNS)
+                if key not in solved:
+                    t0 = time.perf_counter()
+                    if stones < exact_from:
+                        col, lo, kind = heuristic_move(agent, seq, heuristic_depth), 0, HEURISTIC
+                    else:
+                        col, lo, hi, done = solver.best_move(p, weak=weak)
+                        assert done and lo == hi
+                        kind = WEAK if weak else EXACT
+                    dt = time.perf_counter() - t0
+                    out.write(f"{to_moves(seq) or '-'} {col} {lo} {kind} {dt:.3f}\n")
+                    out.flush()
+                    solved[key] = (COLUMNS - 1 - col if mirrored else col, lo, kind, p.moves)
+                c, score, kind, _ = solved[key]
+                col = COLUMNS - 1 - c if mirrored else c
+                if stones + 2 > depth or p.is_winning_move(col):
+                    continue
+                q = p.copy()
+                q.play(col)
+                for reply in range(COLUMNS):
+                    if q.can_play(reply) and not q.is_winning_move(reply) \
+                            and q.moves + 1 < ROWS * COLUMNS:
+                        level.setdefault(stones + 2, []).append(seq + [col, reply])
+    finally:
+        out.close()
+    return {k: (c, sc, kd) for k, (c, sc, kd, n) in solved.items() if n <= depth}
+
+
+def position_of(seq):
+    p = Position(ROWS, COLUMNS, INAROW)
+    for c in seq:
+        p.play(c)
+    return p
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--depth", type=int, required=True,
+                    help="largest number of stones in a book position")
+    ap.add_argument("--work", default=os.path.join(ROOT, "build", "book"),
+                    help="directory of the resumable progress file")
+    ap.add_argument("--out", default=os.path.join(ROOT, "agents", "data", BOOK_NAME))
+    ap.add_argument("--exact-from", type=int, default=0,
+                    help="positions with fewer stones get a fixed-depth alphabeta move")
+    ap.add_argument("--heuristic-depth", type=int, default=8)
+    ap.add_argument("--weak", action="store_true", help="outcome-keeping moves, not exact ones")
+    ap.add_argument("--tt-bits", type=int, default=DEFAULT_TT_BITS)
+    ap.add_argument("--quiet", action="store_true")
+    args = ap.parse_args(argv)
+    if not 0 <= args.depth <= 20:
+        ap.error(f"--depth must be in 0..20, got {args.depth}")
+    t0 = time.perf_counter()
+    entries = generate(args.depth, args.work, args.exact_from, args.weak, args.heuristic_depth,
+                       args.tt_bits, args.quiet)
+    data = encode_book(entries, ROWS, COLUMNS, INAROW, args.depth)
+    with open(args.out, "wb") as f:
+        f.write(data)
+    kinds = {}
+    for _, _, kind in entries.values():
+        kinds[KIND_NAMES[kind]] = kinds.get(KIND_NAMES[kind], 0) + 1
+    print(f"{len(entries)} positions {kinds}, {len(data)} bytes -> {args.out} "
+          f"({time.perf_counter() - t0:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,171 @@
+"""The ``perfect`` agent: optimal columns, the book, time-outs, games on small boards."""
+import os
+import random
+
+import numpy as np
+import pytest
+
+import agents
+from agents import perfect as P
+from agents import rules
+from agents.solver import Position, Solver
+
+from conftest import POSITIONS, board_from_moves
+
+CFG = {"rows": 6, "columns": 7, "inarow": 4, "actTimeout": 2}
+
+
+@pytest.fixture(scope="module")
+def agent():
+    return agents.make("perfect", tt_bits=20)
+
+
+def obs_of(moves, rows=6, columns=7, overage=60.0):
+    return {"board": board_from_moves(moves, rows, columns), "mark": 1 + len(moves) % 2,
+            "remainingOverageTime": overage}
+
+
+def test_optimal_on_analysis_sample(agent):
+    with open(os.path.join(POSITIONS, "analysis.txt")) as f:
+        lines = [line.split() for line in f][5::20]
+    for fields in lines:
+        moves, scores = fields[0], [int(v) for v in fields[1:]]
+        col = agent(obs_of(moves), CFG)
+        assert type(col) is int
+        assert scores[col] == max(scores), (moves, col, scores)
+        assert agent.last["source"] == "solver" and agent.last["complete"]
+
+
+def test_empty_board_opens_in_the_centre_from_the_book(agent):
+    if agent.opening_book is None:
+        pytest.skip("no opening book in agents/data")
+    assert agent(obs_of(""), CFG) == 3
+    assert agent.last["source"] == "book"
+
+
+def test_lost_position_still_returns_a_legal_int(agent):
+    """o to move ("41516") and lost: x threatens columns 3 and 7 of the bottom row.
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+        o . . . . . .
+        o . . x x x .
+    """
+    col = agent(obs_of("41516"), CFG)
+    assert type(col) is int and Position.from_moves("41516").can_play(col)
+    assert agent.last["source"] == "solver" and agent.last["hi"] < 0
+
+
+def test_book_round_trip_and_mirror():
+    p = Position.from_moves("45")
+    key, mirrored = P.canonical(p.key(), 6, 7)
+    col = 5 if mirrored else 1  # column 2 (index 1) in p's orientation
+    data = P.encode_book({key: (col, 3, P.EXACT), 12345: (0, -2, P.WEAK)}, 6, 7, 4, 8)
+    book = P.Book(data)
+    assert len(book) == 2 and book.counts() == {"exact": 1, "weak": 1}
+    assert book.lookup(p) == (1, 3, P.EXACT)
+    assert book.lookup(Position.from_moves("43")) == (5, 3, P.EXACT)  # the mirror image
+    assert book.lookup(Position.from_moves("44")) is None
+    with pytest.raises(ValueError, match="magic"):
+        P.Book(b"nonsense" + data[8:])
+
+
+def test_committed_book_is_consistent():
+    book = P.load_book()
+    if book is None:
+        pytest.skip("no opening book in agents/data")
+    assert (book.rows, book.columns, book.inarow) == (6, 7, 4)
+    assert book.lookup(Position()) is not None
+    rng = random.Random(5)
+    solver = Solver(tt_bits=20)
+    checked = 0
+    items = sorted(book.table.items())
+    rng.shuffle(items)
+    for key, (col, score, kind) in items:
+        # rebuild the position from its key: mask = key's lowest set bits per column
+        p = position_from_key(key)
+        assert p.can_play(col)
+        if kind == P.WEAK and checked < 3 and p.moves >= 7:
+            q = p.copy()
+            if q.is_winning_move(col):
+                assert score == 1
+            else:
+                q.play(col)
+                assert -solver.solve(q, weak=True) == score
+            checked += 1
+
+
+def position_from_key(key, rows=6, columns=7):
+    """Inverse of ``pos + mask``: a column with h stones holds 2**h - 1 + (its pos bits)."""
+    H = rows + 1
+    pos = mask = n = 0
+    for c in range(columns):
+        k = (key >> (c * H)) & ((1 << H) - 1)
+        if (k + 1) & k == 0:  # 2**h - 1: h stones, none of the side to move
+            h, p = (k + 1).bit_length() - 1, 0
+        else:
+            h = k.bit_length() - 1
+            p = k - ((1 << h) - 1)
+        pos |= p << (c * H)
+        mask |= ((1 << h) - 1) << (c * H)
+        n += h
+    return Position(rows, columns, 4, pos, mask, n)
+
+
+def test_options_are_checked():
+    with pytest.raises(ValueError, match="tt_bits"):
+        agents.make("perfect", tt_bits=0)
+    with pytest.raises(ValueError, match="unknown option"):
+        agents.make("perfect", depth=3)
+
+
+def test_time_out_falls_back_to_alphabeta(agent):
+    """An early position the solver cannot finish in 0.1 s: alphabeta's legal move."""
+    a = agent
+    saved = a.time_limit, a.use_overage, a.opening_book
+    try:
+        a.time_limit, a.use_overage, a.opening_book = 0.1, False, None
+        col = a(obs_of("44"), CFG)
+        assert type(col) is int and 0 <= col < 7
+        assert a.last["source"] == "alphabeta"
+    finally:
+        a.time_limit, a.use_overage, a.opening_book = saved
+
+
+def test_large_board_is_alphabeta(agent):
+    cfg = {"rows": 8, "columns": 8, "inarow": 4, "actTimeout": 2}
+    a = agent
+    saved = a.time_limit
+    try:
+        a.time_limit = 0.2
+        col = a({"board": [0] * 64, "mark": 1}, cfg)
+    finally:
+        a.time_limit = saved
+    assert type(col) is int and 0 <= col < 8 and a.last["source"] == "alphabeta"
+
+
+def play(first, second, cfg):
+    """Result for the first player (1 win, 0 draw, -1 loss) of one game."""
+    board = [0] * (cfg["rows"] * cfg["columns"])
+    players = [first, second]
+    for ply in range(cfg["rows"] * cfg["columns"]):
+        mark = 1 + ply % 2
+        col = players[ply % 2]({"board": board, "mark": mark, "remainingOverageTime": 60}, cfg)
+        board = rules.drop_piece(board, col, mark, cfg)
+        if rules.is_win(board, mark, cfg):
+            return 1 if mark == 1 else -1
+    return 0
+
+
+@pytest.mark.parametrize("shape", [(4, 5, 4), (5, 4, 3), (5, 6, 4)])
+def test_games_on_small_boards_reach_the_game_value(agent, shape):
+    """As either colour against alphabeta the agent gets at least the game-theoretic
+    value of the empty board (small boards, where the solver is exact at once)."""
+    rows, columns, inarow = shape
+    cfg = {"rows": rows, "columns": columns, "inarow": inarow, "actTimeout": 2}
+    value = Solver(rows, columns, inarow, tt_bits=16).solve("")
+    sign = (value > 0) - (value < 0)
+    opponent = agents.make("alphabeta", time_limit=0.05)
+    assert play(agent, opponent, cfg) >= sign
+    assert -play(opponent, agent, cfg) >= -sign
