@@ -376,6 +376,14 @@ def _run_dask(games, dask, done):
     except (OSError, TimeoutError, ValueError) as e:
         raise ValueError(f"cannot connect to Dask scheduler {dask!r}: {e}") from None
     try:
+        # the scheduler unpickles the tasks and the workers run them: both need this
+        # package importable (installed, same version), not only this machine
+        try:
+            client.run_on_scheduler(exec, "import scripts.runner")
+            client.run(exec, "import scripts.runner")
+        except ImportError as e:
+            raise ValueError(f"the Dask scheduler or a worker cannot import this package "
+                             f"({e}); install it on every machine of the cluster") from None
         futures = client.map(play_game, games, pure=False)
         for f in as_completed(futures):
             done(f.result())
