@@ -342,9 +342,13 @@ class Bundle:
         return "\n".join(lines)
 
 
-def build(agent_name=None, options=None, root=ROOT, data_dir=DATA_DIR):
+def build(agent_name=None, options=None, root=ROOT, data_dir=DATA_DIR, check_options=True):
     """Build the submission for ``agent_name`` (default: the package's best agent,
-    ``agents.BEST``) with ``options`` (a dict)."""
+    ``agents.BEST``) with ``options`` (a dict).
+
+    The agent is built once to check the options (and to read ``RESOURCES`` from
+    the instance); ``check_options=False`` skips that -- for tests of agents that
+    compile everything in their constructor -- and reads the class attribute."""
     options = dict(options or {})
     if root not in sys.path:
         sys.path.insert(0, root)
@@ -352,7 +356,8 @@ def build(agent_name=None, options=None, root=ROOT, data_dir=DATA_DIR):
     if agent_name is None:
         agent_name = agents.BEST
     try:
-        player = agents.make(agent_name, **options)
+        player = agents.make(agent_name, **options) if check_options \
+            else agents.agent_class(agent_name)
     except ValueError as exc:
         raise BuildError(str(exc)) from None
     module = agents.AGENTS[agent_name].split(":")[0]

@@ -91,6 +91,12 @@ def test_bad_build_arguments_fail_with_a_message(tmp_path, capsys, args, word):
     assert word in capsys.readouterr().err and not out.exists()
 
 
+def test_build_without_checking_options_still_rejects_unknown_agents():
+    assert bld.build("minimax", {"depth": 2}, check_options=False).options == {"depth": 2}
+    with pytest.raises(bld.BuildError, match="nope"):
+        bld.build("nope", check_options=False)
+
+
 def test_unwritable_output_fails_the_build(tmp_path, capsys):
     out = tmp_path / "no_such_dir" / "main.py"
     assert bld.main(["--agent", "minimax", "--output", str(out)]) == 2
@@ -231,14 +237,7 @@ FAKE = {
             module, cls = AGENTS[name].split(":")
             return getattr(importlib.import_module(module), cls)(**options)
     """,
-    "fake/jit.py": """
-        try:
-            import numba
-            HAVE_NUMBA = True
-        except ImportError:
-            numba = None
-            HAVE_NUMBA = False
-    """,
+    "fake/jit.py": "HAVE_NUMBA = False\n",  # no numba import: these tests stay fast
     "fake/resources.py": """
         import os
         _DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
@@ -275,9 +274,19 @@ FAKE = {
 }
 
 
-def fake_bundle(tmp_path, name, options=None, resources=None):
+REAL_JIT = {"fake/jit.py": """
+    try:
+        import numba
+        HAVE_NUMBA = True
+    except ImportError:
+        numba = None
+        HAVE_NUMBA = False
+"""}
+
+
+def fake_bundle(tmp_path, name, options=None, resources=None, files=None):
     root = tmp_path / "src"
-    write_package(root, FAKE)
+    write_package(root, {**FAKE, **(files or {})})
     modules, _ = bld.collect_modules(["fake", "fake.players"], str(root), ("fake",))
     text = bld.render(name, options or {}, modules, resources or {}, packages=("fake",),
                       registry="fake", resource_module="fake.resources", jit_module="fake.jit")
@@ -315,7 +324,7 @@ def test_runtime_plays_the_packaged_agent(tmp_path):
     out = json.loads(run_isolated(RUN_FAKE, fake_bundle(tmp_path, "good")))
     # column 0 is full on the second board: the wrapper replaces the illegal move
     assert out["moves"] == [["int", 0], ["int", 3], ["int", 0]]
-    assert out["state"] == {"fallbacks": 1, "broken": None, "numba": True, "calls": 3}
+    assert out["state"] == {"fallbacks": 1, "broken": None, "numba": False, "calls": 3}
     assert "obs.board" in out["bad_input"] and "top row" in out["full"]
 
 
@@ -335,7 +344,7 @@ def test_runtime_falls_back_to_a_legal_int(tmp_path, name, options, fallbacks, b
 
 
 def test_runtime_switches_to_plain_python_when_numba_cannot_compile(tmp_path):
-    out = json.loads(run_isolated(RUN_FAKE, fake_bundle(tmp_path, "oldnumba")))
+    out = json.loads(run_isolated(RUN_FAKE, fake_bundle(tmp_path, "oldnumba", files=REAL_JIT)))
     assert out["moves"] == [["int", 2], ["int", 2], ["int", 1]]  # 2 is full on the last board
     assert out["state"]["numba"] is False and out["state"]["fallbacks"] == 1
     assert "TypingError" in out["state"]["numba_error"]
@@ -408,9 +417,10 @@ def test_judge():
         val.episodes(["chess"])
 
 
-def validate_file(tmp_path, agent, options, games, must_beat=(), no_numba=False):
+def validate_file(tmp_path, agent, options, games, must_beat=(), no_numba=False,
+                  check_options=True):
     path = tmp_path / f"{agent}.py"
-    path.write_text(bld.build(agent, options).text)
+    path.write_text(bld.build(agent, options, check_options=check_options).text)
     lines = []
 
     class Out:
@@ -431,11 +441,13 @@ def validate_file(tmp_path, agent, options, games, must_beat=(), no_numba=False)
 
 @pytest.mark.slow
 def test_alphabeta_file_passes_validate_and_beats_negamax(tmp_path):
-    # (games against random: see the no-numba test; each game here pays a numba compile)
-    results = validate_file(tmp_path, "alphabeta", {"depth": 7}, ("self", "negamax"),
+    # Each game pays a numba compile, so only the games the issue asks for run here:
+    # self-play (Kaggle's upload check) runs in the minimax and perfect tests, games
+    # against random in the no-numba test.
+    results = validate_file(tmp_path, "alphabeta", {"depth": 7}, ("negamax",),
                             must_beat=("negamax",))
     assert [(r["opponent"], r["seats"]) for r, _ in results] == [
-        ("self", [0, 1]), ("negamax", [0]), ("negamax", [1])]
+        ("negamax", [0]), ("negamax", [1])]
     for rep, _ in results:
         assert all(c["state"]["numba"] is True for c in rep["copies"])
         assert all(c["state"]["compile_seconds"] > 0 for c in rep["copies"][:1])
@@ -450,10 +462,12 @@ def test_minimax_file_passes_kaggles_upload_check(tmp_path):
 @pytest.mark.skipif("perfect" not in AGENTS, reason="the perfect-play agent is not registered yet")
 def test_perfect_file_passes_kaggles_upload_check(tmp_path):
     """Its opening book must come from the file: the game process cannot see
-    agents/data. (Short moves and no overage spending keep the test short.)"""
+    agents/data. Short moves and no overage spending keep the test short; the
+    agent is not built here (its constructor compiles everything: the game
+    process pays that once already)."""
     known = agent_class("perfect").OPTIONS
     options = {k: v for k, v in (("time_limit", 0.2), ("use_overage", False)) if k in known}
-    validate_file(tmp_path, "perfect", options, ("self",))
+    validate_file(tmp_path, "perfect", options, ("self",), check_options=False)
 
 
 @pytest.mark.slow
