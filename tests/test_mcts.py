@@ -109,6 +109,17 @@ def reference_children(root):
     return [(ch.move, ch.visits, ch.wins, ch.proof) for ch in root.children]
 
 
+def kernel_subtree(tree, node=0):
+    """The whole tree below ``node`` as nested tuples (move, visits, wins, proof, children)."""
+    return (int(tree.move[node]), float(tree.visits[node]), float(tree.wins[node]),
+            int(tree.proof[node]), [kernel_subtree(tree, k) for _, k in tree.children(node)])
+
+
+def reference_subtree(node):
+    return (node.move, node.visits, node.wins, node.proof,
+            [reference_subtree(ch) for ch in node.children])
+
+
 CASES = [((6, 7, 4), True, None), ((6, 7, 4), False, None), ((6, 7, 4), True, False),
          ((6, 7, 4), False, False), ((4, 5, 3), True, None), ((3, 3, 3), False, None),
          ((12, 12, 5), True, None), ((12, 12, 5), False, None), ((4, 4, 6), True, None),
@@ -131,6 +142,7 @@ def test_kernel_builds_the_reference_tree(shape, light, bitboard):
         assert int(stats[mcts.S_ITERATIONS]) == done
         assert root_children(tree) == reference_children(root)
         assert int(tree.proof[0]) == root.proof
+        assert kernel_subtree(tree) == reference_subtree(root)  # every node, not only the root
         k = mcts._best_child(0, tree.first, tree.nchild, tree.proof, tree.visits, tree.wins)
         assert int(tree.move[k]) == best_move(root)
 
@@ -145,7 +157,7 @@ def test_kernel_matches_reference_when_the_tree_is_full():
         root, _ = uct_search(Board(6, 7, 4, board), 1, 300, 1.0, light, int(seed_state(5)[0]),
                              max_nodes=40)
         assert tree.count[0] <= 40
-        assert root_children(tree) == reference_children(root)
+        assert kernel_subtree(tree) == reference_subtree(root)
 
 
 @pytest.mark.parametrize("shape", [(6, 7, 4), (4, 5, 3), (5, 4, 1), (3, 8, 5), (7, 8, 4),
@@ -379,6 +391,14 @@ def test_tree_reuse_keeps_the_subtree_of_the_actual_reply():
                             key=lambda ck: old.visits[ck[1]])
     kept = int(old.visits[grandchild])
     stats = root_children_of(old, grandchild)
+    # the copy kernel reproduces the subtree exactly, root in slot 0
+    copy = mcts.Tree(old.capacity)
+    n = mcts._copy_subtree(int(grandchild), *old.arrays(), *copy.arrays(),
+                           np.empty(old.capacity, dtype=np.int32))
+    copy.count[0] = n
+    expected = kernel_subtree(old, grandchild)
+    assert kernel_subtree(copy) == expected
+    assert copy.parent[0] == -1
     board = ref_drop(ref_drop(board, col, 1, 6, 7), reply, 2, 6, 7)
     agent({"board": board, "mark": 1}, cfg)
     assert agent.last["reused_visits"] == kept > 0
