@@ -46,6 +46,7 @@ G_ORDER = 10  # G_ORDER .. G_ORDER+W-1: columns centre first; then W column mask
 S_NODES, S_ABORTED = 0, 1
 
 DEFAULT_TT_BITS = 24  # 2**24 (next prime) entries of 8 bytes: 128 MiB
+SYM_STONES = 12  # mirror images share TT slots below this many stones (see _key)
 
 # ---------------------------------------------------------------------------
 # popcount: one instruction under numba, a loop in plain Python
@@ -181,11 +182,14 @@ def _mirror(x, g):
 
 
 @njit
-def _key(pos, mask, g):
+def _key(pos, mask, moves, g):
     """Unique key of a position (no carry crosses a column: ``pos`` is inside
-    ``mask``); the smaller of it and its mirror image when ``g[G_SYM]``."""
+    ``mask``); the smaller of it and its mirror image when fewer than ``g[G_SYM]``
+    stones are on the board. Mirror transpositions are common near a symmetric
+    root and rare deep in the tree, where the mirroring would cost more than it saves;
+    the rule depends on the position only, so every visit finds the same slot."""
     k = pos + mask
-    if g[G_SYM] != 0:
+    if moves < g[G_SYM]:
         m = _mirror(k, g)
         if m < k:
             return m
@@ -213,8 +217,9 @@ def _col_of(move, g):
 @njit
 def _tt_get(tt, key):
     size = tt.shape[0]
-    e = tt[key % size]
-    if (e >> 8) == key // size:
+    q = key // size  # one division: the slot is key - q * size
+    e = tt[key - q * size]
+    if (e >> 8) == q:
         return e & 255
     return 0
 
@@ -222,7 +227,8 @@ def _tt_get(tt, key):
 @njit
 def _tt_put(tt, key, value):
     size = tt.shape[0]
-    tt[key % size] = ((key // size) << 8) | value
+    q = key // size
+    tt[key - q * size] = (q << 8) | value
 
 
 # ---------------------------------------------------------------------------
@@ -286,7 +292,7 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, st, mv, sc, stats, deadli
                     r = beta
                     done = True
             if not done:
-                key = _key(pos, mask, g)
+                key = _key(pos, mask, moves, g)
                 val = _tt_get(tt, key)
                 if val != 0:
                     if val > MAX - MIN + 1:
@@ -544,7 +550,8 @@ def next_prime(n):
 
 
 def geometry(rows, columns, inarow, tt_size=1, symmetric=True):
-    """The int64 vector ``g`` of a board shape (see the G_* indices)."""
+    """The int64 vector ``g`` of a board shape (see the G_* indices). ``symmetric``:
+    True (mirror keys below SYM_STONES stones), False, or a number of stones."""
     if not fits_bitboard(rows, columns):
         raise ValueError(f"a {columns}x{rows} board needs {columns * (rows + 1)} bits; the solver "
                          f"handles boards with columns * (rows + 1) <= 64")
@@ -556,7 +563,7 @@ def geometry(rows, columns, inarow, tt_size=1, symmetric=True):
     g[G_BOTTOM] = sum(1 << (c * H) for c in range(columns))
     g[G_BOARD] = sum(((1 << rows) - 1) << (c * H) for c in range(columns))
     g[G_TTSIZE] = tt_size
-    g[G_SYM] = 1 if symmetric else 0
+    g[G_SYM] = SYM_STONES if symmetric is True else int(symmetric)
     g[G_N] = rows * columns
     g[G_ORDER:G_ORDER + columns] = order
     for c in range(columns):
@@ -648,7 +655,8 @@ class Solver:
     """Exact solver for one board shape; the transposition table persists between calls.
 
     ``tt_bits``: the table has ``next_prime(2**tt_bits)`` slots of 8 bytes
-    (default 24: 128 MiB). ``symmetric``: mirror images share table entries."""
+    (default 24: 128 MiB). ``symmetric``: mirror images share table entries in the
+    first ``SYM_STONES`` plies (True), never (False), or below a given number of stones."""
 
     def __init__(self, rows=6, columns=7, inarow=4, tt_bits=DEFAULT_TT_BITS, symmetric=True):
         for name, v in (("rows", rows), ("columns", columns), ("inarow", inarow)):

@@ -215,7 +215,7 @@ def test_mirror_and_key():
     p = S.Position.from_moves("4453")
     q = S.Position.from_moves("4435")
     assert S._mirror(p.pos + p.mask, g) == q.pos + q.mask
-    assert S._key(p.pos, p.mask, g) == S._key(q.pos, q.mask, g)
+    assert S._key(p.pos, p.mask, p.moves, g) == S._key(q.pos, q.mask, q.moves, g)
 
 
 # ---------------------------------------------------------------------------
