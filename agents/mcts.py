@@ -49,7 +49,7 @@ import numpy as np
 
 from .base import Agent, boolean, optional, positive_int, positive_number, seed_value
 from .jit import njit, now
-from .rules import _bb_column, _bb_from_grid, _bb_has_line, _drop, _is_win_at, \
+from .rules import _bb_bottom, _bb_column, _bb_from_grid, _bb_has_line, _drop, _is_win_at, \
     _wins_by_playing, center_order, fits_bitboard
 
 # proof codes, from the point of view of the player who moved into the node
@@ -284,13 +284,49 @@ def _expand(node, grid, heights, rows, columns, inarow, mark, order, parent, fir
 
 
 @njit
+def _expand_bb(node, current, mask, rows, columns, inarow, stones, order, parent, first,
+               nchild, move, proof, visits, wins, count):
+    """:func:`_expand` on a bitboard (``current``: stones of the side to move, ``mask``:
+    all stones, ``stones`` of them): the same children and proofs."""
+    H = rows + 1
+    winning = _bb_winning_cells(current, H, inarow)
+    base = count[0]
+    k = 0
+    for i in range(columns):
+        col = order[i]
+        colmask = _bb_column(col, H, rows)
+        cell = (mask + _bb_bottom(col, H)) & colmask
+        if cell == np.uint64(0):
+            continue  # full column
+        ch = base + k
+        parent[ch] = node
+        first[ch] = -1
+        nchild[ch] = 0
+        move[ch] = col
+        visits[ch] = 0.0
+        wins[ch] = 0.0
+        if winning & cell:
+            proof[ch] = WIN
+        elif stones + 1 == rows * columns:
+            proof[ch] = DRAW
+        else:
+            proof[ch] = UNKNOWN
+        k += 1
+    first[node] = base
+    nchild[node] = k
+    count[0] = base + k
+    _update_proof(node, first, nchild, proof)
+
+
+@njit
 def _search(root_grid, root_mark, rows, columns, inarow, order, root, parent, first, nchild,
             move, proof, visits, wins, count, c, iterations, deadline, light, bitboard, rng,
             stats):
     """Run UCT iterations from ``root`` until ``iterations`` (0: no limit) are done, the
     clock passes ``deadline`` (0: none), or the root is proven. Returns the number done.
 
-    Rollouts use the bitboard when ``bitboard`` (the board must fit 64 bits).
+    With ``bitboard`` (the board must fit 64 bits) the tree walk, the expansions and the
+    rollouts use the bitboard, else the flat array: the same tree either way.
     ``count[0]`` is the number of slots in use; the node arrays' length is the capacity:
     when it is reached leaves are no longer expanded and rollouts start from them."""
     capacity = parent.shape[0]
@@ -304,34 +340,61 @@ def _search(root_grid, root_mark, rows, columns, inarow, order, root, parent, fi
             n += 1
         root_heights[col] = n
     heights = root_heights.copy()
+    root_stones = 0
+    for col in range(columns):
+        root_stones += root_heights[col]
     legal = np.zeros(columns, dtype=np.int64)
+    # with ``bitboard`` the tree walk keeps (current, mask) and leaves ``grid`` alone
+    H = rows + 1
+    root_current, root_mask = _bb_from_grid(root_grid, rows, columns, root_mark) if bitboard \
+        else (np.uint64(0), np.uint64(0))
+    one = np.uint64(1)
     if nchild[root] == 0 and proof[root] == UNKNOWN and count[0] + columns <= capacity:
-        _expand(root, grid, heights, rows, columns, inarow, root_mark, order, parent, first,
-                nchild, move, proof, visits, wins, count)
+        if bitboard:
+            _expand_bb(root, root_current, root_mask, rows, columns, inarow, root_stones, order,
+                       parent, first, nchild, move, proof, visits, wins, count)
+        else:
+            _expand(root, grid, heights, rows, columns, inarow, root_mark, order, parent,
+                    first, nchild, move, proof, visits, wins, count)
     # look at the clock less often on small boards, where iterations are short
     check_mask = 15 if rows * columns <= 64 else (3 if rows * columns <= 256 else 0)
     done = 0
     while proof[root] == UNKNOWN and (iterations == 0 or done < iterations):
         if deadline > 0 and (done & check_mask) == 0 and now() >= deadline:
             break
-        grid[:] = root_grid
-        heights[:] = root_heights
+        if bitboard:
+            current = root_current
+            mask = root_mask
+        else:
+            grid[:] = root_grid
+            heights[:] = root_heights
         node = root
         mark = root_mark  # side to move at ``node``
         depth = 0
         # selection
         while nchild[node] > 0 and proof[node] == UNKNOWN:
             node = _select(node, first, nchild, proof, visits, wins, c)
-            _drop(grid, heights, rows, columns, move[node], mark)
+            if bitboard:
+                current, mask = current ^ mask, mask | (mask + (one << np.uint64(move[node] * H)))
+            else:
+                _drop(grid, heights, rows, columns, move[node], mark)
             mark = 3 - mark
             depth += 1
         # expansion
         if proof[node] == UNKNOWN and visits[node] > 0 and count[0] + columns <= capacity:
-            _expand(node, grid, heights, rows, columns, inarow, mark, order, parent, first,
-                    nchild, move, proof, visits, wins, count)
+            if bitboard:
+                _expand_bb(node, current, mask, rows, columns, inarow, root_stones + depth,
+                           order, parent, first, nchild, move, proof, visits, wins, count)
+            else:
+                _expand(node, grid, heights, rows, columns, inarow, mark, order, parent, first,
+                        nchild, move, proof, visits, wins, count)
             if proof[node] == UNKNOWN:
                 node = _select(node, first, nchild, proof, visits, wins, c)
-                _drop(grid, heights, rows, columns, move[node], mark)
+                if bitboard:
+                    current, mask = current ^ mask, \
+                        mask | (mask + (one << np.uint64(move[node] * H)))
+                else:
+                    _drop(grid, heights, rows, columns, move[node], mark)
                 mark = 3 - mark
                 depth += 1
         if depth > stats[S_MAX_DEPTH]:
@@ -346,8 +409,8 @@ def _search(root_grid, root_mark, rows, columns, inarow, order, root, parent, fi
             reward = 0.5
         else:
             if bitboard:
-                cur, msk = _bb_from_grid(grid, rows, columns, mark)
-                w = _bb_rollout(cur, msk, rows, columns, inarow, mark, light, rng, legal, stats)
+                w = _bb_rollout(current, mask, rows, columns, inarow, mark, light, rng, legal,
+                                stats)
             else:
                 w = _rollout(grid, heights, rows, columns, inarow, mark, light, rng, legal,
                              stats, deadline)
