@@ -34,6 +34,9 @@ first), else the most visited child that is not a proven loss.
 Rollouts (``light``): take an immediate win, else block the opponent's immediate
 win (the first, scanning columns left to right), else a uniformly random legal
 column; the plain random policy picks uniformly among legal columns.
+On boards that fit 64 bits (``columns * (rows + 1) <= 64``) the tree walk, the
+expansions and the rollouts use the bitboard of :mod:`agents.rules`, elsewhere the
+flat array: the same tree either way (the tests check both paths).
 Random numbers come from a xorshift64 generator whose state is a one-element
 uint64 array, so that :mod:`agents.uct_reference` can draw the very same numbers
 and the tests can compare the two searches node for node.
