@@ -6,7 +6,8 @@ Each run is a fresh ``python -m scripts.match`` process, timed from start to exi
 as a user would see it: interpreter start, numba compilation (once per worker
 process) and the games. The two runs must give the same games (same seed); the
 script prints both times, the ratio and the target (at most 0.6 for 2 workers),
-plus the machine's load average, since other work on the machine skews ratios.
+plus the CPU time and the machine's load average: on a busy machine the wall
+times say more about the other work than about the workers.
 Exit status 1 if the games differ.
 """
 import json
@@ -72,6 +73,11 @@ def main(argv=None):
     print(f"ratio workers {args.workers} / workers 1: {ratio:.2f}{target}")
     print(f"identical games: {'yes' if same else 'NO'}; load average after: "
           f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    if os.getloadavg()[1] > 0.5 * (os.cpu_count() or 1):
+        print("note: the machine was busy. Linux shares the CPU fairly between sessions "
+              "(autogroup), not processes, so extra workers cannot raise this session's "
+              "share of a saturated machine; the CPU column shows the work done. "
+              "Re-run on an idle machine for the speed-up.")
     return 0 if same else 1
 
 
