@@ -27,13 +27,10 @@ def schedule(spec_a, spec_b, n, seed, cfg):
             for i in range(n)]
 
 
-def a_mark(game_result, spec_a_text):
-    """The mark A played in a game (its spec text is in ``agents``; A == B is allowed:
-    then A is mark 1 in even games)."""
-    first, second = game_result["agents"]
-    if first == second:
-        return 1 if game_result["index"] % 2 == 0 else 2
-    return 1 if first == spec_a_text else 2
+def a_mark(game_result):
+    """The mark A played in a game of :func:`schedule` (1 in even-numbered games;
+    this also holds when A and B are the same spec)."""
+    return 1 if game_result["index"] % 2 == 0 else 2
 
 
 def summarize(results, a, b):
@@ -42,7 +39,7 @@ def summarize(results, a, b):
     times = {"A": [], "B": []}
     failures = {"A": dict.fromkeys(FAILURES, 0), "B": dict.fromkeys(FAILURES, 0)}
     for r in results:
-        ma = a_mark(r, a)
+        ma = a_mark(r)
         s = score_of(r, ma)
         wins += s == 1.0
         draws += s == 0.5
@@ -132,7 +129,7 @@ def match(a, b, games=10, cfg=None, seed=0, workers=1, dask=None, progress=True)
         bar = tqdm(total=games, desc="games", unit="game", file=sys.stderr, leave=False)
 
     def on_result(r):
-        s = score_of(r, a_mark(r, spec_a.text))
+        s = score_of(r, a_mark(r))
         tally["W" if s == 1 else "D" if s == 0.5 else "L"] += 1
         if bar is not None:
             bar.set_postfix_str(f"A {tally['W']}-{tally['D']}-{tally['L']}", refresh=False)

@@ -209,6 +209,16 @@ def test_summary_counts_from_a_point_of_view():
     assert s["times"]["B"]["mean"] == pytest.approx(0.2)
 
 
+def test_agent_against_itself_counts_each_game_once():
+    cfg = parse_match_config(SMALL)
+    results, s = match_mod.match("random", "random", 6, cfg, seed=3, progress=False)
+    assert s["wins"] + s["draws"] + s["losses"] == 6
+    # A is mark 1 in even games: A's wins are the even games won by mark 1 and the odd
+    # games won by mark 2
+    expected = sum(r["winner"] == (1 if r["index"] % 2 == 0 else 2) for r in results)
+    assert s["wins"] == expected
+
+
 # ---------------------------------------------------------------------------
 # Command line
 # ---------------------------------------------------------------------------
