@@ -28,6 +28,8 @@ earlier games. A submission file drawing from the global generators is not
 reproducible on a Dask worker, whose event loop draws from them in another thread.
 """
 import argparse
+import contextlib
+import io
 import math
 import os
 import random
@@ -50,6 +52,7 @@ FAILURES = STATUSES[1:]
 # kaggle-environments' defaults for the time control
 ACT_TIMEOUT = 2.0
 OVERAGE = 60.0
+MAX_OUTPUT = 2000  # characters of an agent's printed output kept per game
 
 Spec = namedtuple("Spec", "text kind name options")  # kind: registry | kaggle | file
 Game = namedtuple("Game", "index specs seed config")  # specs[0] plays mark 1
@@ -240,10 +243,12 @@ def warm_up(spec, cfg):
     agent = build_agent(spec, 0)
     config = _config_struct(cfg)
     board = [0] * (cfg.rows * cfg.columns)
+    sink = io.StringIO()
     try:
-        agent(Struct(board=list(board), mark=1, step=0, remainingOverageTime=OVERAGE), config)
-        board[(cfg.rows - 1) * cfg.columns + cfg.columns // 2] = 1
-        agent(Struct(board=list(board), mark=2, step=1, remainingOverageTime=OVERAGE), config)
+        with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
+            agent(Struct(board=list(board), mark=1, step=0, remainingOverageTime=OVERAGE), config)
+            board[(cfg.rows - 1) * cfg.columns + cfg.columns // 2] = 1
+            agent(Struct(board=list(board), mark=2, step=1, remainingOverageTime=OVERAGE), config)
     except Exception:  # noqa: BLE001 - failures are reported by the timed game itself
         pass
 
@@ -265,7 +270,8 @@ def play_game(game):
     ``index, seed, agents`` (spec texts by mark), ``moves`` (columns, 0-based),
     ``winner`` (mark 1 or 2, 0 for a draw), ``result`` ("1-0", "0-1" or "1/2-1/2"),
     ``statuses`` (DONE, INVALID, TIMEOUT or ERROR per mark), ``error`` (message of
-    the failure, or None), ``times`` (seconds per move, per mark)."""
+    the failure, or None), ``times`` (seconds per move, per mark), ``output`` (what
+    each agent printed, at most :data:`MAX_OUTPUT` characters)."""
     cfg = game.config
     for spec in game.specs:
         warm_up(spec, cfg)
@@ -279,6 +285,7 @@ def play_game(game):
     heights = np.zeros(cfg.columns, dtype=np.int64)
     overage = [cfg.remainingOverageTime] * 2
     moves, times = [], [[], []]
+    output = [io.StringIO(), io.StringIO()]
     statuses = ["DONE", "DONE"]
     winner, error = 0, None
     for step in range(cfg.rows * cfg.columns):
@@ -287,11 +294,13 @@ def play_game(game):
         obs = Struct(board=[int(v) for v in grid], mark=mark, step=step,
                      remainingOverageTime=overage[p])
         start = time.perf_counter()
-        try:
-            action = players[p](obs, config)
-            failure = None
-        except Exception as e:  # noqa: BLE001 - the agent's bug loses the game, not the run
-            action, failure = None, ("ERROR", f"{type(e).__name__}: {e}")
+        # like kaggle-environments, keep what the agent prints out of our output
+        with contextlib.redirect_stdout(output[p]), contextlib.redirect_stderr(output[p]):
+            try:
+                action = players[p](obs, config)
+                failure = None
+            except Exception as e:  # noqa: BLE001 - the agent's bug loses the game, not the run
+                action, failure = None, ("ERROR", f"{type(e).__name__}: {e}")
         elapsed = time.perf_counter() - start
         times[p].append(elapsed)
         if failure is None and elapsed - cfg.actTimeout > overage[p]:
@@ -312,7 +321,8 @@ def play_game(game):
     result = {0: "1/2-1/2", 1: "1-0", 2: "0-1"}[winner]
     return {"index": game.index, "seed": game.seed, "agents": [s.text for s in game.specs],
             "moves": moves, "winner": winner, "result": result, "statuses": statuses,
-            "error": error, "times": times}
+            "error": error, "times": times,
+            "output": [o.getvalue()[:MAX_OUTPUT] for o in output]}
 
 
 # ---------------------------------------------------------------------------

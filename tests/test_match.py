@@ -130,7 +130,7 @@ def test_games_follow_the_rules_and_the_stronger_agent_wins():
 
 
 @pytest.mark.parametrize("body, status, words", [
-    ("return 99", "INVALID", "99"),
+    ("print('thinking')\nreturn 99", "INVALID", "99"),
     ("import numpy\nreturn numpy.int64(0)", "INVALID", "int64"),
     ("return 0.0", "INVALID", "float"),
     ("raise KeyError('boom')", "ERROR", "boom"),
@@ -144,6 +144,7 @@ def test_failing_agent_loses_with_its_status(tmp_path, body, status, words):
     for r in results:
         assert words in r["error"]
         bad_mark = 1 if r["agents"][0] == bad else 2
+        assert r["output"][bad_mark - 1] == ("thinking\n" if "print" in body else "")
         assert r["statuses"][bad_mark - 1] == status and r["winner"] == 3 - bad_mark
 
 
