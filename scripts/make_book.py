@@ -17,7 +17,8 @@ moves (kind WEAK, about ten times cheaper to prove) instead of exact ones.
 Resumable: every solved position is appended to ``WORK/solved.txt`` at once; a
 rerun skips what is there. Usage::
 
-    python -m scripts.make_book --depth 7 --exact-from 6 --weak [--work DIR] [--out FILE]
+    python -m scripts.make_book --depth 7 --exact-from 4 --first-exact-from 2 --weak \
+        --heuristic-depth 10 [--work DIR] [--out FILE]
 
 ``--depth`` is the largest number of stones on the board in a book position.
 """
@@ -82,10 +83,21 @@ def heuristic_move(agent, seq, depth):
 
 
 def generate(depth, work, exact_from=0, weak=False, heuristic_depth=8,
-             tt_bits=DEFAULT_TT_BITS, quiet=False):
+             tt_bits=DEFAULT_TT_BITS, quiet=False, first_exact_from=None):
+    """Solve the book positions; {canonical key: (column, score, kind)}.
+
+    ``first_exact_from`` (default ``exact_from``) is the threshold for the first
+    player's positions (an even number of stones)."""
+    if first_exact_from is None:
+        first_exact_from = exact_from
     os.makedirs(work, exist_ok=True)
     progress = os.path.join(work, "solved.txt")
-    solved = load_solved(progress)
+    # a rerun with a smaller --exact-from solves what was a heuristic entry before
+    def threshold(stones):
+        return first_exact_from if stones % 2 == 0 else exact_from
+
+    solved = {k: v for k, v in load_solved(progress).items()
+              if not (v[2] == HEURISTIC and v[3] >= threshold(v[3]))}
     solver = Solver(ROWS, COLUMNS, INAROW, tt_bits)
     agent = AlphaBetaAgent()
     # frontier: move lists of positions with the book's side to move, one level at a time
@@ -106,7 +118,7 @@ def generate(depth, work, exact_from=0, weak=False, heuristic_depth=8,
                 key, mirrored = canonical(p.key(), ROWS, COLUMNS)
                 if key not in solved:
                     t0 = time.perf_counter()
-                    if stones < exact_from:
+                    if stones < threshold(stones):
                         col, lo, kind = heuristic_move(agent, seq, heuristic_depth), 0, HEURISTIC
                     else:
                         col, lo, hi, done = solver.best_move(p, weak=weak)
@@ -147,6 +159,8 @@ def main(argv=None):
     ap.add_argument("--out", default=os.path.join(ROOT, "agents", "data", BOOK_NAME))
     ap.add_argument("--exact-from", type=int, default=0,
                     help="positions with fewer stones get a fixed-depth alphabeta move")
+    ap.add_argument("--first-exact-from", type=int, default=None,
+                    help="--exact-from for the first player's positions (default: the same)")
     ap.add_argument("--heuristic-depth", type=int, default=8)
     ap.add_argument("--weak", action="store_true", help="outcome-keeping moves, not exact ones")
     ap.add_argument("--tt-bits", type=int, default=DEFAULT_TT_BITS)
@@ -156,7 +170,7 @@ def main(argv=None):
         ap.error(f"--depth must be in 0..20, got {args.depth}")
     t0 = time.perf_counter()
     entries = generate(args.depth, args.work, args.exact_from, args.weak, args.heuristic_depth,
-                       args.tt_bits, args.quiet)
+                       args.tt_bits, args.quiet, args.first_exact_from)
     data = encode_book(entries, ROWS, COLUMNS, INAROW, args.depth)
     with open(args.out, "wb") as f:
         f.write(data)
