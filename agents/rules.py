@@ -104,16 +104,19 @@ def _is_win_at(grid, rows, columns, inarow, idx):
     row = idx // columns
     col = idx - row * columns
     need = inarow - 1
-    if _run_length(grid, rows, columns, row, col, 1, 0, mark, need) >= need:
+    # Directions are passed as int64 values, not literals: numba compiles one copy of a
+    # kernel per distinct literal argument (7 copies here cost ~1 s of first-move compile).
+    one, zero, minus = np.int64(1), np.int64(0), np.int64(-1)
+    if _run_length(grid, rows, columns, row, col, one, zero, mark, need) >= need:
         return True
-    if (_run_length(grid, rows, columns, row, col, 0, 1, mark, need)
-            + _run_length(grid, rows, columns, row, col, 0, -1, mark, need)) >= need:
+    if (_run_length(grid, rows, columns, row, col, zero, one, mark, need)
+            + _run_length(grid, rows, columns, row, col, zero, minus, mark, need)) >= need:
         return True
-    if (_run_length(grid, rows, columns, row, col, 1, 1, mark, need)
-            + _run_length(grid, rows, columns, row, col, -1, -1, mark, need)) >= need:
+    if (_run_length(grid, rows, columns, row, col, one, one, mark, need)
+            + _run_length(grid, rows, columns, row, col, minus, minus, mark, need)) >= need:
         return True
-    if (_run_length(grid, rows, columns, row, col, 1, -1, mark, need)
-            + _run_length(grid, rows, columns, row, col, -1, 1, mark, need)) >= need:
+    if (_run_length(grid, rows, columns, row, col, one, minus, mark, need)
+            + _run_length(grid, rows, columns, row, col, minus, one, mark, need)) >= need:
         return True
     return False
 

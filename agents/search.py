@@ -283,7 +283,8 @@ def _root_search(grid, heights, rows, columns, inarow, windows, evaluate, order,
     for c in range(columns):
         stones += heights[c]
     key = _hash(grid, zobrist)
-    n = _order_moves(heights, rows, columns, order, first_move, killers, 0, moves[0])
+    # np.int64 rather than literals: one compiled copy of each kernel, not one per literal
+    n = _order_moves(heights, rows, columns, order, first_move, killers, np.int64(0), moves[0])
     root_moves = moves[0].copy()
     best = -INF
     best_move = -1
@@ -302,7 +303,7 @@ def _root_search(grid, heights, rows, columns, inarow, windows, evaluate, order,
             v = -_negamax(grid, heights, rows, columns, inarow, windows, evaluate, order,
                           depth - 1, -INF, -best, 3 - mark, mark, stones + 1,
                           key ^ zobrist[mark, idx], zobrist, tt_key, tt_val, tt_info, tt_move,
-                          killers, moves, 1, deadline, stats)
+                          killers, moves, np.int64(1), deadline, stats)
         _undo(grid, heights, rows, columns, c)
         if stats[S_ABORTED]:
             return -1
