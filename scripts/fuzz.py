@@ -6,7 +6,7 @@
 Each game draws a configuration (rows and columns from 1 to ``--max-side``, now and
 then a larger or a one-line board; ``inarow`` from 1 to beyond the board), an
 ``actTimeout`` and a random reachable position (random legal moves that complete no
-line), then the agent plays *both* sides to the end. Every move is checked the way
+line), then the agent plays *both* sides for ``--max-moves`` moves (or to the end). Every move is checked the way
 kaggle-environments judges it:
 
 * ``ERROR``   the agent raised;
@@ -88,12 +88,13 @@ def judge(move, heights, rows, columns):
     return None
 
 
-def play_game(agent, cfg, rng):
-    """Self-play from a random reachable position; returns (moves, failures, worst ratio)."""
+def play_game(agent, cfg, rng, max_moves=None):
+    """Self-play from a random reachable position, at most ``max_moves`` moves (None: to
+    the end); returns (moves, failures, worst ratio)."""
     rows, columns, inarow = cfg["rows"], cfg["columns"], cfg["inarow"]
     grid, heights, mark = random_reachable(rng, cfg)
     moves, worst, failures = 0, 0.0, []
-    while heights.sum() < rows * columns:
+    while heights.sum() < rows * columns and (max_moves is None or moves < max_moves):
         obs = {"board": [int(v) for v in grid], "mark": mark,
                "remainingOverageTime": cfg["remainingOverageTime"], "step": int(heights.sum())}
         t = time.perf_counter()
@@ -128,7 +129,7 @@ def build(name, submission=None):
 
 
 def run(names, submission, games, seconds, seed, max_side, out=sys.stdout,
-        act_timeouts=ACT_TIMEOUTS):
+        act_timeouts=ACT_TIMEOUTS, max_moves=16):
     """Fuzz ``names`` (and ``submission``); returns the report dict per agent."""
     players = [(n, build(n)) for n in names]
     if submission:
@@ -143,7 +144,7 @@ def run(names, submission, games, seconds, seed, max_side, out=sys.stdout,
         cfg = random_config(rng, max_side, act_timeouts)
         game_seed = rng.randrange(2**31)
         for name, agent in players:
-            moves, failures, worst = play_game(agent, cfg, random.Random(game_seed))
+            moves, failures, worst = play_game(agent, cfg, random.Random(game_seed), max_moves)
             r = report[name]
             r["games"] += 1
             r["moves"] += moves
@@ -177,6 +178,8 @@ def main(argv=None):
     p.add_argument("--seconds", type=float, help="time to fuzz (default 60 without --games)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--max-side", type=int, default=20)
+    p.add_argument("--max-moves", type=int, default=16,
+                   help="moves per game from its random position (0: play to the end)")
     p.add_argument("--act-timeouts", default=",".join(map(str, ACT_TIMEOUTS)),
                    help="actTimeout values to draw from (seconds, comma-separated)")
     args = p.parse_args(argv)
@@ -197,7 +200,7 @@ def main(argv=None):
               file=sys.stderr)
         return 2
     report = run(names, args.submission, args.games, seconds, args.seed, args.max_side,
-                 act_timeouts=act_timeouts)
+                 act_timeouts=act_timeouts, max_moves=args.max_moves or None)
     failed = sum(r[s] for r in report.values() for s in STATUSES)
     return 1 if failed else 0
 
