@@ -168,6 +168,17 @@ class PerfectAgent(Agent):
         heights = np.zeros(7, dtype=np.int64)
         from .rules import parse_config
         self.fallback.search(grid, heights, 1, parse_config(None), time.perf_counter() + 0.05, 2)
+        # and the whole call path (validation kernels, book, solver) on two positions
+        config = {"rows": 6, "columns": 7, "inarow": 4}
+        board = [0] * 42
+        self({"board": board, "mark": 1}, config)
+        for i, ch in enumerate("12332365265661174712777667"):  # 26 stones: solved at once
+            c = int(ch) - 1
+            row = 5 - sum(1 for r in range(6) if board[c + 7 * r])
+            board[c + 7 * row] = 1 + i % 2
+        self({"board": board, "mark": 1}, config)
+        self.last = {}
+        self._solvers[(6, 7, 4)].reset()
 
     def solver(self, rows, columns, inarow):
         key = (rows, columns, inarow)
