@@ -169,3 +169,34 @@ def test_games_on_small_boards_reach_the_game_value(agent, shape):
     opponent = agents.make("alphabeta", time_limit=0.05)
     assert play(agent, opponent, cfg) >= sign
     assert -play(opponent, agent, cfg) >= -sign
+
+
+def grid_of_position(p):
+    """Kaggle flat board of a Position (the side to move has mark 1 + moves % 2)."""
+    H = p.rows + 1
+    mover = 1 + p.moves % 2
+    board = [0] * (p.rows * p.columns)
+    for c in range(p.columns):
+        for r in range(p.rows):
+            bit = 1 << (c * H + r)
+            if p.mask & bit:
+                board[c + (p.rows - 1 - r) * p.columns] = mover if p.pos & bit else 3 - mover
+    return board
+
+
+def test_lost_book_entry_is_left_to_alphabeta(agent):
+    if agent.opening_book is None:
+        pytest.skip("no opening book in agents/data")
+    lost = [k for k, (c, s, kind) in sorted(agent.opening_book.table.items())
+            if kind == P.WEAK and s < 0]
+    if not lost:
+        pytest.skip("no lost entry in the book")
+    p = position_from_key(lost[0])
+    saved = agent.time_limit
+    try:
+        agent.time_limit = 0.2
+        col = agent({"board": grid_of_position(p), "mark": 1 + p.moves % 2}, CFG)
+    finally:
+        agent.time_limit = saved
+    assert p.can_play(col) and agent.last["source"] == "alphabeta"
+    assert agent.last["book"] == "lost"
