@@ -71,6 +71,14 @@ def main(argv=None):
     ratio = tk / t1
     target = f" (target <= {TARGET})" if args.workers == 2 else ""
     print(f"ratio workers {args.workers} / workers 1: {ratio:.2f}{target}")
+    # CPU model of an idle machine: what is not game CPU (start, imports, compiling)
+    # runs once, the games' CPU is shared by the workers
+    games1, gamesk = sum(g["cpu"] for g in g1), sum(g["cpu"] for g in gk)
+    idle1 = c1  # one process: everything is on the critical path
+    idlek = (ck - gamesk) + gamesk / args.workers
+    print(f"CPU model of an idle machine: workers 1 {idle1:.1f} s (games {games1:.1f} s), "
+          f"workers {args.workers} {idlek:.1f} s (games {gamesk:.1f} s / {args.workers}): "
+          f"ratio {idlek / idle1:.2f} (an estimate from CPU times, not a measurement)")
     print(f"identical games: {'yes' if same else 'NO'}; load average after: "
           f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     if os.getloadavg()[1] > 0.5 * (os.cpu_count() or 1):

@@ -270,11 +270,14 @@ def play_game(game):
     ``index, seed, agents`` (spec texts by mark), ``moves`` (columns, 0-based),
     ``winner`` (mark 1 or 2, 0 for a draw), ``result`` ("1-0", "0-1" or "1/2-1/2"),
     ``statuses`` (DONE, INVALID, TIMEOUT or ERROR per mark), ``error`` (message of
-    the failure, or None), ``times`` (seconds per move, per mark), ``output`` (what
-    each agent printed, at most :data:`MAX_OUTPUT` characters)."""
+    the failure, or None), ``times`` (seconds per move, per mark), ``cpu`` (CPU
+    seconds of the game's process during the game: on a busy machine the move times
+    are wall times and can be several times larger), ``output`` (what each agent
+    printed, at most :data:`MAX_OUTPUT` characters)."""
     cfg = game.config
     for spec in game.specs:
         warm_up(spec, cfg)
+    cpu_start = time.process_time()
     seq = np.random.SeedSequence(game.seed)
     py_seed, np_seed, seed1, seed2 = (int(s) for s in seq.generate_state(4))
     random.seed(py_seed)
@@ -321,7 +324,7 @@ def play_game(game):
     result = {0: "1/2-1/2", 1: "1-0", 2: "0-1"}[winner]
     return {"index": game.index, "seed": game.seed, "agents": [s.text for s in game.specs],
             "moves": moves, "winner": winner, "result": result, "statuses": statuses,
-            "error": error, "times": times,
+            "error": error, "times": times, "cpu": time.process_time() - cpu_start,
             "output": [o.getvalue()[:MAX_OUTPUT] for o in output]}
 
 
