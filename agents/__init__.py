@@ -16,7 +16,12 @@ AGENTS = {
     "tutorial": "agents.baselines:TutorialAgent",  # the Kaggle tutorial's agent, pure Python
     "mcts": "agents.mcts:MCTSAgent",
     "perfect": "agents.perfect:PerfectAgent",  # exact solver + book, alphabeta fallback
-    "tictactoe": "agents.games.tictactoe:TicTacToeAgent",  # not ConnectX: see agents.games
+}
+
+# Agents for the seed lessons' other games (not ConnectX players): make() builds them,
+# names() and the ConnectX tools (matches, fuzz, bundler) do not list them.
+OTHER_GAMES = {
+    "tictactoe": "agents.games.tictactoe:TicTacToeAgent",  # see agents.games
 }
 
 BEST = "alphabeta"  # the package's strongest agent, used by the quick start
@@ -24,9 +29,10 @@ BEST = "alphabeta"  # the package's strongest agent, used by the quick start
 
 def agent_class(name):
     """The class behind ``name``; ``ValueError`` lists the valid names."""
-    if not isinstance(name, str) or name not in AGENTS:
-        raise ValueError(f"unknown agent {name!r}; valid: {', '.join(sorted(AGENTS))}")
-    module, cls = AGENTS[name].split(":")
+    if not isinstance(name, str) or (name not in AGENTS and name not in OTHER_GAMES):
+        raise ValueError(f"unknown agent {name!r}; valid: {', '.join(sorted(AGENTS))} "
+                         f"(other games: {', '.join(sorted(OTHER_GAMES))})")
+    module, cls = (AGENTS.get(name) or OTHER_GAMES[name]).split(":")
     return getattr(importlib.import_module(module), cls)
 
 
@@ -36,4 +42,5 @@ def make(name, **options):
 
 
 def names():
+    """The ConnectX agents' names."""
     return sorted(AGENTS)

@@ -30,7 +30,7 @@ import agents
 from agents.rules import _drop, _is_win_at
 
 # Agents that are not ConnectX players or have no time management of their own.
-EXCLUDED = {"tictactoe", "tutorial"}
+EXCLUDED = {"tutorial"}
 ACT_TIMEOUTS = (0.1, 0.2, 0.5, 1.0, 2.0)
 STATUSES = ("ERROR", "INVALID", "TIMEOUT")
 

@@ -139,9 +139,6 @@ def parse_match_config(text=None):
     if unknown:
         raise ValueError(f"unknown config field(s) {', '.join(unknown)}; valid: {', '.join(allowed)}")
     cfg = parse_config({k: values[k] for k in ("rows", "columns", "inarow") if k in values})
-    if cfg.inarow > max(cfg.rows, cfg.columns):
-        raise ValueError(f"impossible config: inarow={cfg.inarow} does not fit on a "
-                         f"{cfg.rows}x{cfg.columns} board (rows x columns)")
     times = {}
     for key, default in (("actTimeout", ACT_TIMEOUT), ("remainingOverageTime", OVERAGE)):
         value = values.get(key, default)

@@ -74,7 +74,7 @@ def test_parse_spec_kinds(tmp_path):
     (["minimax:dpth=3", "random"], ["dpth"]),
     (["minimax:depth", "random"], ["malformed option 'depth'"]),
     (["kaggle.negamax:depth=2", "random"], ["takes no options"]),
-    (["random", "random", "--config", "rows=3,columns=3,inarow=5"], ["impossible config"]),
+    (["random", "random", "--config", "rows=3,columns=3,inarow=2.5"], ["inarow"]),
     (["random", "random", "--config", "rows=0"], ["rows"]),
     (["random", "random", "--config", "rows=4,colums=4"], ["colums"]),
     (["random", "random", "--games", "0"], ["--games"]),
@@ -88,6 +88,13 @@ def test_bad_input_exits_2_with_one_line(argv, words, capsys):
     assert len(err.splitlines()) == 1
     for w in words:
         assert w in err
+
+
+def test_inarow_longer_than_the_board_is_a_legal_config(capsys):
+    """The connectx spec accepts it: nobody can win, every game is a draw."""
+    match_mod.main(["random", "rules", "--games", "2", "--config", "rows=3,columns=3,inarow=5",
+                    "--quiet"])
+    assert "0-2-0" in capsys.readouterr().out
 
 
 def test_submission_that_fails_to_load_is_bad_input(tmp_path, capsys):
