@@ -7,18 +7,19 @@ leads to the next book position. Each position is solved exactly
 (:meth:`agents.solver.Solver.best_move`) and stored with its best column and
 score, mirror images folded (see :mod:`agents.perfect` for the format).
 
-Positions with fewer than ``--exact-from`` stones are beyond what the solver
-settles in the time of one session (a 4-stone position takes some 10 CPU seconds
-and a 2-stone one more than a minute on this machine); they get the move of a
-fixed-depth ``alphabeta`` search instead (kind HEURISTIC, deterministic, so the
-positions reachable below them are known). ``--weak`` stores outcome-keeping
-moves (kind WEAK, about ten times cheaper to prove) instead of exact ones.
+``--weak`` stores outcome-keeping moves (kind WEAK: about ten times cheaper to
+prove than exact ones: the committed book is weak-solved down to the empty
+board, which took 234 s; the four 1-stone positions 592 s, the 2-stone ones
+384 s, about 50 minutes in all on two shared cores). Positions with fewer than
+``--exact-from`` stones (``--first-exact-from`` for the first player) can instead
+get the move of a fixed-depth ``alphabeta`` search (kind HEURISTIC,
+deterministic, so the positions reachable below them are known) when the
+solver is too slow for them.
 
 Resumable: every solved position is appended to ``WORK/solved.txt`` at once; a
 rerun skips what is there. Usage::
 
-    python -m scripts.make_book --depth 7 --exact-from 4 --first-exact-from 2 --weak \
-        --heuristic-depth 10 [--work DIR] [--out FILE]
+    python -m scripts.make_book --depth 7 --weak [--work DIR] [--out FILE]
 
 ``--depth`` is the largest number of stones on the board in a book position.
 """

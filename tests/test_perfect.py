@@ -200,3 +200,21 @@ def test_lost_book_entry_is_left_to_alphabeta(agent):
         agent.time_limit = saved
     assert p.can_play(col) and agent.last["source"] == "alphabeta"
     assert agent.last["book"] == "lost"
+
+
+def test_book_generator_is_resumable(tmp_path):
+    """Three plies of fixed-depth alphabeta entries (the solver's part needs minutes
+    from the empty board); a rerun reads the progress file and recomputes nothing."""
+    from scripts import make_book
+    entries = make_book.generate(2, str(tmp_path), exact_from=3, heuristic_depth=2,
+                                 tt_bits=12, quiet=True)
+    lines = (tmp_path / "solved.txt").read_text().splitlines()
+    # 1 root + 4 first moves (mirror-folded) + the first player's 2-stone positions
+    assert len(entries) == len(lines) and len(entries) >= 5
+    assert all(kind == P.HEURISTIC for _, _, kind in entries.values())
+    again = make_book.generate(2, str(tmp_path), exact_from=3, heuristic_depth=2,
+                               tt_bits=12, quiet=True)
+    assert again == entries
+    assert (tmp_path / "solved.txt").read_text().splitlines() == lines
+    book = P.Book(P.encode_book(entries, 6, 7, 4, 2))
+    assert book.lookup(Position()) is not None
