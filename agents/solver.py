@@ -52,7 +52,14 @@ SYM_STONES = 12  # mirror images share TT slots below this many stones (see _key
 # popcount: one instruction under numba, a loop in plain Python
 # ---------------------------------------------------------------------------
 
-if HAVE_NUMBA:
+def _jit_enabled():
+    if not HAVE_NUMBA:
+        return False
+    from numba.core import config
+    return not config.DISABLE_JIT
+
+
+if _jit_enabled():  # an LLVM intrinsic cannot run as plain Python (NUMBA_DISABLE_JIT=1)
     from numba import types as _types
     from numba.extending import intrinsic as _intrinsic
 
@@ -72,7 +79,7 @@ if HAVE_NUMBA:
         return _ctpop64(x)
 else:  # pragma: no cover
     def _popcount(x):
-        return bin(x & 0xFFFFFFFFFFFFFFFF).count("1")
+        return bin(int(x) & 0xFFFFFFFFFFFFFFFF).count("1")
 
 
 # ---------------------------------------------------------------------------
