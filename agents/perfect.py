@@ -6,10 +6,11 @@ For each move, in this order:
    plays its own book moves, as either colour, solved by :mod:`agents.solver`
    (``scripts/make_book.py``), mirror images folded. Entries are EXACT (optimal
    column), WEAK (the column keeps the win or the draw) or HEURISTIC (the
-   first plies, too early for the solver: a fixed-depth alphabeta move). A lost
-   WEAK entry only says that every move loses against perfect play; there the
-   ``alphabeta`` agent chooses (the slowest loss is out of the solver's reach
-   so early, and the overage is kept for later);
+   first plies, too early for the solver: a fixed-depth alphabeta move). In a
+   position proven lost (WEAK, score -1) every move loses against perfect play
+   and the slowest loss is out of the solver's reach so early; there the book
+   holds the move of a fixed-depth alphabeta search, which sets a fallible
+   opponent the most problems (``make_book --lost-heuristic``);
 2. the exact solver (:func:`agents.solver.Solver.best_move`) under the time
    budget. Its first probes ask "can I win?" then "can I at least draw?", so
    even when it runs out of time it often knows a column that keeps the
@@ -219,13 +220,6 @@ class PerfectAgent(Agent):
         if self.opening_book is not None:
             hit = self.opening_book.lookup(p)
             if hit is not None and p.can_play(hit[0]):
-                if hit[2] == WEAK and hit[1] < 0:  # lost: let alphabeta make it hard
-                    plain = Clock(clock.start, self._obs, self._config, self.time_limit, False)
-                    col, val, depth, nodes = self.fallback.search(grid, heights, mark, cfg,
-                                                                  plain.deadline)
-                    self.last = {"source": "alphabeta", "column": col, "depth": depth,
-                                 "book": "lost"}
-                    return col
                 self.last = {"source": "book", "column": hit[0], "score": hit[1],
                              "kind": KIND_NAMES[hit[2]]}
                 return hit[0]

@@ -19,7 +19,8 @@ solver is too slow for them.
 Resumable: every solved position is appended to ``WORK/solved.txt`` at once; a
 rerun skips what is there. Usage::
 
-    python -m scripts.make_book --depth 7 --weak [--work DIR] [--out FILE]
+    python -m scripts.make_book --depth 7 --weak --lost-heuristic --heuristic-depth 10 \
+        [--work DIR] [--out FILE]
 
 ``--depth`` is the largest number of stones on the board in a book position.
 """
@@ -84,7 +85,8 @@ def heuristic_move(agent, seq, depth):
 
 
 def generate(depth, work, exact_from=0, weak=False, heuristic_depth=8,
-             tt_bits=DEFAULT_TT_BITS, quiet=False, first_exact_from=None):
+             tt_bits=DEFAULT_TT_BITS, quiet=False, first_exact_from=None,
+             lost_heuristic=False):
     """Solve the book positions; {canonical key: (column, score, kind)}.
 
     ``first_exact_from`` (default ``exact_from``) is the threshold for the first
@@ -131,6 +133,11 @@ def generate(depth, work, exact_from=0, weak=False, heuristic_depth=8,
                     solved[key] = (COLUMNS - 1 - col if mirrored else col, lo, kind, p.moves)
                 c, score, kind, _ = solved[key]
                 col = COLUMNS - 1 - c if mirrored else c
+                if kind == WEAK and score < 0 and lost_heuristic:
+                    # every move loses against perfect play: keep the proof (score -1) but
+                    # play the fixed-depth alphabeta move, which sets the opponent problems
+                    col = heuristic_move(agent, seq, heuristic_depth)
+                    solved[key] = (COLUMNS - 1 - col if mirrored else col, score, kind, p.moves)
                 if stones + 2 > depth or p.is_winning_move(col):
                     continue
                 q = p.copy()
@@ -164,6 +171,8 @@ def main(argv=None):
                     help="--exact-from for the first player's positions (default: the same)")
     ap.add_argument("--heuristic-depth", type=int, default=8)
     ap.add_argument("--weak", action="store_true", help="outcome-keeping moves, not exact ones")
+    ap.add_argument("--lost-heuristic", action="store_true",
+                    help="in lost positions, the fixed-depth alphabeta move")
     ap.add_argument("--tt-bits", type=int, default=DEFAULT_TT_BITS)
     ap.add_argument("--quiet", action="store_true")
     args = ap.parse_args(argv)
@@ -171,7 +180,7 @@ def main(argv=None):
         ap.error(f"--depth must be in 0..20, got {args.depth}")
     t0 = time.perf_counter()
     entries = generate(args.depth, args.work, args.exact_from, args.weak, args.heuristic_depth,
-                       args.tt_bits, args.quiet, args.first_exact_from)
+                       args.tt_bits, args.quiet, args.first_exact_from, args.lost_heuristic)
     data = encode_book(entries, ROWS, COLUMNS, INAROW, args.depth)
     with open(args.out, "wb") as f:
         f.write(data)
