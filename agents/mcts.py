@@ -253,6 +253,35 @@ def _select(node, first, nchild, proof, visits, wins, c):
 
 
 @njit
+def _new_child(ch, node, col, wins_now, fills_board, parent, first, nchild, move, proof,
+               visits, wins):
+    """Initialise slot ``ch`` as the child of ``node`` reached by ``col``; a move that wins
+    at once is a proven win, one that fills the board a proven draw."""
+    parent[ch] = node
+    first[ch] = -1
+    nchild[ch] = 0
+    move[ch] = col
+    visits[ch] = 0.0
+    wins[ch] = 0.0
+    if wins_now:
+        proof[ch] = WIN
+    elif fills_board:
+        proof[ch] = DRAW
+    else:
+        proof[ch] = UNKNOWN
+
+
+@njit
+def _close_expansion(node, base, k, first, nchild, proof, count):
+    """Attach the ``k`` children made from slot ``base`` to ``node``; prove ``node`` if
+    they decide it."""
+    first[node] = base
+    nchild[node] = k
+    count[0] = base + k
+    _update_proof(node, first, nchild, proof)
+
+
+@njit
 def _expand(node, grid, heights, rows, columns, inarow, mark, order, parent, first, nchild,
             move, proof, visits, wins, count):
     """Create every child of ``node`` (``mark`` to move there) in ``order``; prove
@@ -266,24 +295,11 @@ def _expand(node, grid, heights, rows, columns, inarow, mark, order, parent, fir
         col = order[i]
         if heights[col] >= rows:
             continue
-        ch = base + k
-        parent[ch] = node
-        first[ch] = -1
-        nchild[ch] = 0
-        move[ch] = col
-        visits[ch] = 0.0
-        wins[ch] = 0.0
-        if _wins_by_playing(grid, heights, rows, columns, inarow, col, mark):
-            proof[ch] = WIN
-        elif stones + 1 == rows * columns:
-            proof[ch] = DRAW
-        else:
-            proof[ch] = UNKNOWN
+        wins_now = _wins_by_playing(grid, heights, rows, columns, inarow, col, mark)
+        _new_child(base + k, node, col, wins_now, stones + 1 == rows * columns, parent, first,
+                   nchild, move, proof, visits, wins)
         k += 1
-    first[node] = base
-    nchild[node] = k
-    count[0] = base + k
-    _update_proof(node, first, nchild, proof)
+    _close_expansion(node, base, k, first, nchild, proof, count)
 
 
 @njit
@@ -301,24 +317,10 @@ def _expand_bb(node, current, mask, rows, columns, inarow, stones, order, parent
         cell = (mask + _bb_bottom(col, H)) & colmask
         if cell == np.uint64(0):
             continue  # full column
-        ch = base + k
-        parent[ch] = node
-        first[ch] = -1
-        nchild[ch] = 0
-        move[ch] = col
-        visits[ch] = 0.0
-        wins[ch] = 0.0
-        if winning & cell:
-            proof[ch] = WIN
-        elif stones + 1 == rows * columns:
-            proof[ch] = DRAW
-        else:
-            proof[ch] = UNKNOWN
+        _new_child(base + k, node, col, (winning & cell) != np.uint64(0),
+                   stones + 1 == rows * columns, parent, first, nchild, move, proof, visits, wins)
         k += 1
-    first[node] = base
-    nchild[node] = k
-    count[0] = base + k
-    _update_proof(node, first, nchild, proof)
+    _close_expansion(node, base, k, first, nchild, proof, count)
 
 
 @njit
