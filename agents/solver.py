@@ -429,6 +429,37 @@ def _analyze(pos, mask, moves, weak, g, tt, st, mv, sc, stats, deadline, out):
 
 
 @njit
+def _moves_at_least(pos, mask, moves, t, g, tt, st, mv, sc, stats, deadline, out):
+    """``out[c]`` = 1 if playing column ``c`` scores at least ``t``, else 0 (and
+    INVALID_MOVE for a full column): one null-window search per column."""
+    N = g[G_N]
+    W = g[G_W]
+    H = g[G_H]
+    rows = g[G_ROWS]
+    win = _winning_cells(pos, mask, g)
+    for c in range(W):
+        top = 1 << (c * H + rows - 1)
+        if mask & top:
+            out[c] = INVALID_MOVE
+            continue
+        move = (mask + (1 << (c * H))) & g[G_ORDER + W + c]
+        if win & move:
+            out[c] = 1 if (N + 1 - moves) // 2 >= t else 0
+            continue
+        if moves + 1 >= N:  # the board is full after this move: a draw
+            out[c] = 1 if t <= 0 else 0
+            continue
+        if _can_win_next(pos ^ mask, mask | move, g):  # hands the opponent a four
+            r = -((N - moves) // 2)
+        else:
+            r = -_search(pos ^ mask, mask | move, moves + 1, -t, -(t - 1), g, tt, st, mv, sc,
+                         stats, deadline)
+        if stats[S_ABORTED]:
+            return
+        out[c] = 1 if r > t - 1 else 0
+
+
+@njit
 def _best_move(pos, mask, moves, weak_first, weak, g, tt, st, mv, sc, stats, deadline, result):
     """An optimal column and the score interval, into ``result`` = (col, lo, hi).
 
@@ -720,6 +751,20 @@ class Solver:
                   self.mv, self.sc, self.stats, float(deadline), out)
         return None if self.stats[S_ABORTED] else [int(v) for v in out]
 
+    def moves_at_least(self, p, t, deadline=0.0):
+        """Columns whose score is at least ``t`` (0-based, left to right); None if
+        ``deadline`` passed. With ``t`` the position's exact score these are the
+        optimal columns; with ``t = 0`` the columns that keep at least a draw."""
+        if isinstance(p, str):
+            p = self.position(p)
+        self._check(p)
+        out = np.full(self.columns, INVALID_MOVE, dtype=np.int64)
+        self._run(_moves_at_least, p.pos, p.mask, p.moves, int(t), self.g, self.tt, self.st,
+                  self.mv, self.sc, self.stats, float(deadline), out)
+        if self.stats[S_ABORTED]:
+            return None
+        return [c for c in range(self.columns) if out[c] == 1]
+
     def best_move(self, p, deadline=0.0, weak_first=True, weak=False):
         """``(column, lo, hi, complete)``: an optimal 0-based column when ``complete``;
         otherwise the column scores at least ``lo`` and the position is in ``[lo, hi]``.
@@ -749,6 +794,7 @@ def warm_up(solver):
     solver.solve(p, deadline=deadline)
     solver.best_move(p, deadline=deadline)
     solver.analyze(p, deadline=deadline)
+    solver.moves_at_least(p, 0, deadline=deadline)
     solver.reset()
 
 

@@ -111,6 +111,10 @@ def test_matches_slow_negamax_on_random_positions(shape):
                 want = -ref_score(child, 3 - mark, rows, columns, inarow, memo)
             assert scores[c] == want, (seq, c)
         assert max(scores) == expected
+        for t in (expected, expected - 1, 0, expected + 1):
+            assert s.moves_at_least(seq, t) == [c for c in range(columns)
+                                                if scores[c] != S.INVALID_MOVE
+                                                and scores[c] >= t], (seq, t)
         col, lo, hi, done = s.best_move(seq)
         assert done and lo == hi == expected and scores[col] == expected, seq
         checked += 1
@@ -153,6 +157,10 @@ def test_analysis_sample(solver):
     for fields in read_lines("analysis.txt")[::10]:
         moves, expected = fields[0], [int(v) for v in fields[1:]]
         assert solver.analyze(moves) == expected, moves
+        best = max(expected)
+        for t in (best, best - 1, 0):  # the optimal columns, one worse, at least a draw
+            want = [c for c in range(7) if expected[c] != S.INVALID_MOVE and expected[c] >= t]
+            assert solver.moves_at_least(moves, t) == want, (moves, t)
         col, lo, hi, done = solver.best_move(moves)
         assert done and lo == hi == max(expected) and expected[col] == max(expected), moves
 
