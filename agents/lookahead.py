@@ -93,11 +93,13 @@ class AlphaBetaAgent(Agent):
                            stats, scores)
         return int(col), int(scores[col]), int(stats[S_NODES])
 
-    def search(self, grid, heights, mark, cfg, deadline=0.0, max_depth=None):
+    def search(self, grid, heights, mark, cfg, deadline=0.0, max_depth=None, trace=None):
         """Iterative deepening; returns (column, value, depth reached, nodes).
 
         ``deadline`` (``time.perf_counter`` seconds, 0 = none) stops the search; the
-        move of the last completed depth is returned. Depth 1 always completes."""
+        move of the last completed depth is returned. Depth 1 always completes.
+        ``trace``: a list that receives ``(depth, column)`` after each completed depth
+        (the move this agent would play had it stopped there)."""
         t = self.tables(cfg)
         t.clear()
         windows = window_table(*cfg)
@@ -117,6 +119,8 @@ class AlphaBetaAgent(Agent):
             if stats[S_ABORTED] or col < 0:
                 break
             best_col, best_val, reached, first = int(col), int(scores[col]), depth, int(col)
+            if trace is not None:
+                trace.append((depth, best_col))
             if abs(best_val) >= PROVEN:
                 break
             spent = time.perf_counter() - t0

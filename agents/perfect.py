@@ -17,6 +17,18 @@ For each move, in this order:
    game-theoretic outcome, and plays it;
 3. otherwise the ``alphabeta`` agent's move with the time that is left.
 
+Traps (option ``traps``, default on): in a drawn or lost position several
+columns often keep the same score. Against perfect play they are equal; against
+a fallible opponent they are not. Among them the agent plays the one whose
+likely reply is a mistake: the opponent model is the ``alphabeta`` agent
+(depth-limited alpha-beta with the ``threats`` heuristic), asked at every depth
+it reaches in a share of the move's time, and each predicted reply is solved.
+The column never leaves the optimal set, so the game-theoretic value and the
+score (slowest loss) are kept; when the slowest loss is not proven in time but
+the loss is, every column is a candidate. As second player, after the first
+player's proven-winning centre opening, this is what turns alphabeta's wins
+into losses (:meth:`PerfectAgent._trap`).
+
 Scores count stones (see :mod:`agents.solver`), so the best score is also the
 fastest win or the slowest loss.
 
@@ -31,8 +43,10 @@ import zlib
 
 import numpy as np
 
-from .base import Agent, Clock, _field, boolean, optional, positive_int, positive_number
+from .base import Agent, Clock, _field, boolean, optional, positive_int, positive_number, \
+    tactical_move
 from .lookahead import AlphaBetaAgent
+from .search import PROVEN
 from .resources import read_resource
 from .rules import fits_bitboard
 from .solver import DEFAULT_TT_BITS, Position, Solver, warm_up
@@ -44,6 +58,12 @@ BOOK_MAGIC = b"C4BOOK1\0"
 FALLBACK_SHARE = 0.25
 FALLBACK_MAX = 0.4
 OVERAGE_KEEP = 5.0  # seconds of overage never spent
+# Traps (see PerfectAgent._trap): seconds at most a move spends on them, the share of
+# that for the opponent model's searches, and the model's depths.
+TRAP_MAX = 2.5
+TRAP_MODEL_SHARE = 0.6
+TRAP_MIN_DEPTH = 4
+TRAP_MAX_DEPTH = 24
 
 
 # ---------------------------------------------------------------------------
@@ -147,13 +167,16 @@ class PerfectAgent(Agent):
     Options: ``tt_bits`` (transposition table of ``next_prime(2**tt_bits)``
     8-byte slots, default 24 = 128 MiB), ``time_limit`` (seconds a move, capped by
     ``actTimeout`` less a safety margin), ``use_overage`` (spend part of the
-    overage reserve, default True), ``book`` (use the opening book, default True)."""
+    overage reserve, default True), ``book`` (use the opening book, default True),
+    ``traps`` (among equally scored columns in a drawn or lost position, prefer
+    one whose likely reply is a mistake, default True)."""
 
     name = "perfect"
     OPTIONS = {"tt_bits": (positive_int("tt_bits", 28), DEFAULT_TT_BITS),
                "time_limit": (optional(positive_number("time_limit")), None),
                "use_overage": (boolean("use_overage"), True),
-               "book": (boolean("book"), True)}
+               "book": (boolean("book"), True),
+               "traps": (boolean("traps"), True)}
 
     def __init__(self, **options):
         super().__init__(**options)
@@ -162,6 +185,7 @@ class PerfectAgent(Agent):
         self._solvers = {}
         self.opening_book = load_book() if self.book else None
         self.fallback = AlphaBetaAgent()
+        self.model = AlphaBetaAgent(tt_bits=18)  # the opponent model of _trap
         self.last = {}
         self._overage = 0.0
         self._obs = self._config = None
@@ -230,10 +254,105 @@ class PerfectAgent(Agent):
         col, lo, hi, done = s.best_move(p, deadline - reserve)
         self.last = {"source": "solver", "column": col, "lo": lo, "hi": hi, "complete": done,
                      "nodes": s.nodes}
+        trap_end = min(deadline, time.perf_counter() + TRAP_MAX)
         if done or lo >= 1 or (lo >= 0 and hi <= 0):
+            if self.traps and lo <= 0:
+                # a draw or a loss: among the columns that keep the score (or the draw),
+                # the one whose likely replies are mistakes
+                keep = lo if done else 0
+                cands = s.moves_at_least(p, keep, trap_end)
+                if cands and len(cands) > 1:
+                    col = self._trap(s, p, grid, heights, mark, cfg, cands, col, keep, trap_end)
             return col
+        if self.traps and hi <= -1:
+            # proven lost, the slowest loss not found in time: every column loses
+            cands = [c for c in range(cfg.columns) if p.can_play(c)]
+            tcol = self._trap(s, p, grid, heights, mark, cfg, cands, -1, -1, trap_end)
+            if tcol >= 0:
+                return tcol
         acol, val, depth, nodes = self.fallback.search(grid, heights, mark, cfg, deadline)
         if acol is None or acol < 0:
             return col
         self.last.update({"source": "alphabeta", "column": acol, "depth": depth})
         return acol
+
+    def _trap(self, s, p, grid, heights, mark, cfg, cands, default, value, end):
+        """Among ``cands`` (columns of equal game-theoretic value ``value``: 0 or
+        below), the one that sets a fallible opponent the best trap; ``default`` if
+        none does better than it (-1 if none does better than ``value``).
+
+        The opponent model is the ``alphabeta`` agent (depth-limited alpha-beta with
+        the ``threats`` heuristic, after its immediate win/block check): its reply
+        after each candidate at every depth from ``TRAP_MIN_DEPTH`` to the depth
+        reached in the candidate's share of the time, each reply weak-solved (win 1,
+        draw 0, loss -1 for us; ``value`` if unsolved in time). A candidate's score is
+        the mean over the depths all candidates reached. The move stays among
+        ``cands``, so against perfect play nothing is given up."""
+        t0 = time.perf_counter()
+        model_end = t0 + TRAP_MODEL_SHARE * max(0.0, end - t0)
+        other = 3 - mark
+        N = cfg.rows * cfg.columns
+        replies = {}
+        for i, m in enumerate(cands):
+            g2, h2 = grid.copy(), heights.copy()
+            g2[m + (cfg.rows - 1 - h2[m]) * cfg.columns] = mark
+            h2[m] += 1
+            t = tactical_move(g2, h2, cfg, other)
+            if t >= 0:
+                replies[m] = ([(1, t)], True)
+                continue
+            now = time.perf_counter()
+            slice_end = now + max(0.0, model_end - now) / (len(cands) - i)
+            trace = []
+            _, val, reached, _ = self.model.search(g2, h2, other, cfg, slice_end,
+                                                   TRAP_MAX_DEPTH, trace)
+            final = abs(val) >= PROVEN or reached >= N - p.moves - 1
+            replies[m] = (trace, final)
+        common = min((tr[-1][0] for tr, fin in replies.values() if not fin and tr),
+                     default=TRAP_MAX_DEPTH)
+        lo_d = min(TRAP_MIN_DEPTH, common)
+        outcome = {}
+        scores = {}
+        for m in cands:
+            trace, final = replies[m]
+            total = 0
+            for d in range(lo_d, common + 1):
+                r = trace[0][1]
+                for dd, c in trace:
+                    if dd <= d:
+                        r = c
+                if (m, r) not in outcome:
+                    outcome[m, r] = self._outcome(s, p, m, r, value, end)
+                total += outcome[m, r]
+            scores[m] = total / (common - lo_d + 1)
+        best = max(scores.values())
+        if default in scores and scores[default] >= best:
+            pick = default
+        elif default < 0 and best <= value:
+            pick = -1
+        else:
+            pick = next(m for m in cands if scores[m] == best)
+        self.last.update({"source": "trap" if pick != default else self.last.get("source"),
+                          "column": pick if pick >= 0 else default,
+                          "trap_scores": {m + 1: round(v, 2) for m, v in scores.items()},
+                          "trap_depths": (lo_d, common),
+                          "trap_time": round(time.perf_counter() - t0, 3)})
+        return pick
+
+    @staticmethod
+    def _outcome(s, p, m, r, value, end):
+        """Weak outcome for us (1, 0, -1) after our ``m`` and the reply ``r``;
+        ``value`` if not solved by ``end``."""
+        q = p.copy()
+        q.play(m)
+        if not q.can_play(r):
+            return value
+        if q.is_winning_move(r):
+            return -1
+        q.play(r)
+        if q.moves >= q.rows * q.columns:
+            return 0
+        if time.perf_counter() >= end:
+            return value
+        v = s.solve(q, weak=True, deadline=end)
+        return value if v is None else v

@@ -33,7 +33,7 @@ def test_optimal_on_analysis_sample(agent):
         col = agent(obs_of(moves), CFG)
         assert type(col) is int
         assert scores[col] == max(scores), (moves, col, scores)
-        assert agent.last["source"] == "solver" and agent.last["complete"]
+        assert agent.last["source"] in ("solver", "trap") and agent.last["complete"]
 
 
 def test_empty_board_opens_in_the_centre_from_the_book(agent):
@@ -55,6 +55,30 @@ def test_lost_position_still_returns_a_legal_int(agent):
     col = agent(obs_of("41516"), CFG)
     assert type(col) is int and Position.from_moves("41516").can_play(col)
     assert agent.last["source"] == "solver" and agent.last["hi"] < 0
+
+
+def test_lost_position_sets_a_trap_among_the_optimal_columns(agent):
+    """o to move in "44444333313" (from a game against alphabeta) loses against
+    perfect play whatever it does; columns 3, 4, 6 and 7 lose slowest. The solver
+    alone keeps column 4, which alphabeta answers correctly at depths 6 to 11;
+    after 6 or 7 its replies at those depths throw the win away."""
+    moves = "44444333313"
+    s = Solver(tt_bits=20)
+    optimal = s.moves_at_least(moves, s.solve(moves))
+    assert optimal == [2, 3, 5, 6]
+    col = agent(obs_of(moves), CFG)
+    assert col in (5, 6) and agent.last["source"] == "trap", agent.last
+    grid = np.array(board_from_moves(moves + str(col + 1)), dtype=np.int8)
+    heights = np.array([sum(1 for ch in moves + str(col + 1) if int(ch) == c + 1)
+                        for c in range(7)], dtype=np.int64)
+    cfg = rules.parse_config(CFG)
+    for depth in (6, 8, 10):
+        reply = agent.model.fixed_depth(grid, heights, 1, cfg, depth)[0]
+        after = moves + str(col + 1) + str(reply + 1)
+        assert s.solve(after, weak=True) >= 0, (depth, after)  # the win is gone
+    # without traps: the solver's first optimal column
+    plain = agents.make("perfect", tt_bits=20, traps=False)
+    assert plain(obs_of(moves), CFG) in optimal and plain.last["source"] == "solver"
 
 
 def test_book_round_trip_and_mirror():
