@@ -34,8 +34,11 @@ fastest win or the slowest loss.
 
 Time: ``actTimeout`` less the safety margin of :class:`agents.base.Clock`, or
 ``time_limit``; with ``use_overage`` (default) the agent also spends part of
-``remainingOverageTime``: a larger share in the first moves after the book,
-where positions are hardest, down to an even share later.
+``remainingOverageTime`` once at most ``OVERAGE_FROM_EMPTIES`` cells are empty
+(before that an exact search cannot finish): a larger share in the first moves
+after the book, where positions are hardest, down to an even share later. On a
+board where no line of ``inarow`` cells fits, every game is a draw and the agent
+plays the centre-most open column at once.
 """
 import struct
 import time
@@ -48,7 +51,7 @@ from .base import Agent, Clock, _field, boolean, optional, positive_int, positiv
 from .lookahead import AlphaBetaAgent
 from .search import PROVEN
 from .resources import read_resource
-from .rules import fits_bitboard
+from .rules import center_order, fits_bitboard
 from .solver import DEFAULT_TT_BITS, Position, Solver, warm_up
 
 BOOK_NAME = "book7x6.bin"
@@ -58,6 +61,9 @@ BOOK_MAGIC = b"C4BOOK1\0"
 FALLBACK_SHARE = 0.25
 FALLBACK_MAX = 0.4
 OVERAGE_KEEP = 5.0  # seconds of overage never spent
+# The overage is spent only with at most this many empty cells (7x6: from 8 stones,
+# where the book ends); before that an exact search has no chance to finish.
+OVERAGE_FROM_EMPTIES = 34
 # Traps (see PerfectAgent._trap): seconds at most a move spends on them, the share of
 # that for the opponent model's searches, and the model's depths.
 TRAP_MAX = 2.5
@@ -227,15 +233,21 @@ class PerfectAgent(Agent):
         """The move's deadline: actTimeout (or time_limit) less the safety margin, plus
         this agent's own share of the overage reserve (not the Clock's even share)."""
         deadline = Clock(clock.start, self._obs, self._config, self.time_limit, False).deadline
-        if self.use_overage:
+        empties = cfg.rows * cfg.columns - stones
+        if self.use_overage and empties <= OVERAGE_FROM_EMPTIES:
             spare = max(0.0, self._overage - OVERAGE_KEEP)
-            moves_left = max(1, (cfg.rows * cfg.columns - stones) // 2)
+            moves_left = max(1, empties // 2)
             # hardest right after the book: spend up to a third of what is left there
             share = 1.0 / 3.0 if stones < 14 else 1.0 / moves_left
             deadline += spare * share
         return deadline
 
     def choose(self, grid, heights, mark, cfg, clock):
+        if cfg.inarow > max(cfg.rows, cfg.columns):
+            # no line of inarow cells fits on the board: every game is a draw
+            col = next(c for c in center_order(cfg.columns) if heights[c] < cfg.rows)
+            self.last = {"source": "no line fits", "column": int(col)}
+            return int(col)
         if not fits_bitboard(cfg.rows, cfg.columns):
             col, val, depth, nodes = self.fallback.search(grid, heights, mark, cfg, clock.deadline)
             self.last = {"source": "alphabeta", "column": col, "depth": depth, "nodes": nodes}

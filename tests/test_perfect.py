@@ -1,6 +1,7 @@
 """The ``perfect`` agent: optimal columns, the book, time-outs, games on small boards."""
 import os
 import random
+import time
 
 import numpy as np
 import pytest
@@ -79,6 +80,25 @@ def test_lost_position_sets_a_trap_among_the_optimal_columns(agent):
     # without traps: the solver's first optimal column
     plain = agents.make("perfect", tt_bits=20, traps=False)
     assert plain(obs_of(moves), CFG) in optimal and plain.last["source"] == "solver"
+
+
+def test_board_without_room_for_a_line_is_played_at_once(agent):
+    """3 columns x 10 rows, 11 in a row: nobody can win, nothing to search (the fuzz
+    saw the solver spend 18 s of overage on such boards)."""
+    cfg = {"rows": 10, "columns": 3, "inarow": 11, "actTimeout": 2}
+    board = board_from_moves("2" * 10 + "1", 10, 3)
+    t0 = time.perf_counter()
+    col = agent({"board": board, "mark": 2, "remainingOverageTime": 60}, cfg)
+    assert col == 0 and agent.last["source"] == "no line fits"
+    assert time.perf_counter() - t0 < 0.5
+
+
+def test_no_overage_while_the_board_is_too_empty_to_solve(agent):
+    cfg = rules.parse_config({"rows": 7, "columns": 8, "inarow": 4})
+    agent._obs, agent._config, agent._overage = {}, {"actTimeout": 2}, 60.0
+    clock = P.Clock(100.0, {}, {"actTimeout": 2})
+    assert agent._deadline(clock, 0, cfg) == clock.deadline  # 56 empty cells
+    assert agent._deadline(clock, 56 - P.OVERAGE_FROM_EMPTIES, cfg) > clock.deadline + 3  # 55 / 17
 
 
 def test_book_round_trip_and_mirror():
