@@ -64,9 +64,10 @@ OVERAGE_KEEP = 5.0  # seconds of overage never spent
 # The overage is spent only with at most this many empty cells (7x6: from 8 stones,
 # where the book ends); before that an exact search has no chance to finish.
 OVERAGE_FROM_EMPTIES = 34
-# Traps (see PerfectAgent._trap): seconds at most a move spends on them, the share of
-# that for the opponent model's searches, and the model's depths.
-TRAP_MAX = 2.5
+# Traps (see PerfectAgent._trap): seconds they may take past the plain budget after a
+# search that used overage, the share of their time for the opponent model's searches,
+# and the model's depths.
+TRAP_MIN = 0.5
 TRAP_MODEL_SHARE = 0.6
 TRAP_MIN_DEPTH = 4
 TRAP_MAX_DEPTH = 24
@@ -266,7 +267,10 @@ class PerfectAgent(Agent):
         col, lo, hi, done = s.best_move(p, deadline - reserve)
         self.last = {"source": "solver", "column": col, "lo": lo, "hi": hi, "complete": done,
                      "nodes": s.nodes}
-        trap_end = min(deadline, time.perf_counter() + TRAP_MAX)
+        # traps get the plain budget (no overage: positions the solver settles at once
+        # still take under actTimeout), or TRAP_MIN after a search that used overage
+        plain = Clock(clock.start, self._obs, self._config, self.time_limit, False).deadline
+        trap_end = min(deadline, max(plain, time.perf_counter() + TRAP_MIN))
         if done or lo >= 1 or (lo >= 0 and hi <= 0):
             if self.traps and lo <= 0:
                 # a draw or a loss: among the columns that keep the score (or the draw),
