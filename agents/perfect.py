@@ -68,6 +68,8 @@ OVERAGE_FROM_EMPTIES = 34
 # search that used overage, the share of their time for the opponent model's searches,
 # and the model's depths.
 TRAP_MIN = 0.5
+TRAP_EARLY_STONES = 14
+TRAP_EARLY_MAX = 6.0
 TRAP_MODEL_SHARE = 0.6
 TRAP_MIN_DEPTH = 4
 TRAP_MAX_DEPTH = 24
@@ -192,7 +194,10 @@ class PerfectAgent(Agent):
         self._solvers = {}
         self.opening_book = load_book() if self.book else None
         self.fallback = AlphaBetaAgent()
-        self.model = AlphaBetaAgent(tt_bits=18)  # the opponent model of _trap
+        # the opponent model of _trap: the default alphabeta agent itself, same table
+        # size, so its replies are the ones that agent would play at each depth (the
+        # fallback and the traps never run in the same move)
+        self.model = self.fallback
         self.last = {}
         self._overage = 0.0
         self._obs = self._config = None
@@ -268,9 +273,15 @@ class PerfectAgent(Agent):
         self.last = {"source": "solver", "column": col, "lo": lo, "hi": hi, "complete": done,
                      "nodes": s.nodes}
         # traps get the plain budget (no overage: positions the solver settles at once
-        # still take under actTimeout), or TRAP_MIN after a search that used overage
+        # still take under actTimeout), or TRAP_MIN after a search that used overage;
+        # before TRAP_EARLY_STONES stones, where a strong opponent's mistakes lie deep,
+        # up to TRAP_EARLY_MAX seconds of the move's overage share
         plain = Clock(clock.start, self._obs, self._config, self.time_limit, False).deadline
-        trap_end = min(deadline, max(plain, time.perf_counter() + TRAP_MIN))
+        now = time.perf_counter()
+        if p.moves < TRAP_EARLY_STONES:
+            trap_end = min(deadline, max(plain, now + TRAP_EARLY_MAX))
+        else:
+            trap_end = min(deadline, max(plain, now + TRAP_MIN))
         if done or lo >= 1 or (lo >= 0 and hi <= 0):
             if self.traps and lo <= 0:
                 # a draw or a loss: among the columns that keep the score (or the draw),
@@ -302,7 +313,8 @@ class PerfectAgent(Agent):
         after each candidate at every depth from ``TRAP_MIN_DEPTH`` to the depth
         reached in the candidate's share of the time, each reply weak-solved (win 1,
         draw 0, loss -1 for us; ``value`` if unsolved in time). A candidate's score is
-        the mean over the depths all candidates reached. The move stays among
+        the mean over the depths all candidates reached, weighted by depth (from 1 at
+        ``TRAP_MIN_DEPTH`` up). The move stays among
         ``cands``, so against perfect play nothing is given up."""
         t0 = time.perf_counter()
         model_end = t0 + TRAP_MODEL_SHARE * max(0.0, end - t0)
@@ -329,18 +341,20 @@ class PerfectAgent(Agent):
         lo_d = min(TRAP_MIN_DEPTH, common)
         outcome = {}
         scores = {}
+        # deeper replies weigh more: an opponent with time to spare searches deep
+        weights = {d: d - lo_d + 1 for d in range(lo_d, common + 1)}
         for m in cands:
             trace, final = replies[m]
             total = 0
-            for d in range(lo_d, common + 1):
+            for d, w in weights.items():
                 r = trace[0][1]
                 for dd, c in trace:
                     if dd <= d:
                         r = c
                 if (m, r) not in outcome:
                     outcome[m, r] = self._outcome(s, p, m, r, value, end)
-                total += outcome[m, r]
-            scores[m] = total / (common - lo_d + 1)
+                total += w * outcome[m, r]
+            scores[m] = total / sum(weights.values())
         best = max(scores.values())
         if default in scores and scores[default] >= best:
             pick = default
