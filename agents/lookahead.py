@@ -98,8 +98,10 @@ class AlphaBetaAgent(Agent):
 
         ``deadline`` (``time.perf_counter`` seconds, 0 = none) stops the search; the
         move of the last completed depth is returned. Depth 1 always completes.
-        ``trace``: a list that receives ``(depth, column)`` after each completed depth
-        (the move this agent would play had it stopped there)."""
+        ``trace``: a list that receives ``(depth, column, nodes)`` after each completed
+        depth: the move this agent would play had it stopped there, and the nodes
+        searched so far (the tables are cleared first, so a search of the same
+        position always counts the same nodes)."""
         t = self.tables(cfg)
         t.clear()
         windows = window_table(*cfg)
@@ -120,7 +122,7 @@ class AlphaBetaAgent(Agent):
                 break
             best_col, best_val, reached, first = int(col), int(scores[col]), depth, int(col)
             if trace is not None:
-                trace.append((depth, best_col))
+                trace.append((depth, best_col, int(stats[S_NODES])))
             if abs(best_val) >= PROVEN:
                 break
             spent = time.perf_counter() - t0

@@ -23,6 +23,9 @@ a fallible opponent they are not. Among them the agent plays the one whose
 likely reply is a mistake: the opponent model is the ``alphabeta`` agent
 (depth-limited alpha-beta with the ``threats`` heuristic), asked at every depth
 it reaches in a share of the move's time, and each predicted reply is solved.
+The opponent's replies to earlier traps narrow down the nodes its search
+completes (each depth of the model costs a known number of nodes), and later
+traps weigh each depth by that evidence.
 The column never leaves the optimal set, so the game-theoretic value and the
 score (slowest loss) are kept; when the slowest loss is not proven in time but
 the loss is, every column is a candidate. As second player, after the first
@@ -72,6 +75,11 @@ TRAP_EARLY_STONES = 14
 TRAP_EARLY_MAX = 6.0
 TRAP_MODEL_SHARE = 0.6
 TRAP_MIN_DEPTH = 4
+# Seconds a book move in a drawn or lost line spends tracing the opponent's reply.
+WATCH_MAX = 1.0
+# Opponent node budgets considered (log-spaced bins) and the slack of an observation.
+BUDGET_BINS = 2.0 ** np.arange(8.0, 32.0, 0.25)
+BUDGET_SLACK = 1.5
 TRAP_MAX_DEPTH = 24
 
 
@@ -167,6 +175,29 @@ def load_book(name=BOOK_NAME):
         return None
 
 
+def _reply_at(trace, depth):
+    """The model's reply at ``depth``: the move of the deepest completed depth <= it."""
+    r = trace[0][1]
+    for d, c, _ in trace:
+        if d <= depth:
+            r = c
+    return r
+
+
+def _depth_weights(trace, budgets):
+    """{depth: weight}: the share of ``budgets`` (node counts) under which a search
+    whose cumulative nodes per depth are ``trace`` would stop after each depth (the
+    deepest traced depth also takes every larger budget)."""
+    weights = {}
+    for b in budgets:
+        d = trace[0][0]
+        for dd, _, nodes in trace:
+            if nodes <= b:
+                d = dd
+        weights[d] = weights.get(d, 0) + 1
+    return weights
+
+
 class PerfectAgent(Agent):
     """Plays the game-theoretic best move: opening book, exact solver under the
     time budget, the ``alphabeta`` agent if the solver cannot finish. Works on
@@ -198,6 +229,10 @@ class PerfectAgent(Agent):
         # size, so its replies are the ones that agent would play at each depth (the
         # fallback and the traps never run in the same move)
         self.model = self.fallback
+        self._watch = None
+        self._columns = 7
+        self._budget_hits = np.zeros(len(BUDGET_BINS), dtype=np.int64)
+        self._budget_obs = 0
         self.last = {}
         self._overage = 0.0
         self._obs = self._config = None
@@ -217,6 +252,7 @@ class PerfectAgent(Agent):
             board[c + 7 * row] = 1 + i % 2
         self({"board": board, "mark": 1}, config)
         self.last = {}
+        self._watch = None
         self._solvers[(6, 7, 4)].reset()
 
     def solver(self, rows, columns, inarow):
@@ -249,6 +285,8 @@ class PerfectAgent(Agent):
         return deadline
 
     def choose(self, grid, heights, mark, cfg, clock):
+        self._columns = cfg.columns
+        self._observe(grid, mark)
         if cfg.inarow > max(cfg.rows, cfg.columns):
             # no line of inarow cells fits on the board: every game is a draw
             col = next(c for c in center_order(cfg.columns) if heights[c] < cfg.rows)
@@ -264,6 +302,13 @@ class PerfectAgent(Agent):
             if hit is not None and p.can_play(hit[0]):
                 self.last = {"source": "book", "column": hit[0], "score": hit[1],
                              "kind": KIND_NAMES[hit[2]]}
+                if self.traps and hit[1] <= 0:
+                    # a drawn or lost line: traps will follow, so spend a little of this
+                    # move's unused time learning the opponent's search budget
+                    plain = Clock(clock.start, self._obs, self._config, self.time_limit,
+                                  False).deadline
+                    self._watch_reply(grid, heights, mark, cfg, hit[0],
+                                      min(plain, time.perf_counter() + WATCH_MAX))
                 return hit[0]
         s = self.solver(cfg.rows, cfg.columns, cfg.inarow)
         deadline = self._deadline(clock, p.moves, cfg)
@@ -314,7 +359,9 @@ class PerfectAgent(Agent):
         reached in the candidate's share of the time, each reply weak-solved (win 1,
         draw 0, loss -1 for us; ``value`` if unsolved in time). A candidate's score is
         the mean over the depths all candidates reached, weighted by depth (from 1 at
-        ``TRAP_MIN_DEPTH`` up). The move stays among
+        ``TRAP_MIN_DEPTH`` up); once the opponent's replies to earlier traps have shown
+        its search budget in nodes (``_observe``), each depth weighs by the share of
+        those budgets that stop the search there. The move stays among
         ``cands``, so against perfect play nothing is given up."""
         t0 = time.perf_counter()
         model_end = t0 + TRAP_MODEL_SHARE * max(0.0, end - t0)
@@ -327,7 +374,7 @@ class PerfectAgent(Agent):
             h2[m] += 1
             t = tactical_move(g2, h2, cfg, other)
             if t >= 0:
-                replies[m] = ([(1, t)], True)
+                replies[m] = ([(1, t, 0)], True)
                 continue
             now = time.perf_counter()
             slice_end = now + max(0.0, model_end - now) / (len(cands) - i)
@@ -341,33 +388,109 @@ class PerfectAgent(Agent):
         lo_d = min(TRAP_MIN_DEPTH, common)
         outcome = {}
         scores = {}
-        # deeper replies weigh more: an opponent with time to spare searches deep
+        budgets = self._budget_bins()
+        # without evidence on the opponent: deeper replies weigh more (an opponent with
+        # time to spare searches deep)
         weights = {d: d - lo_d + 1 for d in range(lo_d, common + 1)}
+        plain_scores = {}
         for m in cands:
             trace, final = replies[m]
-            total = 0
-            for d, w in weights.items():
-                r = trace[0][1]
-                for dd, c in trace:
-                    if dd <= d:
-                        r = c
+            for d in weights:
+                r = _reply_at(trace, d)
                 if (m, r) not in outcome:
                     outcome[m, r] = self._outcome(s, p, m, r, value, end)
-                total += w * outcome[m, r]
-            scores[m] = total / sum(weights.values())
+            plain_scores[m] = sum(w * outcome[m, _reply_at(trace, d)]
+                                  for d, w in weights.items()) / sum(weights.values())
+            if budgets is not None and not final:
+                w_m = _depth_weights(trace, budgets)
+                for d in w_m:
+                    r = _reply_at(trace, d)
+                    if (m, r) not in outcome:
+                        outcome[m, r] = self._outcome(s, p, m, r, value, end)
+                scores[m] = sum(w * outcome[m, _reply_at(trace, d)]
+                                for d, w in w_m.items()) / sum(w_m.values())
+            else:
+                scores[m] = plain_scores[m]
+        # ties (on the budget-weighted score) go to the depth-weighted score
         best = max(scores.values())
-        if default in scores and scores[default] >= best:
+        top = max(plain_scores[m] for m in cands if scores[m] == best)
+        if default in scores and scores[default] >= best and plain_scores[default] >= top:
             pick = default
         elif default < 0 and best <= value:
             pick = -1
         else:
-            pick = next(m for m in cands if scores[m] == best)
+            pick = next(m for m in cands if scores[m] == best and plain_scores[m] == top)
+        played = pick if pick >= 0 else default
+        if played in replies:  # watch the reply: evidence on the opponent's search budget
+            g2 = grid.copy()
+            g2[played + (cfg.rows - 1 - heights[played]) * cfg.columns] = mark
+            self._watch = (g2, other, replies[played])
         self.last.update({"source": "trap" if pick != default else self.last.get("source"),
-                          "column": pick if pick >= 0 else default,
+                          "column": played,
                           "trap_scores": {m + 1: round(v, 2) for m, v in scores.items()},
                           "trap_depths": (lo_d, common),
+                          "trap_budget": None if budgets is None else
+                          (int(budgets[0]), int(budgets[-1])),
                           "trap_time": round(time.perf_counter() - t0, 3)})
         return pick
+
+    # -- what the opponent's replies say about its search ---------------------------
+    # The opponent's reply to a move whose model trace we have is consistent with some
+    # depths of that trace, hence with a range of node budgets (the nodes an iterative
+    # deepening search completes before its clock stops it). Budgets are binned on a log
+    # scale; each observation adds one to every bin it is consistent with. The bins
+    # with the most hits (ties all kept, so one odd reply does not rule anything out)
+    # give each depth of a new trace its weight.
+
+    def _watch_reply(self, grid, heights, mark, cfg, col, end):
+        """Trace the model after our ``col`` until ``end``; the next move reads the reply."""
+        g2, h2 = grid.copy(), heights.copy()
+        g2[col + (cfg.rows - 1 - h2[col]) * cfg.columns] = mark
+        h2[col] += 1
+        if tactical_move(g2, h2, cfg, 3 - mark) >= 0:
+            return
+        trace = []
+        _, val, reached, _ = self.model.search(g2, h2, 3 - mark, cfg, end, TRAP_MAX_DEPTH, trace)
+        final = abs(val) >= PROVEN or reached >= cfg.rows * cfg.columns - int(h2.sum())
+        self._watch = (g2, 3 - mark, (trace, final))
+
+    def _observe(self, grid, mark):
+        """Called at the start of a move: read the opponent's reply to our last trap."""
+        watch, self._watch = self._watch, None
+        if int((grid != 0).sum()) <= 1:  # a new game
+            self._budget_hits[:] = 0
+            self._budget_obs = 0
+        if watch is None:
+            return
+        g2, other, (trace, final) = watch
+        if g2.shape != grid.shape or other != 3 - mark:
+            return
+        diff = np.flatnonzero(grid != g2)
+        if len(diff) != 1 or g2[diff[0]] != 0 or grid[diff[0]] != other:
+            return
+        reply = int(diff[0] % self._columns)
+        if final or trace[-1][2] == 0:
+            return  # a forced or proven reply says nothing about the depth
+        # budgets past the traced depths reach depths whose replies we never saw: they
+        # stay possible
+        hit = BUDGET_BINS >= trace[-1][2] * BUDGET_SLACK
+        for i, (d, col, nodes) in enumerate(trace):
+            if col != reply:
+                continue
+            lo = nodes / BUDGET_SLACK
+            hi = trace[i + 1][2] * BUDGET_SLACK if i + 1 < len(trace) else np.inf
+            hit |= (BUDGET_BINS >= lo) & (BUDGET_BINS < hi)
+        if hit.any():
+            self._budget_hits += hit
+            self._budget_obs += 1
+
+    def _budget_bins(self):
+        """Node budgets most consistent with the opponent's replies so far (None: no
+        evidence yet)."""
+        if self._budget_obs == 0:
+            return None
+        best = self._budget_hits.max()
+        return BUDGET_BINS[self._budget_hits == best]
 
     @staticmethod
     def _outcome(s, p, m, r, value, end):

@@ -82,6 +82,39 @@ def test_lost_position_sets_a_trap_among_the_optimal_columns(agent):
     assert plain(obs_of(moves), CFG) in optimal and plain.last["source"] == "solver"
 
 
+def test_opponent_budget_from_its_replies():
+    """The model trace after our move says which reply the opponent plays at each
+    depth and how many nodes each depth costs; its actual reply narrows the node budget
+    it searches with, and the next traps weigh each depth by that budget."""
+    trace = [(1, 3, 10), (2, 3, 50), (3, 2, 300), (4, 2, 2000), (5, 4, 9000)]
+    assert [P._reply_at(trace, d) for d in (1, 2, 3, 4, 5, 9)] == [3, 3, 2, 2, 4, 4]
+    assert P._depth_weights(trace, [20, 100, 1000, 5000, 10 ** 6]) == {1: 1, 2: 1, 3: 1,
+                                                                       4: 1, 5: 1}
+    a = agents.make("perfect", tt_bits=10, book=False)
+    a._columns = 7
+    assert a._budget_bins() is None  # no evidence: the depth-weighted default
+
+    def observe(reply):
+        g2 = np.zeros(42, dtype=np.int8)
+        g2[35 + 3] = 1  # our stone in column 4 (mark 1)
+        grid = g2.copy()
+        grid[35 + reply - (7 if reply == 3 else 0)] = 2  # on top of ours in column 4
+        a._watch = (g2, 2, (trace, False))
+        a._observe(grid, 1)
+
+    # column 4 (index 3) is the reply at depths 1-2: under 450 nodes (300 x slack 1.5),
+    # or past the trace (13500 on), where deeper depths might have played it too
+    observe(3)
+    b = a._budget_bins()
+    assert not ((b >= 450) & (b < 13500)).any() and b.max() == P.BUDGET_BINS.max()
+    assert b.min() < 450
+    observe(4)  # depth 5 (9000 nodes, 6000 with slack) or more: both fit 13500 on
+    b = a._budget_bins()
+    assert b.min() >= 13500 and b.max() == P.BUDGET_BINS.max()
+    observe(0)  # a reply no depth plays: no evidence, nothing changes
+    assert list(a._budget_bins()) == list(b)
+
+
 def test_board_without_room_for_a_line_is_played_at_once(agent):
     """3 columns x 10 rows, 11 in a row: nobody can win, nothing to search (the fuzz
     saw the solver spend 18 s of overage on such boards)."""
