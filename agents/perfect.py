@@ -10,7 +10,10 @@ For each move, in this order:
    position proven lost (WEAK, score -1) every move loses against perfect play
    and the slowest loss is out of the solver's reach so early; there the book
    holds the move of a fixed-depth alphabeta search, which sets a fallible
-   opponent the most problems (``make_book --lost-heuristic``);
+   opponent the most problems (``make_book --lost-heuristic``). A few lost
+   positions past 7 stones that games against ``alphabeta`` keep passing through
+   hold the optimal column that lost least when played out against a ladder of
+   ``alphabeta`` opponents (``scripts/playout_book.py``);
 2. the exact solver (:func:`agents.solver.Solver.best_move`) under the time
    budget. Its first probes ask "can I win?" then "can I at least draw?", so
    even when it runs out of time it often knows a column that keeps the
@@ -454,12 +457,18 @@ class PerfectAgent(Agent):
         final = abs(val) >= PROVEN or reached >= cfg.rows * cfg.columns - int(h2.sum())
         self._watch = (g2, 3 - mark, (trace, final))
 
+    def reset_opponent_model(self):
+        """Forget what the opponent's replies said (done at each new game)."""
+        self._budget_hits[:] = 0
+        self._budget_obs = 0
+        self._watch = None
+
     def _observe(self, grid, mark):
         """Called at the start of a move: read the opponent's reply to our last trap."""
         watch, self._watch = self._watch, None
         if int((grid != 0).sum()) <= 1:  # a new game
-            self._budget_hits[:] = 0
-            self._budget_obs = 0
+            self.reset_opponent_model()
+            return
         if watch is None:
             return
         g2, other, (trace, final) = watch

@@ -275,6 +275,26 @@ def test_lost_book_entry_is_played_from_the_book(agent):
     assert col == agent.opening_book.lookup(p)[0]
 
 
+def test_playout_book_pieces(agent):
+    from scripts import playout_book as PB
+    # fewest losses first, then most wins, then most draws, then the solver's order
+    assert PB.choose({0: "WWL", 2: "DDD", 5: "WDD"}, [0, 2, 5]) == 5
+    assert PB.choose({0: "DD", 2: "DD"}, [2, 0]) == 2
+    # a lost entry goes into the book, mirror-folded, and the book reaches its stones
+    book = P.Book(PB.add_lost_entries(P.read_resource(P.BOOK_NAME),
+                                      {"444443333": 2, "444445555": 4}))
+    assert book.max_stones == 9
+    assert book.lookup(Position.from_moves("444443333"))[:2] == (2, -1)
+    assert book.lookup(Position.from_moves("444445555"))[:2] == (4, -1)
+    # a played-out game: perfect never loses a position it does not lose on the board
+    # played-out games from mid.txt: perfect to move in a won position wins; the
+    # opponent to move in a drawn one, perfect does not lose
+    for moves, want in (("123734351571272761637", "W"), ("2516421413477354411416", "WD")):
+        result, game = PB.play_out(moves, "alphabeta:depth=2", agent)
+        assert game.startswith(moves) and len(game) > len(moves)
+        assert result in want, (moves, game, result)
+
+
 def test_book_generator_is_resumable(tmp_path):
     """Three plies of fixed-depth alphabeta entries (the solver's part needs minutes
     from the empty board); a rerun reads the progress file and recomputes nothing."""

@@ -1,0 +1,161 @@
+"""Choose the book move of lost positions by playing the game out against a ladder of
+``alphabeta`` opponents.
+
+In a position proven lost every column loses against perfect play, so the solver
+cannot tell them apart; against a fallible opponent they differ a lot. For each
+position this script takes the optimal columns (the slowest loss,
+:meth:`agents.solver.Solver.moves_at_least`), plays each one out to the end with the
+``perfect`` agent (traps on) against every opponent of the ladder, the opponent moving
+first, and keeps the column with the fewest losses, then the most wins, then the most
+draws (ties: the solver's order). The chosen column goes into the opening book as a
+WEAK entry with score -1 (it keeps the proven outcome, as every column does), and the
+book's ``max_stones`` grows to cover the position. Usage::
+
+    python -m scripts.playout_book 444443333 [MOVES ...] [--opponents "alphabeta:depth=8;..."]
+        [--workers 2] [--book agents/data/book7x6.bin] [--out FILE] [--dry-run]
+
+Positions are move strings (1-based columns) with the second player to move.
+"""
+import argparse
+import multiprocessing
+import os
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+from agents.perfect import BOOK_NAME, WEAK, canonical, decode_book, encode_book  # noqa: E402
+from agents.solver import Position, Solver  # noqa: E402
+
+ROWS, COLUMNS, INAROW = 6, 7, 4
+# shallow to deep: fixed depths 8-14, time limits 0.1 s to the default (actTimeout 2 s)
+DEFAULT_OPPONENTS = ("alphabeta:depth=8;alphabeta:depth=9;alphabeta:depth=10;"
+                     "alphabeta:depth=11;alphabeta:depth=12;alphabeta:depth=13;"
+                     "alphabeta:depth=14;alphabeta:time_limit=0.1;alphabeta:time_limit=0.12;"
+                     "alphabeta:time_limit=0.14;alphabeta:time_limit=0.2;"
+                     "alphabeta:time_limit=0.3;alphabeta:time_limit=0.5;"
+                     "alphabeta:time_limit=1.0;alphabeta:time_limit=1.5;alphabeta")
+CONFIG = {"rows": ROWS, "columns": COLUMNS, "inarow": INAROW, "actTimeout": 2}
+
+
+def play_out(moves, opponent, agent=None):
+    """Play ``moves`` to the end: ``opponent`` (a registry spec) as the first player,
+    ``perfect`` as the second. ``"W"``, ``"D"`` or ``"L"`` for ``perfect`` and the
+    moves of the game, with kaggle's overage accounting (60 s each)."""
+    from agents import make
+    from scripts.runner import parse_spec
+    me = agent or make("perfect")
+    spec = parse_spec(opponent)
+    if spec.kind != "registry":
+        raise ValueError(f"opponent {opponent!r}: a registry agent is needed")
+    opp = make(spec.name, **spec.options)
+    p = Position.from_moves(moves, ROWS, COLUMNS, INAROW)
+    board, heights = [0] * (ROWS * COLUMNS), [0] * COLUMNS
+    for i, ch in enumerate(moves):
+        c = int(ch) - 1
+        board[c + COLUMNS * (ROWS - 1 - heights[c])] = 1 + i % 2
+        heights[c] += 1
+    overage = {1: 60.0, 2: 60.0}
+    while p.moves < ROWS * COLUMNS:
+        mark = 1 + p.moves % 2
+        player = opp if mark == 1 else me
+        t0 = time.perf_counter()
+        col = player({"board": list(board), "mark": mark,
+                      "remainingOverageTime": overage[mark]}, CONFIG)
+        overage[mark] -= max(0.0, time.perf_counter() - t0 - CONFIG["actTimeout"])
+        if p.is_winning_move(col):
+            return ("L" if mark == 1 else "W"), moves + str(col + 1)
+        p.play(col)
+        moves += str(col + 1)
+        board[col + COLUMNS * (ROWS - 1 - heights[col])] = mark
+        heights[col] += 1
+    return "D", moves
+
+
+def choose(results, order):
+    """The column with the fewest losses, then most wins, then most draws; ties keep
+    ``order``. ``results`` maps column -> string of W/D/L."""
+    def rank(c):
+        r = results[c]
+        return (r.count("L"), -r.count("W"), -r.count("D"), order.index(c))
+    return min(results, key=rank)
+
+
+def add_lost_entries(book, chosen):
+    """Book bytes with ``chosen`` ({move string: 0-based column}) as WEAK entries of a
+    lost position (score -1), mirror-folded; ``max_stones`` grows to cover them."""
+    rows, columns, inarow, max_stones, table = decode_book(book)
+    for moves, col in chosen.items():
+        p = Position.from_moves(moves, rows, columns, inarow)
+        key, mirrored = canonical(p.key(), rows, columns)
+        table[key] = (columns - 1 - col if mirrored else col, -1, WEAK)
+        max_stones = max(max_stones, p.moves)
+    return encode_book(table, rows, columns, inarow, max_stones)
+
+
+_AGENT = None
+
+
+def _job(args):
+    global _AGENT
+    moves, col, opponent = args
+    from agents import make
+    if _AGENT is None:
+        _AGENT = make("perfect")
+    _AGENT.reset_opponent_model()
+    result, _ = play_out(moves + str(col + 1), opponent, _AGENT)
+    return moves, col, opponent, result
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("positions", nargs="+", help="move strings, second player to move")
+    ap.add_argument("--opponents", default=DEFAULT_OPPONENTS,
+                    help="';'-separated agent specs (default: an alphabeta ladder)")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--book", default=os.path.join(ROOT, "agents", "data", BOOK_NAME))
+    ap.add_argument("--out", default=None, help="book to write (default: --book)")
+    ap.add_argument("--dry-run", action="store_true", help="print the choice, write nothing")
+    args = ap.parse_args(argv)
+    opponents = [o for o in args.opponents.split(";") if o]
+    solver = Solver(ROWS, COLUMNS, INAROW)
+    todo, cands = [], {}
+    for moves in args.positions:
+        p = Position.from_moves(moves, ROWS, COLUMNS, INAROW)
+        if p.moves % 2 != 1:
+            raise SystemExit(f"{moves}: the second player is not to move")
+        score = solver.solve(p)
+        if score >= 0:
+            raise SystemExit(f"{moves}: not lost (score {score}); the solver plays it")
+        cands[moves] = solver.moves_at_least(p, score)
+        print(f"{moves}: score {score}, optimal columns {[c + 1 for c in cands[moves]]}",
+              flush=True)
+        todo += [(moves, c, o) for c in cands[moves] for o in opponents]
+    results = {m: {c: "" for c in cs} for m, cs in cands.items()}
+    t0 = time.perf_counter()
+    with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
+        for moves, col, opponent, r in pool.imap(_job, todo):
+            results[moves][col] += r
+    print(f"{len(todo)} games in {time.perf_counter() - t0:.0f} s")
+    chosen = {}
+    for moves in args.positions:
+        res = results[moves]
+        for c in cands[moves]:
+            r = res[c]
+            print(f"  {moves} column {c + 1}: {r} (W {r.count('W')}, D {r.count('D')}, "
+                  f"L {r.count('L')})")
+        chosen[moves] = choose(res, cands[moves])
+        print(f"{moves}: book column {chosen[moves] + 1}")
+    if not args.dry_run:
+        with open(args.book, "rb") as f:
+            data = add_lost_entries(f.read(), chosen)
+        out = args.out or args.book
+        with open(out, "wb") as f:
+            f.write(data)
+        print(f"{len(decode_book(data)[4])} positions, {len(data)} bytes -> {out}")
+
+
+if __name__ == "__main__":
+    main()
