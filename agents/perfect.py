@@ -395,23 +395,22 @@ class PerfectAgent(Agent):
         # without evidence on the opponent: deeper replies weigh more (an opponent with
         # time to spare searches deep)
         weights = {d: d - lo_d + 1 for d in range(lo_d, common + 1)}
-        plain_scores = {}
-        for m in cands:
-            trace, final = replies[m]
-            for d in weights:
+        def mean_outcome(m, trace, w_of):
+            """Outcome of ``m`` averaged over the model's replies, depth d weighing w_of[d]."""
+            total = 0
+            for d, w in w_of.items():
                 r = _reply_at(trace, d)
                 if (m, r) not in outcome:
                     outcome[m, r] = self._outcome(s, p, m, r, value, end)
-            plain_scores[m] = sum(w * outcome[m, _reply_at(trace, d)]
-                                  for d, w in weights.items()) / sum(weights.values())
+                total += w * outcome[m, r]
+            return total / sum(w_of.values())
+
+        plain_scores = {}
+        for m in cands:
+            trace, final = replies[m]
+            plain_scores[m] = mean_outcome(m, trace, weights)
             if budgets is not None and not final:
-                w_m = _depth_weights(trace, budgets)
-                for d in w_m:
-                    r = _reply_at(trace, d)
-                    if (m, r) not in outcome:
-                        outcome[m, r] = self._outcome(s, p, m, r, value, end)
-                scores[m] = sum(w * outcome[m, _reply_at(trace, d)]
-                                for d, w in w_m.items()) / sum(w_m.values())
+                scores[m] = mean_outcome(m, trace, _depth_weights(trace, budgets))
             else:
                 scores[m] = plain_scores[m]
         # ties (on the budget-weighted score) go to the depth-weighted score
