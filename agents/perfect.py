@@ -32,8 +32,8 @@ traps weigh each depth by that evidence.
 The column never leaves the optimal set, so the game-theoretic value and the
 score (slowest loss) are kept; when the slowest loss is not proven in time but
 the loss is, every column is a candidate. As second player, after the first
-player's proven-winning centre opening, this is what turns alphabeta's wins
-into losses (:meth:`PerfectAgent._trap`).
+player's proven-winning centre opening, traps and the playout book entries are
+what turn alphabeta's wins into draws and losses (:meth:`PerfectAgent._trap`).
 
 Scores count stones (see :mod:`agents.solver`), so the best score is also the
 fastest win or the slowest loss.
