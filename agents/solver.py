@@ -406,19 +406,24 @@ def _solve(pos, mask, moves, weak, g, tt, st, mv, sc, stats, deadline):
 
 
 @njit
+def _column_move(mask, c, g):
+    """The one-bit move of column ``c``; 0 if the column is full."""
+    H = g[G_H]
+    if mask & (1 << (c * H + g[G_ROWS] - 1)):
+        return 0
+    return (mask + (1 << (c * H))) & g[G_ORDER + g[G_W] + c]
+
+
+@njit
 def _analyze(pos, mask, moves, weak, g, tt, st, mv, sc, stats, deadline, out):
     """Score of playing each column into ``out`` (INVALID_MOVE for a full column)."""
     N = g[G_N]
-    W = g[G_W]
-    H = g[G_H]
-    rows = g[G_ROWS]
     win = _winning_cells(pos, mask, g)
-    for c in range(W):
-        top = 1 << (c * H + rows - 1)
-        if mask & top:
+    for c in range(g[G_W]):
+        move = _column_move(mask, c, g)
+        if move == 0:
             out[c] = INVALID_MOVE
             continue
-        move = (mask + (1 << (c * H))) & g[G_ORDER + W + c]
         if win & move:
             out[c] = 1 if weak else (N + 1 - moves) // 2
         else:
@@ -433,16 +438,12 @@ def _moves_at_least(pos, mask, moves, t, g, tt, st, mv, sc, stats, deadline, out
     """``out[c]`` = 1 if playing column ``c`` scores at least ``t``, else 0 (and
     INVALID_MOVE for a full column): one null-window search per column."""
     N = g[G_N]
-    W = g[G_W]
-    H = g[G_H]
-    rows = g[G_ROWS]
     win = _winning_cells(pos, mask, g)
-    for c in range(W):
-        top = 1 << (c * H + rows - 1)
-        if mask & top:
+    for c in range(g[G_W]):
+        move = _column_move(mask, c, g)
+        if move == 0:
             out[c] = INVALID_MOVE
             continue
-        move = (mask + (1 << (c * H))) & g[G_ORDER + W + c]
         if win & move:
             out[c] = 1 if (N + 1 - moves) // 2 >= t else 0
             continue
