@@ -766,6 +766,22 @@ class Solver:
             return None
         return [c for c in range(self.columns) if out[c] == 1]
 
+    def score_at_least(self, p, t, deadline=0.0):
+        """True if the score of ``p`` is at least ``t``, False if it is below; None if
+        ``deadline`` passed. One null-window search: bounding a score this way is much
+        cheaper than solving it when ``|t|`` is large (short wins are all it looks for)."""
+        if isinstance(p, str):
+            p = self.position(p)
+        self._check(p)
+        n = self.rows * self.columns
+        if p.moves >= n:
+            return t <= 0
+        if any(p.can_play(c) and p.is_winning_move(c) for c in range(self.columns)):
+            return (n + 1 - p.moves) // 2 >= t
+        r = self._run(_search, p.pos, p.mask, p.moves, int(t) - 1, int(t), self.g, self.tt,
+                      self.st, self.mv, self.sc, self.stats, float(deadline))
+        return None if self.stats[S_ABORTED] else bool(r >= t)
+
     def best_move(self, p, deadline=0.0, weak_first=True, weak=False):
         """``(column, lo, hi, complete)``: an optimal 0-based column when ``complete``;
         otherwise the column scores at least ``lo`` and the position is in ``[lo, hi]``.
