@@ -44,6 +44,8 @@ import numpy as np
 import agents
 from agents.rules import _drop, _is_win_at, parse_config
 
+from .stats import Z95, wilson  # noqa: F401 - Z95 is part of this module's interface
+
 KAGGLE_PREFIX = "kaggle."
 KAGGLE_BUILTINS = ("random", "negamax")
 STATUSES = ("DONE", "INVALID", "TIMEOUT", "ERROR")
@@ -55,7 +57,8 @@ OVERAGE = 60.0
 MAX_OUTPUT = 2000  # characters of an agent's printed output kept per game
 
 Spec = namedtuple("Spec", "text kind name options")  # kind: registry | kaggle | file
-Game = namedtuple("Game", "index specs seed config")  # specs[0] plays mark 1
+# specs[0] plays mark 1; opening: 1-based move string played before the agents move
+Game = namedtuple("Game", "index specs seed config opening", defaults=("",))
 MatchConfig = namedtuple("MatchConfig", "rows columns inarow actTimeout remainingOverageTime")
 
 
@@ -264,17 +267,21 @@ def _valid_column(action, heights, cfg):
 def play_game(game):
     """Play :class:`Game` ``game``; a JSON-ready dict:
 
-    ``index, seed, agents`` (spec texts by mark), ``moves`` (columns, 0-based),
+    ``index, seed, agents`` (spec texts by mark), ``opening`` (the game's opening, a
+    1-based move string, "" for the empty board), ``moves`` (columns, 0-based, the
+    opening's first: the agents move from step ``len(opening)`` on and see an
+    ordinary observation of that position),
     ``winner`` (mark 1 or 2, 0 for a draw), ``result`` ("1-0", "0-1" or "1/2-1/2"),
     ``statuses`` (DONE, INVALID, TIMEOUT or ERROR per mark), ``error`` (message of
     the failure, or None), ``times`` (seconds per move, per mark), ``cpu`` (CPU
     seconds of the game's process during the game: on a busy machine the move times
-    are wall times and can be several times larger), ``output`` (what each agent
+    are wall times and can be several times larger), ``wall`` (seconds the game
+    took), ``worker`` (id of the process that played it), ``output`` (what each agent
     printed, at most :data:`MAX_OUTPUT` characters)."""
     cfg = game.config
     for spec in game.specs:
         warm_up(spec, cfg)
-    cpu_start = time.process_time()
+    cpu_start, wall_start = time.process_time(), time.perf_counter()
     seq = np.random.SeedSequence(game.seed)
     py_seed, np_seed, seed1, seed2 = (int(s) for s in seq.generate_state(4))
     random.seed(py_seed)
@@ -288,7 +295,15 @@ def play_game(game):
     output = [io.StringIO(), io.StringIO()]
     statuses = ["DONE", "DONE"]
     winner, error = 0, None
-    for step in range(cfg.rows * cfg.columns):
+    for i, ch in enumerate(game.opening):  # checked by scripts.openings: legal, not over
+        col = int(ch) - 1
+        if not _valid_column(col, heights, cfg):
+            raise ValueError(f"opening {game.opening!r}: move {i + 1} is not legal")
+        idx = _drop(grid, heights, cfg.rows, cfg.columns, col, 1 + i % 2)
+        if _is_win_at(grid, cfg.rows, cfg.columns, cfg.inarow, idx):
+            raise ValueError(f"opening {game.opening!r} is already won")
+        moves.append(col)
+    for step in range(len(game.opening), cfg.rows * cfg.columns):
         p = step % 2
         mark = p + 1
         obs = Struct(board=[int(v) for v in grid], mark=mark, step=step,
@@ -320,8 +335,9 @@ def play_game(game):
             break
     result = {0: "1/2-1/2", 1: "1-0", 2: "0-1"}[winner]
     return {"index": game.index, "seed": game.seed, "agents": [s.text for s in game.specs],
-            "moves": moves, "winner": winner, "result": result, "statuses": statuses,
+            "opening": game.opening, "moves": moves, "winner": winner, "result": result, "statuses": statuses,
             "error": error, "times": times, "cpu": time.process_time() - cpu_start,
+            "wall": time.perf_counter() - wall_start, "worker": os.getpid(),
             "output": [o.getvalue()[:MAX_OUTPUT] for o in output]}
 
 
@@ -406,7 +422,6 @@ def _run_dask(games, dask, done):
 # Scores and intervals
 # ---------------------------------------------------------------------------
 
-Z95 = 1.959963984540054
 
 
 def score_of(result, mark):
@@ -420,10 +435,7 @@ def score_interval(score, n, z=Z95):
     """Wilson interval for a mean score over ``n`` games (draws count 1/2: conservative)."""
     if n == 0:
         return 0.0, 1.0
-    denom = 1 + z * z / n
-    centre = (score + z * z / (2 * n)) / denom
-    half = z * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n)) / denom
-    low, high = max(0.0, centre - half), min(1.0, centre + half)
+    low, high = wilson(score, n, z)
     # exact ends for all wins / all losses (rounding would leave 0.9999999999999999)
     return (0.0 if score <= 0 else low), (1.0 if score >= 1 else high)
 

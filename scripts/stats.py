@@ -70,29 +70,52 @@ def _phi(x):
     return 0.5 * math.erfc(-x / math.sqrt(2.0))
 
 
-def summary(counts, z=Z95):
-    """Statistics of pentanomial ``counts`` (A's point of view), a JSON-ready dict:
+def summary(counts, z=Z95, effective=None):
+    """Statistics of pentanomial ``counts`` (A's point of view), a JSON-ready dict.
+
+    ``effective``: how many of the pairs are independent trials (default all). A
+    deterministic agent replays the same pair of games whenever an opening comes
+    again (or always, from the empty board): such repeats add no information, so the
+    caller passes the number of distinct pair records and the standard error uses
+    it; with fewer than 2 nothing is known about the spread and the interval is
+    [0, 1] (LOS 0.5). Keys:
 
     ``pairs``, ``pentanomial`` (the counts), ``score`` (mean per game), ``score_ci``
-    (``score +- z * stderr``, clipped to [0, 1]), ``elo`` and ``elo_ci`` (the score
+    (``score +- z * stderr``, clipped to [0, 1]; when every pair scored the same,
+    the Wilson interval over the pairs instead of a single point), ``elo`` and ``elo_ci`` (the score
     and its interval mapped to Elo; +-inf at the ends), ``stderr`` (of the mean
     score), ``los`` (likelihood of superiority, P(A stronger); 0.5 when nothing
     varies). Draws need the games themselves (a 1-point pair is two draws or a
     win and a loss): see :func:`draw_ratio`. With no pairs the score is 0.5 and the interval [0, 1]."""
     counts = [int(c) for c in counts]
     n = sum(counts)
-    if n == 0:
-        return {"pairs": 0, "pentanomial": counts, "score": 0.5, "score_ci": [0.0, 1.0],
-                "elo": 0.0, "elo_ci": [-math.inf, math.inf], "stderr": math.inf, "los": 0.5}
+    m = n if effective is None else min(int(effective), n)
+    if n == 0 or m < 2:
+        s = float(np.array(counts) @ PAIR_SCORES / n) if n else 0.5
+        return {"pairs": n, "effective_pairs": m, "pentanomial": counts, "score": s,
+                "score_ci": [0.0, 1.0], "elo": elo(s), "elo_ci": [-math.inf, math.inf],
+                "stderr": math.inf, "los": 0.5}
     p = np.array(counts, dtype=float) / n
     s = float(p @ PAIR_SCORES)
     var = float(p @ (PAIR_SCORES - s) ** 2)
-    se = math.sqrt(var / n)
+    se = math.sqrt(var / m)
     low, high = max(0.0, s - z * se), min(1.0, s + z * se)
+    if var == 0:  # every pair scored the same: the normal interval would be a point
+        low, high = wilson(s, m, z)
     los = 0.5 if se == 0 and s == 0.5 else (1.0 if se == 0 and s > 0.5 else
                                             0.0 if se == 0 else _phi((s - 0.5) / se))
-    return {"pairs": n, "pentanomial": counts, "score": s, "score_ci": [low, high],
+    return {"pairs": n, "effective_pairs": m, "pentanomial": counts, "score": s,
+            "score_ci": [low, high],
             "elo": elo(s), "elo_ci": [elo(low), elo(high)], "stderr": se, "los": los}
+
+
+def wilson(s, n, z=Z95):
+    """Wilson interval of a mean ``s`` of ``n`` trials in [0, 1] (conservative: a
+    variable in [0, 1] with mean ``s`` has variance at most ``s (1 - s)``)."""
+    denom = 1 + z * z / n
+    centre = (s + z * z / (2 * n)) / denom
+    half = z * math.sqrt(s * (1 - s) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def draw_ratio(game_scores):

@@ -21,7 +21,8 @@ import sys
 
 import numpy as np
 
-from .match import json_safe
+from .match import add_trust_arguments, json_safe, pair_openings, trust_options, worker_shares
+from .replays import write_replays
 from .runner import (ArgumentParser, Game, Z95, fail, game_seeds, parse_match_config, parse_spec,
                      positive_int_arg, run_games, score_of)
 
@@ -29,16 +30,19 @@ PRIOR_SD = 1000.0  # Elo; weak next to the few hundred Elo between agents that s
 ELO = 400.0 / math.log(10.0)  # Elo points per unit of natural log-odds
 
 
-def schedule(specs, games_per_pair, seed, cfg):
-    """All pairs (i < j), ``games_per_pair`` games each, i first in even games."""
+def schedule(specs, games_per_pair, seed, cfg, openings=None):
+    """All pairs (i < j), ``games_per_pair`` games each, i first in even games; games
+    ``2g`` and ``2g + 1`` of a pair play the same opening (every pair of agents meets
+    the same openings, see :func:`scripts.match.pair_openings`)."""
     pairs = list(itertools.combinations(range(len(specs)), 2))
     seeds = game_seeds(seed, len(pairs) * games_per_pair)
+    starts = pair_openings(openings, (games_per_pair + 1) // 2, seed)
     out = []
     for p, (i, j) in enumerate(pairs):
         for g in range(games_per_pair):
             k = p * games_per_pair + g
             order = (specs[i], specs[j]) if g % 2 == 0 else (specs[j], specs[i])
-            out.append(Game(k, order, seeds[k], cfg))
+            out.append(Game(k, order, seeds[k], cfg, starts[g // 2]))
     return out
 
 
@@ -136,8 +140,10 @@ def plot_ratings(rows, path):
     plt.close(fig)
 
 
-def tournament(texts, games=10, cfg=None, seed=0, workers=1, dask=None, progress=True):
-    """Play the round robin; a dict with names, results, points, played, ratings rows."""
+def tournament(texts, games=10, cfg=None, seed=0, workers=1, dask=None, progress=True,
+               openings=None):
+    """Play the round robin; a dict with names, results, points, played, ratings rows.
+    ``openings``: move strings (None: every game from the empty board)."""
     cfg = cfg or parse_match_config()
     specs = [parse_spec(t) for t in texts]
     names = [s.text for s in specs]
@@ -149,7 +155,7 @@ def tournament(texts, games=10, cfg=None, seed=0, workers=1, dask=None, progress
     if len(specs) < 2:
         raise ValueError("a tournament needs at least 2 agents")
     bar = None
-    plan = schedule(specs, games, seed, cfg)
+    plan = schedule(specs, games, seed, cfg, openings)
     if progress:
         from tqdm import tqdm
         tqdm.monitor_interval = 0  # no monitor thread: worker processes may be forked
@@ -201,6 +207,7 @@ def main(argv=None):
     p.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
     p.add_argument("--out", default="tournament", help="output directory (default ./tournament)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_trust_arguments(p, sprt=False)
     args = p.parse_args(argv)
     if args.seed < 0:
         fail(f"--seed must be >= 0, got {args.seed}")
@@ -208,10 +215,13 @@ def main(argv=None):
         fail(f"tournament: --out {args.out!r} exists and is not a directory")
     try:
         cfg = parse_match_config(args.config)
+        openings, _ = trust_options(args, cfg)
         t = tournament(args.agents, args.games, cfg, args.seed, args.workers, args.dask,
-                       progress=not args.quiet)
+                       progress=not args.quiet, openings=openings)
     except ValueError as e:
         fail(f"tournament: {e}")
+    print(f"openings: {args.openings} ({len(openings)} in the suite), each pair of games "
+          "plays one twice with colours swapped" if openings else "openings: none")
     print(f"{len(t['results'])} games, {args.games} per pair, colours alternating; "
           f"cross table: points of the row agent against the column agent")
     print(format_table(cross_table(t["names"], t["points"], t["played"])))
@@ -220,8 +230,14 @@ def main(argv=None):
     print(format_table([["rank", "agent", "rating", "95% interval", "points"]] + [
         [str(r["rank"]), r["agent"], f"{r['rating']:+.0f}", f"{r['low']:+.0f} to {r['high']:+.0f}",
          f"{r['points']:g}/{r['games']}"] for r in t["ratings"]], left=(0, 1)))
+    shares = worker_shares(t["results"])
+    if len(shares) > 1:
+        print("CPU share per worker (CPU s / wall s while playing): " + ", ".join(
+            f"{w['share']:.2f} ({w['games']} games)" for w in shares.values()))
     paths = write_outputs(t, args.out, cfg, args.seed)
     print(f"written: {', '.join(paths.values())}")
+    if args.replays:
+        print(f"replays written: {write_replays(t['results'], cfg, args.replays, t['names'])}")
     return 0
 
 

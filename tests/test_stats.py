@@ -35,10 +35,12 @@ def test_summary_hand_computed():
 
 
 def test_summary_edges():
-    same = stats.summary([0, 0, 5, 0, 0])  # nothing varies
-    assert same["score_ci"] == [0.5, 0.5] and same["los"] == 0.5
+    same = stats.summary([0, 0, 5, 0, 0])  # nothing varies: Wilson over 5 pairs, not a point
+    assert same["score_ci"] == pytest.approx(list(stats.wilson(0.5, 5))) and same["los"] == 0.5
+    assert same["score_ci"][0] == pytest.approx(1 - same["score_ci"][1]) and same["score_ci"][0] < 0.3
     swept = stats.summary([0, 0, 0, 0, 3])
     assert swept["elo"] == math.inf and swept["los"] == 1.0
+    assert swept["score_ci"][1] == 1.0 and 0.3 < swept["score_ci"][0] < 0.6
     empty = stats.summary([0, 0, 0, 0, 0])
     assert empty["pairs"] == 0 and empty["score_ci"] == [0.0, 1.0]
     assert stats.summary([1, 0, 0, 0, 1])["score_ci"] == [0.0, 1.0]  # clipped
@@ -125,3 +127,12 @@ def test_sprt_stops_sooner_on_a_clear_difference():
     test = stats.sprt(0, 40)
     verdicts, pairs = stats.simulate_sprt(test, _pentanomial_of(200), 200, 3000, seed=1)
     assert (verdicts == "H1").all() and pairs.mean() < 40
+
+
+def test_effective_pairs_widen_the_interval():
+    """Repeats of the same pair (a deterministic agent) count once in the error."""
+    full = stats.summary([0, 2, 4, 2, 0])
+    once = stats.summary([0, 2, 4, 2, 0], effective=2)
+    assert once["score"] == full["score"] and once["stderr"] == pytest.approx(2 * full["stderr"])
+    assert stats.summary([0, 0, 0, 7, 0], effective=1)["score_ci"] == [0.0, 1.0]
+    assert stats.summary([0, 0, 0, 7, 0], effective=1)["score"] == 0.75
