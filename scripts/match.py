@@ -10,6 +10,7 @@ and failures (INVALID, TIMEOUT, ERROR) per agent. Agent specs are described in
     python -m scripts.match alphabeta:depth=6 negamax --config rows=6,columns=7,inarow=4
     python -m scripts.match submission.py random --json games.json --replay game0.html
 """
+import contextlib
 import json
 import sys
 
@@ -18,8 +19,8 @@ import numpy as np
 from . import stats
 from .replays import check_replays, write_replays
 from .runner import (FAILURES, Game, ArgumentParser, elo_difference, fail, format_elo, game_seeds,
-                     parse_match_config, parse_spec, positive_int_arg, run_games, score_interval,
-                     score_of)
+                     parse_match_config, parse_spec, positive_int_arg, process_pool, run_games,
+                     score_interval, score_of)
 
 
 def schedule(spec_a, spec_b, n, seed, cfg, openings=None):
@@ -262,14 +263,18 @@ def match(a, b, games=10, cfg=None, seed=0, workers=1, dask=None, progress=True,
             bar.update(1)
 
     verdict = None
+    stack = contextlib.ExitStack()
     try:
         if sprt is None:
             run_games(plan, workers, dask, on_result)
         else:
-            # rounds of whole pairs, enough to keep every worker busy
+            # rounds of whole pairs, enough to keep every worker busy, in one pool
             size = 2 * max(4, 2 * workers)
+            pool = None
+            if dask is None and workers > 1 and games > 1:
+                pool = stack.enter_context(process_pool(plan, workers))
             for first in range(0, games, size):
-                run_games(plan[first:first + size], workers, dask, on_result)
+                run_games(plan[first:first + size], workers, dask, on_result, pool)
                 state["llr"] = pair_llr(done, sprt)
                 if bar is not None:
                     bar.set_postfix_str(postfix())
@@ -277,6 +282,7 @@ def match(a, b, games=10, cfg=None, seed=0, workers=1, dask=None, progress=True,
                 if verdict is not None:
                     break
     finally:
+        stack.close()
         if bar is not None:
             bar.close()
     results = sorted(done, key=lambda r: r["index"])

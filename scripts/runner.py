@@ -346,12 +346,14 @@ def play_game(game):
 # ---------------------------------------------------------------------------
 
 
-def run_games(games, workers=1, dask=None, on_result=None):
+def run_games(games, workers=1, dask=None, on_result=None, pool=None):
     """Play ``games`` and return their results in the order given.
 
     ``workers`` > 1 plays them in that many processes; ``dask`` (an address such as
     ``tcp://host:8786``, or a ``distributed.Client``) plays them on a Dask cluster.
-    ``on_result(result)`` is called as each game finishes (in completion order)."""
+    ``on_result(result)`` is called as each game finishes (in completion order).
+    ``pool``: a :func:`process_pool` to play them in (kept open by the caller across
+    calls, so the same worker processes play every round of an SPRT)."""
     games = list(games)
     results = [None] * len(games)
     position = {g.index: i for i, g in enumerate(games)}
@@ -363,15 +365,11 @@ def run_games(games, workers=1, dask=None, on_result=None):
 
     if dask is not None:
         _run_dask(games, dask, done)
-    elif workers > 1 and len(games) > 1:
-        from concurrent.futures import ProcessPoolExecutor, as_completed
-        context = _fork_context()
-        if context is not None:
-            # compile here once; the forked workers inherit the machine code
-            todo = {(s.text, g.config): (s, g.config) for g in games for s in g.specs}
-            for spec, cfg in todo.values():
-                warm_up(spec, cfg)
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+    elif pool is not None or (workers > 1 and len(games) > 1):
+        from concurrent.futures import as_completed
+        with contextlib.ExitStack() as stack:
+            if pool is None:
+                pool = stack.enter_context(process_pool(games, workers))
             futures = [pool.submit(play_game, g) for g in games]
             for f in as_completed(futures):
                 done(f.result())
@@ -379,6 +377,19 @@ def run_games(games, workers=1, dask=None, on_result=None):
         for g in games:
             done(play_game(g))
     return results
+
+
+def process_pool(games, workers):
+    """A ``ProcessPoolExecutor`` of ``workers`` processes for ``games`` (forked where
+    the platform allows, after compiling each spec here once: the workers inherit the
+    machine code)."""
+    from concurrent.futures import ProcessPoolExecutor
+    context = _fork_context()
+    if context is not None:
+        todo = {(s.text, g.config): (s, g.config) for g in games for s in g.specs}
+        for spec, cfg in todo.values():
+            warm_up(spec, cfg)
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context)
 
 
 def _fork_context():

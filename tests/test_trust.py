@@ -286,3 +286,18 @@ def test_score_at_least_agrees_with_the_exact_score():
         for t in range(score - 3, score + 4):
             assert solver.score_at_least(p, t) == (score >= t), (t, score)
         checked += 1
+
+
+def test_sprt_stops_at_the_same_game_whatever_the_workers():
+    """Rounds are whole pairs in schedule order, so the stop does not depend on which
+    worker finishes first; one pool serves every round (two worker ids, not one per
+    round)."""
+    from scripts.stats import parse_sprt
+    cfg = parse_match_config(SMALL)
+    runs = [match_mod.match("onestep", "random", 200, cfg, seed=5, progress=False,
+                            sprt=parse_sprt("0,20"), workers=w) for w in (1, 2)]
+    (r1, s1), (r2, s2) = runs
+    assert s1["sprt"]["verdict"] == "H1" and s1["games"] == s2["games"] < 200
+    assert s1["sprt"]["llr"] == pytest.approx(s2["sprt"]["llr"])
+    assert [r["moves"] for r in r1] == [r["moves"] for r in r2]
+    assert len(s2["workers"]) == 2
