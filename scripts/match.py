@@ -9,6 +9,14 @@ and failures (INVALID, TIMEOUT, ERROR) per agent. Agent specs are described in
     python -m scripts.match minimax:depth=3 rules --games 100 --workers 2
     python -m scripts.match alphabeta:depth=6 negamax --config rows=6,columns=7,inarow=4
     python -m scripts.match submission.py random --json games.json --replay game0.html
+
+Opening suites, pairs, SPRT and replays (``docs/matches.md``): ``--openings`` (default
+``balanced:4`` on 7x6) plays each opening twice with colours swapped (games ``2i`` and
+``2i + 1``) and the summary adds pentanomial counts, pair-based Elo with its interval,
+LOS and the draw ratio; ``--sprt elo0,elo1[,alpha,beta]`` stops early (exit 0 H1, 1 H0,
+3 inconclusive); ``--replays DIR`` writes every game's HTML replay and an index.
+
+    python -m scripts.match alphabeta:depth=5 alphabeta:depth=4 --games 200 --sprt 0,20
 """
 import contextlib
 import json

@@ -25,7 +25,6 @@ left, so each line reads ``moves lo hi``: the score (side to move, the conventio
 bound could not be proved within the per-search deadline are left out and counted in
 the file's header.
 """
-import argparse
 import os
 import sys
 import time
@@ -77,8 +76,8 @@ def read_suite(path, rows=6, columns=7, inarow=4):
         with open(path, encoding="utf-8") as f:
             lines = f.read().splitlines()
     except (OSError, UnicodeDecodeError) as e:
-        raise ValueError(f"cannot read openings file {path!r}: {getattr(e, 'strerror', None) or e}") \
-            from None
+        why = getattr(e, "strerror", None) or e
+        raise ValueError(f"cannot read openings file {path!r}: {why}") from None
     out = []
     for number, line in enumerate(lines, 1):
         text = line.strip()
@@ -218,6 +217,7 @@ def generate(k, bound=BOUND, deadline_each=20.0, budget=600.0, log=sys.stderr):
 
 
 def write_suite(path, k, rows, counts, bound, command):
+    """Write the kept ``rows`` with a header saying how they were made."""
     with open(path, "w", encoding="utf-8") as f:
         f.write(f"# balanced:{k} -- {k}-ply openings of 7x6 Connect Four (1-based columns) that\n"
                 f"# the exact solver (agents.solver) proves close to balanced: |score| <= {bound}\n"
@@ -228,14 +228,16 @@ def write_suite(path, k, rows, counts, bound, command):
                 f"# {counts['openings']} distinct openings: {counts['balanced']} balanced, "
                 f"{counts['unbalanced']} not, {counts['unresolved']} unresolved in the "
                 f"per-search deadline (left out); {counts['exact']} scores exact; "
-                f"{counts['seconds']:.0f} s wall, {counts['cpu']:.0f} s CPU (phase 1 {counts['phase1_seconds']:.0f} s)\n")
+                f"{counts['seconds']:.0f} s wall, {counts['cpu']:.0f} s CPU "
+                f"(phase 1 {counts['phase1_seconds']:.0f} s)\n")
         for m, lo, hi in rows:
             f.write(f"{m} {lo} {hi}\n")
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="python -m scripts.openings",
-                                description="Generate a balanced:K opening suite.")
+    from .runner import ArgumentParser
+    p = ArgumentParser(prog="python -m scripts.openings",
+                       description="Generate a balanced:K opening suite.")
     p.add_argument("--generate", type=int, required=True, metavar="K", help="plies")
     p.add_argument("--bound", type=int, default=BOUND, help=f"|score| bound (default {BOUND})")
     p.add_argument("--deadline", type=float, default=20.0, help="seconds per search (default 20)")

@@ -335,8 +335,8 @@ def play_game(game):
             break
     result = {0: "1/2-1/2", 1: "1-0", 2: "0-1"}[winner]
     return {"index": game.index, "seed": game.seed, "agents": [s.text for s in game.specs],
-            "opening": game.opening, "moves": moves, "winner": winner, "result": result, "statuses": statuses,
-            "error": error, "times": times, "cpu": time.process_time() - cpu_start,
+            "opening": game.opening, "moves": moves, "winner": winner, "result": result,
+            "statuses": statuses, "error": error, "times": times, "cpu": time.process_time() - cpu_start,
             "wall": time.perf_counter() - wall_start, "worker": os.getpid(),
             "output": [o.getvalue()[:MAX_OUTPUT] for o in output]}
 

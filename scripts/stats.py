@@ -86,7 +86,8 @@ def summary(counts, z=Z95, effective=None):
     and its interval mapped to Elo; +-inf at the ends), ``stderr`` (of the mean
     score), ``los`` (likelihood of superiority, P(A stronger); 0.5 when nothing
     varies). Draws need the games themselves (a 1-point pair is two draws or a
-    win and a loss): see :func:`draw_ratio`. With no pairs the score is 0.5 and the interval [0, 1]."""
+    win and a loss): see :func:`draw_ratio`. With no pairs the score is 0.5 and the
+    interval [0, 1]."""
     counts = [int(c) for c in counts]
     n = sum(counts)
     m = n if effective is None else min(int(effective), n)

@@ -11,6 +11,9 @@ half a win for each side) with a weak normal prior (sd :data:`PRIOR_SD` Elo) tha
 keeps ratings finite when an agent wins or loses every game; they are shifted to
 mean 0. Intervals are +-1.96 standard errors from the curvature of the fit
 (Laplace approximation): with perfect scores they mostly reflect the prior.
+
+``--openings`` and ``--replays DIR`` work as in :mod:`scripts.match`: every pair of
+agents meets the same openings, each twice with colours swapped.
 """
 import csv
 import itertools
