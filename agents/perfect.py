@@ -52,13 +52,14 @@ import zlib
 
 import numpy as np
 
-from .base import Agent, Clock, _field, boolean, optional, positive_int, positive_number, \
-    tactical_move
+from .base import Agent, Clock, _field, boolean, choice, optional, positive_int, \
+    positive_number, tactical_move
 from .lookahead import AlphaBetaAgent
 from .search import PROVEN
 from .resources import read_resource
 from .rules import center_order, fits_bitboard
-from .solver import DEFAULT_TT_BITS, Position, Solver, warm_up
+from .solver import DEFAULT_TT_BITS, Position, Solver, warmup_units as solver_units
+from .warmup import Warmup
 
 BOOK_NAME = "book7x6.bin"
 BOOK_MAGIC = b"C4BOOK1\0"
@@ -178,6 +179,23 @@ def load_book(name=BOOK_NAME):
         return None
 
 
+WARMUPS = ("now", "background")
+_WARMUP = None
+
+
+def shared_warmup():
+    """The process's one :class:`agents.warmup.Warmup` of the kernels this agent plays
+    with (validation, tactics, solver, the ``alphabeta`` model and fallback): every
+    ``perfect`` agent of the process shares it, as they share the compiled kernels."""
+    global _WARMUP
+    if _WARMUP is None:
+        from .base import warmup_units as base_units
+        from .lookahead import warmup_units as alphabeta_units
+        units = [u for u in solver_units() if u[0] != "solver._analyze"]  # unused in play
+        _WARMUP = Warmup(base_units() + units + alphabeta_units())
+    return _WARMUP
+
+
 def _reply_at(trace, depth):
     """The model's reply at ``depth``: the move of the deepest completed depth <= it."""
     r = trace[0][1]
@@ -212,14 +230,21 @@ class PerfectAgent(Agent):
     ``actTimeout`` less a safety margin), ``use_overage`` (spend part of the
     overage reserve, default True), ``book`` (use the opening book, default True),
     ``traps`` (among equally scored columns in a drawn or lost position, prefer
-    one whose likely reply is a mistake, default True)."""
+    one whose likely reply is a mistake, default True), ``warmup`` (when the numba
+    kernels compile: ``"now"``, in the constructor, the default for local play;
+    ``"background"``, in a thread while the book answers, see
+    :mod:`agents.warmup`: what the Kaggle file uses)."""
 
     name = "perfect"
+    # what submission.build uses unless told otherwise: on Kaggle the first move must
+    # not wait for numba (see agents.warmup)
+    SUBMISSION_OPTIONS = {"warmup": "background"}
     OPTIONS = {"tt_bits": (positive_int("tt_bits", 28), DEFAULT_TT_BITS),
                "time_limit": (optional(positive_number("time_limit")), None),
                "use_overage": (boolean("use_overage"), True),
                "book": (boolean("book"), True),
-               "traps": (boolean("traps"), True)}
+               "traps": (boolean("traps"), True),
+               "warmup": (choice("warmup", WARMUPS), "now")}
 
     def __init__(self, **options):
         super().__init__(**options)
@@ -239,24 +264,10 @@ class PerfectAgent(Agent):
         self.last = {}
         self._overage = 0.0
         self._obs = self._config = None
-        # compile everything now: the first move must not pay for numba
-        warm_up(self.solver(6, 7, 4))
-        grid = np.zeros(42, dtype=np.int8)
-        heights = np.zeros(7, dtype=np.int64)
-        from .rules import parse_config
-        self.fallback.search(grid, heights, 1, parse_config(None), time.perf_counter() + 0.05, 2)
-        # and the whole call path (validation kernels, book, solver) on two positions
-        config = {"rows": 6, "columns": 7, "inarow": 4}
-        board = [0] * 42
-        self({"board": board, "mark": 1}, config)
-        for i, ch in enumerate("12332365265661174712777667"):  # 26 stones: solved at once
-            c = int(ch) - 1
-            row = 5 - sum(1 for r in range(6) if board[c + 7 * r])
-            board[c + 7 * row] = 1 + i % 2
-        self({"board": board, "mark": 1}, config)
-        self.last = {}
-        self._watch = None
-        self._solvers[(6, 7, 4)].reset()
+        self._calls = 0
+        self.warm = shared_warmup()
+        if self.warmup == "now":
+            self.warm.finish()
 
     def solver(self, rows, columns, inarow):
         key = (rows, columns, inarow)
@@ -266,6 +277,9 @@ class PerfectAgent(Agent):
         return self._solvers[key]
 
     def __call__(self, obs, config):
+        self._calls += 1
+        if self._calls == 1 and not self.warm.done():
+            self.warm.start()  # warmup="background": compile while the book answers
         self._obs, self._config = obs, config
         over = _field(obs, "remainingOverageTime", 0.0)
         try:
@@ -296,6 +310,7 @@ class PerfectAgent(Agent):
             self.last = {"source": "no line fits", "column": int(col)}
             return int(col)
         if not fits_bitboard(cfg.rows, cfg.columns):
+            self.warm.finish()
             col, val, depth, nodes = self.fallback.search(grid, heights, mark, cfg, clock.deadline)
             self.last = {"source": "alphabeta", "column": col, "depth": depth, "nodes": nodes}
             return col
@@ -305,6 +320,14 @@ class PerfectAgent(Agent):
             if hit is not None and p.can_play(hit[0]):
                 self.last = {"source": "book", "column": hit[0], "score": hit[1],
                              "kind": KIND_NAMES[hit[2]]}
+                if not self.warm.done():
+                    # the kernels are still compiling (warmup="background"): lend them the
+                    # rest of this move's plain budget, except on the first move, which
+                    # also pays for loading the file
+                    if self._calls > 1:
+                        self.warm.lend(Clock(clock.start, self._obs, self._config,
+                                             self.time_limit, False).deadline)
+                    return hit[0]
                 if self.traps and hit[1] <= 0:
                     # a drawn or lost line: traps will follow, so spend a little of this
                     # move's unused time learning the opponent's search budget
@@ -313,6 +336,7 @@ class PerfectAgent(Agent):
                     self._watch_reply(grid, heights, mark, cfg, hit[0],
                                       min(plain, time.perf_counter() + WATCH_MAX))
                 return hit[0]
+        self.warm.finish()  # what is left to compile, in this move's time
         s = self.solver(cfg.rows, cfg.columns, cfg.inarow)
         deadline = self._deadline(clock, p.moves, cfg)
         budget = deadline - clock.start

@@ -784,19 +784,39 @@ class Solver:
         return col, lo, hi, not self.stats[S_ABORTED]
 
 
-def warm_up(solver):
-    """Compile every kernel on a tiny position (numba compiles on first call)."""
-    p = solver.position("")
-    for c in range(solver.columns):
+def warmup_units(solver=None):
+    """Units for :class:`agents.warmup.Warmup`: each compiles solver kernels by one
+    call on a tiny position (types are the same for every shape). ``solver``: the
+    solver to call (default: a private 7x6 one with a 1024-slot table)."""
+    s = solver if solver is not None else Solver(6, 7, 4, 10)
+    p = s.position("")
+    for c in range(s.columns):
         if p.can_play(c) and not p.is_winning_move(c):
             p.play(c)
             break
-    deadline = time.perf_counter() + 0.001
-    solver.solve(p, deadline=deadline)
-    solver.best_move(p, deadline=deadline)
-    solver.analyze(p, deadline=deadline)
-    solver.moves_at_least(p, 0, deadline=deadline)
-    solver.reset()
+
+    def soon():
+        return time.perf_counter() + 0.001
+
+    def search():
+        # the null-window search every entry point below calls, compiled on its own
+        _search(p.pos, p.mask, p.moves, 0, 1, s.g, s.tt, s.st, s.mv, s.sc, s.stats, soon())
+
+    def analyze():
+        s.analyze(p, deadline=soon())
+        s.reset()
+    # (label, call, expected compile seconds on the development machine)
+    return [("solver._search", search, 1.45),
+            ("solver._best_move", lambda: s.best_move(p, deadline=soon()), 0.8),
+            ("solver._moves_at_least", lambda: s.moves_at_least(p, 0, deadline=soon()), 0.5),
+            ("solver._solve", lambda: s.solve(p, deadline=soon()), 0.3),
+            ("solver._analyze", analyze, 0.35)]
+
+
+def warm_up(solver):
+    """Compile every kernel on a tiny position (numba compiles on first call)."""
+    for _, fn, _ in warmup_units(solver):
+        fn()
 
 
 def main(argv=None, stdin=None, stdout=None):
