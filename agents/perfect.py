@@ -39,12 +39,24 @@ Scores count stones (see :mod:`agents.solver`), so the best score is also the
 fastest win or the slowest loss.
 
 Time: ``actTimeout`` less the safety margin of :class:`agents.base.Clock`, or
-``time_limit``; with ``use_overage`` (default) the agent also spends part of
-``remainingOverageTime`` once at most ``OVERAGE_FROM_EMPTIES`` cells are empty
-(before that an exact search cannot finish): a larger share in the first moves
-after the book, where positions are hardest, down to an even share later. On a
-board where no line of ``inarow`` cells fits, every game is a draw and the agent
-plays the centre-most open column at once.
+``time_limit`` (the *plain budget*). With ``use_overage`` (default) the agent
+spends ``remainingOverageTime`` on two things only:
+
+* **settling**: when the exact search in the plain budget has not proven the
+  outcome (win, draw or loss), a weak search (outcome only, same table) runs on
+  until it has: up to half the overage above ``OVERAGE_KEEP``, at most
+  ``SETTLE_MAX`` seconds a move (``SETTLE_EARLY_MAX`` on boards too empty to
+  solve). On 7x6 this is what keeps the value on positions outside the book;
+* **traps**: the overage above ``TRAP_FLOOR`` only (5 s of Kaggle's 60 in a
+  game), so a game that needs no settling ends with at least 55 s left.
+
+On a board where no line of ``inarow`` cells fits, every game is a draw and the
+agent plays the centre-most open column at once.
+
+Compiling (option ``warmup``): ``"now"`` compiles the kernels in the constructor
+(local play: nothing to pay during the game); ``"background"`` (the Kaggle file)
+compiles them in a thread while the book answers (:mod:`agents.warmup`), so the
+first move costs a few tenths of a second.
 """
 import struct
 import time
@@ -68,15 +80,22 @@ BOOK_MAGIC = b"C4BOOK1\0"
 FALLBACK_SHARE = 0.25
 FALLBACK_MAX = 0.4
 OVERAGE_KEEP = 5.0  # seconds of overage never spent
-# The overage is spent only with at most this many empty cells (7x6: from 8 stones,
-# where the book ends); before that an exact search has no chance to finish.
-OVERAGE_FROM_EMPTIES = 34
-# Traps (see PerfectAgent._trap): seconds they may take past the plain budget after a
-# search that used overage, the share of their time for the opponent model's searches,
-# and the model's depths.
+FALLBACK_MIN = 0.25  # seconds the alpha-beta fallback always gets
+# Settling (the weak search that keeps the value when the plain budget did not find
+# it): at most this share of the spare overage, and at most SETTLE_MAX seconds a
+# move (SETTLE_EARLY_MAX while more than SETTLE_FROM_EMPTIES cells are empty: 7x6
+# before 6 stones, where only the book knows the value in time).
+SETTLE_SHARE = 0.5
+SETTLE_MAX = 25.0
+SETTLE_EARLY_MAX = 5.0
+SETTLE_FROM_EMPTIES = 36
+# Traps (see PerfectAgent._trap): seconds they may take past the plain budget (before
+# TRAP_EARLY_STONES stones and later), paid only from the overage above TRAP_FLOOR,
+# the share of their time for the opponent model's searches, and the model's depths.
 TRAP_MIN = 0.5
 TRAP_EARLY_STONES = 14
 TRAP_EARLY_MAX = 6.0
+TRAP_FLOOR = 55.0
 TRAP_MODEL_SHARE = 0.6
 TRAP_MIN_DEPTH = 4
 # Seconds a book move in a drawn or lost line spends tracing the opponent's reply.
@@ -196,6 +215,13 @@ def shared_warmup():
     return _WARMUP
 
 
+def _settled(lo, hi, complete):
+    """True when a search's result keeps the game's value: exact, or a proven win
+    (``lo >= 1``), a proven draw (``lo >= 0 >= hi``) or a proven loss (``hi <= -1``,
+    where every column loses)."""
+    return complete or lo >= 1 or (lo >= 0 and hi <= 0) or hi <= -1
+
+
 def _reply_at(trace, depth):
     """The model's reply at ``depth``: the move of the deepest completed depth <= it."""
     r = trace[0][1]
@@ -288,18 +314,36 @@ class PerfectAgent(Agent):
             self._overage = 0.0
         return super().__call__(obs, config)
 
-    def _deadline(self, clock, stones, cfg):
-        """The move's deadline: actTimeout (or time_limit) less the safety margin, plus
-        this agent's own share of the overage reserve (not the Clock's even share)."""
-        deadline = Clock(clock.start, self._obs, self._config, self.time_limit, False).deadline
+    def _overage_left(self, clock):
+        """Seconds of ``remainingOverageTime`` left if this move ended now (Kaggle
+        charges the overage with a move's excess over ``actTimeout``)."""
+        act = _field(self._config, "actTimeout", 2.0)
+        try:
+            act = float(act)
+        except (TypeError, ValueError):
+            act = 2.0
+        return self._overage - max(0.0, time.perf_counter() - clock.start - act)
+
+    def _settle_deadline(self, clock, plain, stones, cfg):
+        """How long the weak search that settles an unsettled position may run: a
+        share of the overage above ``OVERAGE_KEEP``, at most ``SETTLE_MAX`` seconds
+        (``SETTLE_EARLY_MAX`` while more than ``SETTLE_FROM_EMPTIES`` cells are empty,
+        where even the weak value is usually out of reach), from ``plain`` on."""
+        if not self.use_overage:
+            return plain
+        spare = max(0.0, self._overage_left(clock) - OVERAGE_KEEP)
         empties = cfg.rows * cfg.columns - stones
-        if self.use_overage and empties <= OVERAGE_FROM_EMPTIES:
-            spare = max(0.0, self._overage - OVERAGE_KEEP)
-            moves_left = max(1, empties // 2)
-            # hardest right after the book: spend up to a third of what is left there
-            share = 1.0 / 3.0 if stones < 14 else 1.0 / moves_left
-            deadline += spare * share
-        return deadline
+        cap = SETTLE_MAX if empties <= SETTLE_FROM_EMPTIES else SETTLE_EARLY_MAX
+        return max(plain, time.perf_counter()) + min(cap, SETTLE_SHARE * spare)
+
+    def _trap_deadline(self, clock, plain, stones):
+        """Traps take the plain budget; before ``TRAP_EARLY_STONES`` stones (``TRAP_MIN``
+        later) up to ``TRAP_EARLY_MAX`` seconds more, paid from the overage above
+        ``TRAP_FLOOR`` only: the game's overage is for keeping the value."""
+        now = time.perf_counter()
+        want = now + (TRAP_EARLY_MAX if stones < TRAP_EARLY_STONES else TRAP_MIN)
+        spare = max(0.0, self._overage_left(clock) - TRAP_FLOOR) if self.use_overage else 0.0
+        return max(plain, min(want, max(now, plain) + spare))
 
     def choose(self, grid, heights, mark, cfg, clock):
         self._columns = cfg.columns
@@ -338,22 +382,25 @@ class PerfectAgent(Agent):
                 return hit[0]
         self.warm.finish()  # what is left to compile, in this move's time
         s = self.solver(cfg.rows, cfg.columns, cfg.inarow)
-        deadline = self._deadline(clock, p.moves, cfg)
-        budget = deadline - clock.start
-        reserve = min(FALLBACK_MAX, FALLBACK_SHARE * budget)
-        col, lo, hi, done = s.best_move(p, deadline - reserve)
+        # 1. the exact search, in the plain budget (less a reserve for the fallback)
+        plain = Clock(clock.start, self._obs, self._config, self.time_limit, False).deadline
+        reserve = min(FALLBACK_MAX, FALLBACK_SHARE * (plain - clock.start))
+        col, lo, hi, done = s.best_move(p, plain - reserve)
         self.last = {"source": "solver", "column": col, "lo": lo, "hi": hi, "complete": done,
                      "nodes": s.nodes}
-        # traps get the plain budget (no overage: positions the solver settles at once
-        # still take under actTimeout), or TRAP_MIN after a search that used overage;
-        # before TRAP_EARLY_STONES stones, where a strong opponent's mistakes lie deep,
-        # up to TRAP_EARLY_MAX seconds of the move's overage share
-        plain = Clock(clock.start, self._obs, self._config, self.time_limit, False).deadline
-        now = time.perf_counter()
-        if p.moves < TRAP_EARLY_STONES:
-            trap_end = min(deadline, max(plain, now + TRAP_EARLY_MAX))
-        else:
-            trap_end = min(deadline, max(plain, now + TRAP_MIN))
+        deadline = plain
+        if not _settled(lo, hi, done):
+            # 2. the outcome is not known: the weak search (win/draw/loss only, the
+            # table kept from step 1) with overage, until the column keeps the value
+            deadline = self._settle_deadline(clock, plain, p.moves, cfg)
+            if deadline > time.perf_counter():
+                wcol, wlo, whi, wdone = s.best_move(p, deadline, weak=True)
+                self.last["settle_nodes"] = s.nodes
+                if _settled(wlo, whi, wdone):
+                    # weak scores: 1 win, 0 draw, -1 loss (the slowest loss unknown)
+                    col, lo, hi, done = wcol, wlo, whi, False
+                    self.last.update({"column": col, "lo": lo, "hi": hi, "weak": True})
+        trap_end = self._trap_deadline(clock, plain, p.moves)
         if done or lo >= 1 or (lo >= 0 and hi <= 0):
             if self.traps and lo <= 0:
                 # a draw or a loss: among the columns that keep the score (or the draw),
@@ -369,6 +416,9 @@ class PerfectAgent(Agent):
             tcol = self._trap(s, p, grid, heights, mark, cfg, cands, -1, -1, trap_end)
             if tcol >= 0:
                 return tcol
+        # the fallback: what is left of the plain budget (a settled loss needs no more:
+        # every column loses), at least FALLBACK_MIN
+        deadline = max(plain, time.perf_counter() + FALLBACK_MIN)
         acol, val, depth, nodes = self.fallback.search(grid, heights, mark, cfg, deadline)
         if acol is None or acol < 0:
             return col
