@@ -356,6 +356,9 @@ def build(agent_name=None, options=None, root=ROOT, data_dir=DATA_DIR, check_opt
     if agent_name is None:
         agent_name = agents.BEST
     try:
+        # the agent's own defaults for a Kaggle file (e.g. perfect: warmup=background)
+        options = {**getattr(agents.agent_class(agent_name), "SUBMISSION_OPTIONS", {}),
+                   **options}
         player = agents.make(agent_name, **options) if check_options \
             else agents.agent_class(agent_name)
     except ValueError as exc:
