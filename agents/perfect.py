@@ -199,6 +199,7 @@ def load_book(name=BOOK_NAME):
 
 
 WARMUPS = ("now", "background")
+SOLVER_READY = "solver._solve"  # the last solver unit of the warmup
 _WARMUP = None
 
 
@@ -210,8 +211,11 @@ def shared_warmup():
     if _WARMUP is None:
         from .base import warmup_units as base_units
         from .lookahead import warmup_units as alphabeta_units
+        rules, tactics = base_units()
         units = [u for u in solver_units() if u[0] != "solver._analyze"]  # unused in play
-        _WARMUP = Warmup(base_units() + units + alphabeta_units())
+        assert units[-1][0] == SOLVER_READY
+        # what a move outside the book needs first (the solver), then what traps need
+        _WARMUP = Warmup([rules] + units + [tactics] + alphabeta_units())
     return _WARMUP
 
 
@@ -380,7 +384,7 @@ class PerfectAgent(Agent):
                     self._watch_reply(grid, heights, mark, cfg, hit[0],
                                       min(plain, time.perf_counter() + WATCH_MAX))
                 return hit[0]
-        self.warm.finish()  # what is left to compile, in this move's time
+        self.warm.finish(upto=SOLVER_READY)  # the solver's kernels, in this move's time
         s = self.solver(cfg.rows, cfg.columns, cfg.inarow)
         # 1. the exact search, in the plain budget (less a reserve for the fallback)
         plain = Clock(clock.start, self._obs, self._config, self.time_limit, False).deadline
@@ -402,7 +406,7 @@ class PerfectAgent(Agent):
                     self.last.update({"column": col, "lo": lo, "hi": hi, "weak": True})
         trap_end = self._trap_deadline(clock, plain, p.moves)
         if done or lo >= 1 or (lo >= 0 and hi <= 0):
-            if self.traps and lo <= 0:
+            if self.traps and lo <= 0 and self._model_ready(plain):
                 # a draw or a loss: among the columns that keep the score (or the draw),
                 # the one whose likely replies are mistakes
                 keep = lo if done else 0
@@ -410,7 +414,7 @@ class PerfectAgent(Agent):
                 if cands and len(cands) > 1:
                     col = self._trap(s, p, grid, heights, mark, cfg, cands, col, keep, trap_end)
             return col
-        if self.traps and hi <= -1:
+        if self.traps and hi <= -1 and self._model_ready(plain):
             # proven lost, the slowest loss not found in time: every column loses
             cands = [c for c in range(cfg.columns) if p.can_play(c)]
             tcol = self._trap(s, p, grid, heights, mark, cfg, cands, -1, -1, trap_end)
@@ -419,11 +423,20 @@ class PerfectAgent(Agent):
         # the fallback: what is left of the plain budget (a settled loss needs no more:
         # every column loses), at least FALLBACK_MIN
         deadline = max(plain, time.perf_counter() + FALLBACK_MIN)
+        self.warm.finish()
         acol, val, depth, nodes = self.fallback.search(grid, heights, mark, cfg, deadline)
         if acol is None or acol < 0:
             return col
         self.last.update({"source": "alphabeta", "column": acol, "depth": depth})
         return acol
+
+    def _model_ready(self, until):
+        """True when the opponent model's kernels are compiled (warmup="background":
+        they come after the solver's); if not, they may compile until ``until``, the
+        end of the plain budget, and traps wait for a later move if they did not."""
+        if not self.warm.done():
+            self.warm.lend(until)
+        return self.warm.done()
 
     def _trap(self, s, p, grid, heights, mark, cfg, cands, default, value, end):
         """Among ``cands`` (columns of equal game-theoretic value ``value``: 0 or

@@ -798,6 +798,24 @@ def warmup_units(solver=None):
     def soon():
         return time.perf_counter() + 0.001
 
+    def bits():
+        # the small kernels the searches call, with the types they pass (int64 bitboards)
+        pos, mask, g = p.pos, p.mask, s.g
+        _score_bounds(g)
+        _possible(mask, g)
+        _non_losing_moves(pos, mask, g)
+        _can_win_next(pos, mask, g)
+        _popcount(pos)
+
+    def table():
+        pos, mask, g = p.pos, p.mask, s.g
+        key = _key(pos, mask, p.moves, g)
+        _tt_put(s.tt, key, 0)
+        _tt_get(s.tt, key)
+        _half(-3)
+        _col_of(_column_move(mask, 3, g), g)
+        now()
+
     def search():
         # the null-window search every entry point below calls, compiled on its own
         _search(p.pos, p.mask, p.moves, 0, 1, s.g, s.tt, s.st, s.mv, s.sc, s.stats, soon())
@@ -806,10 +824,12 @@ def warmup_units(solver=None):
         s.analyze(p, deadline=soon())
         s.reset()
     # (label, call, expected compile seconds on the development machine)
-    return [("solver._search", search, 1.45),
-            ("solver._best_move", lambda: s.best_move(p, deadline=soon()), 0.8),
-            ("solver._moves_at_least", lambda: s.moves_at_least(p, 0, deadline=soon()), 0.5),
-            ("solver._solve", lambda: s.solve(p, deadline=soon()), 0.3),
+    return [("solver bitboard kernels", bits, 0.6),
+            ("solver table kernels", table, 0.6),
+            ("solver._search", search, 0.55),
+            ("solver._best_move", lambda: s.best_move(p, deadline=soon()), 0.75),
+            ("solver._moves_at_least", lambda: s.moves_at_least(p, 0, deadline=soon()), 0.35),
+            ("solver._solve", lambda: s.solve(p, deadline=soon()), 0.33),
             ("solver._analyze", analyze, 0.35)]
 
 

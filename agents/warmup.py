@@ -23,7 +23,8 @@ interrupted):
   unit started in an idle gap, at most one unit's cost).
 
 :meth:`Warmup.finish` is what a move that needs the kernels calls: it compiles
-whatever is left in the calling move's own time.
+what is left (or the units up to the one it needs) in the calling move's own time;
+:meth:`Warmup.ready` tells whether a unit has run.
 
 Units are ``(label, fn, cost)``: ``fn()`` compiles, ``cost`` is its expected CPU
 seconds on a 2-core x86-64 development machine; the observed/expected ratio of
@@ -76,29 +77,44 @@ class Warmup:
         """True once every unit has run."""
         return self._next >= len(self.units)
 
+    def ready(self, label):
+        """True once the unit ``label`` (and every unit before it) has run."""
+        return self._next > self._index(label)
+
+    def _index(self, label):
+        for i, unit in enumerate(self.units):
+            if unit[0] == label:
+                return i
+        raise ValueError(f"no warmup unit {label!r}")
+
     def lend(self, deadline):
         """Called inside one of our moves whose answer is already known: let units run
         until ``deadline`` (``time.perf_counter`` seconds) or until all are done."""
         self._wait(deadline)
 
-    def finish(self, deadline=float("inf")):
-        """Compile everything left, in the calling move's time; True when done (False
-        only if ``deadline`` came first)."""
+    def finish(self, deadline=float("inf"), upto=None):
+        """Compile everything left (or up to and including the unit ``upto``), in the
+        calling move's time; True when done (False only if ``deadline`` came first)."""
+        last = len(self.units) - 1 if upto is None else self._index(upto)
         if self._thread is None:  # never started: compile here, in this thread
-            while not self.done() and time.perf_counter() < deadline:
+            while self._next <= last and time.perf_counter() < deadline:
                 self._run_unit()
-            return self.done()
-        return self._wait(deadline, fits=False)
+            return self._next > last
+        return self._wait(deadline, fits=False, last=last)
 
-    def _wait(self, deadline, fits=True):
+    def _wait(self, deadline, fits=True, last=None):
+        """Lend the thread the time until ``deadline``; return when unit ``last``
+        (default: the last one) has run or at ``deadline``. ``fits=False``: any unit
+        may start, whatever its cost."""
+        last = len(self.units) - 1 if last is None else last
         with self._cond:
-            if self.done():
+            if self._next > last:
                 return True
             self._window_end = deadline
             self._fits = fits
             self._cond.notify_all()
             try:
-                while not self.done():
+                while self._next <= last:
                     left = deadline - time.perf_counter()
                     if left <= 0:
                         break
@@ -106,7 +122,7 @@ class Warmup:
             finally:
                 self._window_end = 0.0
                 self._fits = True
-            return self.done()
+            return self._next > last
 
     # -- the thread's side --------------------------------------------------------------
 

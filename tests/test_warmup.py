@@ -142,3 +142,13 @@ def test_background_and_now_play_the_same_moves():
         assert background(obs, cfg) == now(obs, cfg), moves
     assert background.warm.finish(time.perf_counter() + 120)
     assert not background.warm.errors
+
+
+def test_finish_upto_a_unit_leaves_the_rest_to_the_thread():
+    ran = []
+    w = Warmup([(n, (lambda n=n: ran.append(n)), 0.01) for n in ("a", "b", "c")])
+    assert not w.ready("a")
+    assert w.finish(upto="b") and w.ready("b") and ran == ["a", "b"] and not w.done()
+    with pytest.raises(ValueError, match="no warmup unit 'z'"):
+        w.ready("z")
+    assert w.finish() and ran == ["a", "b", "c"]
