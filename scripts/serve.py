@@ -82,7 +82,6 @@ UNCLOCKED = {"minimax": ("depth", 5), "tutorial": ("nsteps", 3)}
 # one cheap move of each registry agent compiles its kernels (App.warm_up)
 WARM_UP = ("random", "onestep", "rules", "minimax:depth=1", "alphabeta:depth=2",
            "mcts:iterations=50", "perfect:time_limit=0.1")
-REQUEST_FIELDS = {"config", "moves", "agent", "time_limit", "match", "game"}
 
 
 class BadRequest(ValueError):
@@ -532,10 +531,11 @@ def replay(request):
 # HTTP (thin)
 # ---------------------------------------------------------------------------
 
-ROUTES = {"/api/state": lambda app, req: game_state(*parse_game(req)),
-          "/api/move": agent_move,
-          "/api/analyse": analyse,
-          "/api/replay": lambda app, req: replay(req)}
+# path -> (function(app, request), the request fields it reads)
+ROUTES = {"/api/state": (lambda app, req: game_state(*parse_game(req)), {"config", "moves"}),
+          "/api/move": (agent_move, {"config", "moves", "agent"}),
+          "/api/analyse": (analyse, {"config", "moves", "time_limit"}),
+          "/api/replay": (lambda app, req: replay(req), {"match", "game"})}
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -576,12 +576,12 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_POST(self):
         path = self.path.split("?", 1)[0]
-        route = ROUTES.get(path)
+        route, fields = ROUTES.get(path, (None, None))
         if route is None:
             self.close_connection = True
             return self._error(404 if path not in STATIC else 405, f"no endpoint {path!r}")
         try:
-            request = self._read_json()
+            request = self._read_json(fields)
             result = route(self.server.app, request)
         except BadRequest as e:
             return self._error(400, str(e))
@@ -597,7 +597,7 @@ class Handler(BaseHTTPRequestHandler):
             return self._error(500, f"internal error: {type(e).__name__}: {e}")
         self._send(200, result)
 
-    def _read_json(self):
+    def _read_json(self, fields):
         ctype = self.headers.get("Content-Type", "").split(";")[0].strip().lower()
         if ctype != "application/json":
             raise _BodyError(415, f"POST bodies must be application/json, got {ctype or 'none'!r}")
@@ -614,10 +614,10 @@ class Handler(BaseHTTPRequestHandler):
             raise BadRequest(f"body is not JSON: {e}") from None
         if not isinstance(request, dict):
             raise BadRequest(f"body must be a JSON object, got {type(request).__name__}")
-        unknown = sorted(set(request) - REQUEST_FIELDS)
+        unknown = sorted(set(request) - fields)
         if unknown:
             raise BadRequest(f"unknown field(s) {', '.join(unknown)}; valid: "
-                             f"{', '.join(sorted(REQUEST_FIELDS))}")
+                             f"{', '.join(sorted(fields))}")
         return request
 
 

@@ -7,6 +7,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -122,7 +123,8 @@ GAME_ERRORS = [
 @pytest.mark.parametrize("path", ["/api/state", "/api/move", "/api/analyse"])
 @pytest.mark.parametrize("body,words", GAME_ERRORS)
 def test_bad_games_are_400_on_every_game_endpoint(server, path, body, words):
-    status, reply = call(server, path, {"agent": "random", **body})
+    status, reply = call(server, path, {**({"agent": "random"} if path == "/api/move" else {}),
+                                        **body})
     assert status == 400, reply
     assert words in reply["error"]
 
@@ -148,10 +150,17 @@ def test_bad_agents_are_400(server, agent, words):
 
 
 def test_move_and_analysis_of_a_finished_game_are_400(server):
-    body = {"moves": "1212121", "agent": "random"}  # mark 1 connects four in column 1
-    for path in ("/api/move", "/api/analyse"):
-        status, reply = call(server, path, body)
+    body = {"moves": "1212121"}  # mark 1 connects four in column 1
+    for path, extra in (("/api/move", {"agent": "random"}), ("/api/analyse", {})):
+        status, reply = call(server, path, {**body, **extra})
         assert status == 400 and "game is over" in reply["error"]
+
+
+@pytest.mark.parametrize("path,field", [("/api/state", "agent"), ("/api/move", "time_limit"),
+                                        ("/api/analyse", "game"), ("/api/replay", "moves")])
+def test_fields_of_another_endpoint_are_400(server, path, field):
+    status, reply = call(server, path, {field: 1})
+    assert status == 400 and f"unknown field(s) {field}" in reply["error"]
 
 
 @pytest.mark.parametrize("limit", [0, -1, 5.5, "1", True, None])
@@ -282,8 +291,8 @@ def test_busy_slots_answer_503(server, monkeypatch):
     held = [app.slots.acquire(timeout=10) for _ in range(app.searches)]
     try:
         assert all(held)
-        for path in ("/api/move", "/api/analyse"):
-            status, reply = call(server, path, {"moves": "4", "agent": "random"})
+        for path, extra in (("/api/move", {"agent": "random"}), ("/api/analyse", {})):
+            status, reply = call(server, path, {"moves": "4", **extra})
             assert status == 503 and "busy" in reply["error"]
         assert call(server, "/api/state", {"moves": "4"})[0] == 200  # no slot needed
     finally:
@@ -444,3 +453,20 @@ def test_port_in_use_exits_2(server, capsys):
         serve.main(["--port", str(port), "--no-warm-up"])
     assert e.value.code == 2
     assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
+
+
+def test_command_line_prints_the_url_and_serves(tmp_path):
+    import subprocess
+    import sys
+    proc = subprocess.Popen([sys.executable, "-m", "scripts.serve", "--port", "0", "--no-warm-up"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=str(Path(serve.__file__).parent.parent))
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("connectx serve: http://127.0.0.1:"), line
+        url = line.split()[2]
+        with urllib.request.urlopen(url, timeout=30) as r:
+            assert b"<title>connectx-search" in r.read()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
