@@ -455,7 +455,7 @@ def test_port_in_use_exits_2(server, capsys):
     assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
 
 
-def test_command_line_prints_the_url_and_serves(tmp_path):
+def test_command_line_prints_the_url_and_serves():
     import subprocess
     import sys
     proc = subprocess.Popen([sys.executable, "-m", "scripts.serve", "--port", "0", "--no-warm-up"],

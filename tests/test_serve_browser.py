@@ -170,7 +170,7 @@ def test_full_game_against_alphabeta_by_clicking(page):
     # the agent's moves show their thinking time
     history = page.eval_on_selector_all("#history li", "items => items.map(i => i.textContent)")
     assert len(history) == len(moves)
-    assert all(" s" in h and "in " in h for h in history[1::2])
+    assert all(h.endswith(" ms") or h.endswith(" s") for h in history[1::2])
 
 
 def test_analysis_shows_the_solver_scores(page, tmp_path):
@@ -243,7 +243,8 @@ def test_replay_of_a_saved_match_game(page, tmp_path):
         assert dom_board(page, "#replay-board") == board_after(game["moves"][:k])
         t = game["times"][(k - 1) % 2][(k - 1) // 2]
         assert float(page.get_attribute("#replay-status", "data-time")) == pytest.approx(t)
-        assert f"in {t:.3f} s" in page.text_content("#replay-status")
+        shown = f"{1000 * t:.1f} ms" if t < 1 else f"{t:.2f} s"
+        assert f"in {shown}" in page.text_content("#replay-status")
     assert game["result"] in page.text_content("#replay-status")
     page.click("#replay-back")
     assert dom_board(page, "#replay-board") == board_after(game["moves"][:-1])

@@ -20,6 +20,11 @@ async function api(path, body) {
   return data;
 }
 
+// Seconds as the page shows them: milliseconds below one second.
+function formatTime(t) {
+  return t < 1 ? `${(1000 * t).toFixed(1)} ms` : `${t.toFixed(2)} s`;
+}
+
 function show(el, text, isError) {
   el.textContent = text;
   el.classList.toggle("error", !!isError);
@@ -34,6 +39,10 @@ function renderBoard(el, board, cfg, last, onColumn) {
     col.className = "column";
     col.dataset.col = c;
     col.title = `column ${c + 1}`;
+    const label = document.createElement("div");
+    label.className = "label";
+    label.textContent = c + 1;
+    col.appendChild(label);
     for (let r = 0; r < cfg.rows; r++) {
       const idx = c + r * cfg.columns;
       const cell = document.createElement("div");
@@ -91,9 +100,10 @@ function renderGame() {
     const who = mark === game.human ? "you" : game.agent;
     const t = game.times[i];
     li.textContent = `${MARK_NAME[mark]} (${who}): column ${c + 1}` +
-                     (t == null ? "" : ` in ${t.toFixed(3)} s`);
+                     (t == null ? "" : ` in ${formatTime(t)}`);
     history.appendChild(li);
   });
+  history.scrollTop = history.scrollHeight;
   if (s.over) {
     const text = s.winner === 0 ? "Draw: the board is full." :
       s.winner === game.human ? "You win!" : `${game.agent} wins.`;
@@ -142,7 +152,7 @@ async function settle(gen) {
       game.state = reply.state;
       game.times.push(reply.time);
       show($("status"), `${game.agent} played column ${reply.column + 1} in ` +
-                        `${reply.time.toFixed(3)} s. Your move.`);
+                        `${formatTime(reply.time)}. Your move.`);
     } catch (e) {
       if (gen !== game.gen) return;
       show($("status"), e.message, true);
@@ -268,7 +278,7 @@ async function analyse(gen) {
   const done = reply.scores.filter((x) => x !== null).length;
   const what = reply.method === "solver" ? "exact scores (solver)" :
     "alphabeta evaluation (the board does not fit the exact solver)";
-  let text = `${what} for ${MARK_NAME[s.to_move]} to move, ${reply.time.toFixed(2)} s`;
+  let text = `${what} for ${MARK_NAME[s.to_move]} to move, ${formatTime(reply.time)}`;
   if (!reply.complete) {
     text += reply.method === "solver" ?
       ` — cut short by the ${reply.time_limit} s limit: ${done} of ${s.legal.length} columns solved` :
@@ -312,7 +322,7 @@ async function loadReplay(index) {
       const li = document.createElement("li");
       const t = rp.game.times[i];
       li.textContent = `${MARK_NAME[1 + (i % 2)]}: column ${c + 1}` +
-                       (t == null ? "" : ` in ${t.toFixed(3)} s`);
+                       (t == null ? "" : ` in ${formatTime(t)}`);
       li.addEventListener("click", () => stepTo(i + 1));
       list.appendChild(li);
     });
@@ -343,7 +353,7 @@ function stepTo(pos) {
     const who = g.agents ? g.agents[mark - 1] : MARK_NAME[mark];
     const t = g.times[i];
     text = `move ${rp.pos}: ${who} (${MARK_NAME[mark]}) played column ${g.moves[i] + 1}` +
-           (t == null ? " (no time recorded)" : ` in ${t.toFixed(3)} s`);
+           (t == null ? " (no time recorded)" : ` in ${formatTime(t)}`);
     if (rp.pos === g.moves.length) {
       text += `. Result ${g.result || "?"}` + (g.error ? ` (${g.error})` : "");
     }
