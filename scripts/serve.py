@@ -88,6 +88,16 @@ class BadRequest(ValueError):
     """Bad input from a request: answered 400 with the message."""
 
 
+@contextmanager
+def bad_request(prefix=""):
+    """Turn a ``ValueError`` (the rules' and the runner's validation) into
+    :class:`BadRequest`, its message after ``prefix``."""
+    try:
+        yield
+    except ValueError as e:
+        raise BadRequest(prefix + str(e)) from None
+
+
 class AgentFailed(RuntimeError):
     """The agent raised or returned a bad column: answered 500 with the message."""
 
@@ -114,10 +124,8 @@ def parse_game_config(value):
     if unknown:
         raise BadRequest(f"unknown config field(s) {', '.join(unknown)}; valid: rows, columns, "
                          "inarow")
-    try:
+    with bad_request():
         cfg = parse_config(value)
-    except ValueError as e:
-        raise BadRequest(str(e)) from None
     for field in ("rows", "columns"):
         if getattr(cfg, field) > MAX_SIDE:
             raise BadRequest(f"config.{field} must be at most {MAX_SIDE} here, "
@@ -165,10 +173,8 @@ def play_moves(cfg, moves, frames=None):
     for i, c in enumerate(moves):
         if won:
             raise BadRequest(f"move {i + 1} (0-based column {c}) comes after player {won} has won")
-        try:
+        with bad_request(f"move {i + 1} (0-based column {c}): "):
             board = drop_piece(board, c, 1 + i % 2, cfg)
-        except ValueError as e:
-            raise BadRequest(f"move {i + 1} (0-based column {c}): {e}") from None
         won = winner(board, cfg)
         if frames is not None:
             frames.append(board)
@@ -221,10 +227,8 @@ def _parse_agent(text):
     if name not in agents.AGENTS:
         raise BadRequest(f"unknown agent {name!r}; valid: {', '.join(agents.names())} "
                          "(with options name:key=value,...)")
-    try:
+    with bad_request():
         spec = parse_spec(text)
-    except ValueError as e:
-        raise BadRequest(str(e)) from None
     if name in UNCLOCKED:
         option, cap = UNCLOCKED[name]
         value = spec.options.get(option, agents.agent_class(name).OPTIONS[option][1])
@@ -506,12 +510,10 @@ def replay(request):
         summaries.append({"index": g.get("index", i), "agents": g.get("agents"),
                           "result": g.get("result"), "moves": len(g["moves"])})
     g = doc["games"][index]
-    try:
+    frames = []
+    with bad_request(f"match game {index}: "):
         moves = parse_moves(g["moves"], cfg)
-        frames = []
         play_moves(cfg, moves, frames)
-    except BadRequest as e:
-        raise BadRequest(f"match game {index}: {e}") from None
     times = g.get("times")
     per_move = []
     for i in range(len(moves)):
