@@ -21,7 +21,8 @@ Design:
   semaphore; a request that waits longer than :data:`QUEUE_WAIT` seconds for a slot
   is answered 503). An agent move is given ``config.actTimeout`` = the server's move
   time, which every clocked agent obeys (alphabeta, mcts, perfect); the unclocked
-  fixed-depth agents are capped by :data:`UNCLOCKED`. Analysis stops at its own
+  fixed-depth agents are refused where :data:`UNCLOCKED` estimates that their search
+  would outlast the move time. Analysis stops at its own
   deadline and says so.
 * **Safe by default.** Only the page's own three files are served; POST bodies must
   be ``application/json`` (so another web site cannot post to it without a CORS
@@ -77,8 +78,12 @@ MOVE_TIME = 2.0             # default seconds per agent move (kaggle's actTimeou
 ANALYSIS_TIME = 5.0         # default and maximum seconds of one analysis
 SOLVER_TT_BITS = 22         # 32 MiB per pooled solver
 POOL_KEYS = 8               # distinct agent specs / board shapes kept warm
-# agents whose search has no clock, and the largest value of their depth option here
-UNCLOCKED = {"minimax": ("depth", 5), "tutorial": ("nsteps", 3)}
+# Agents whose search has no clock: (depth option, work of one search, work per second).
+# Measured on a busy 2-core machine: minimax 7x6 depth 8 (7**8 = 5.8e6 leaves) 0.8 s;
+# tutorial (pure Python, each leaf scans the board) 7x6 nsteps 4 (7**4 leaves x 42 cells
+# = 1.0e5) 1.5 s, 20x20 nsteps 2 (400 x 400 = 1.6e5) 4.9 s.
+UNCLOCKED = {"minimax": ("depth", lambda d, cfg: cfg.columns ** d, 7e6),
+             "tutorial": ("nsteps", lambda d, cfg: cfg.columns ** d * cfg.rows * cfg.columns, 3e4)}
 # one cheap move of each registry agent compiles its kernels (App.warm_up)
 WARM_UP = ("random", "onestep", "rules", "minimax:depth=1", "alphabeta:depth=2",
            "mcts:iterations=50", "perfect:time_limit=0.1")
@@ -213,7 +218,7 @@ def parse_agent(text):
     """The :class:`scripts.runner.Spec` of a registry agent spec ``name[:k=v,...]``.
 
     ``BadRequest`` for anything else (a submission file or kaggle built-in, an unknown
-    name or option, an unclocked agent deeper than :data:`UNCLOCKED` allows)."""
+    name or option)."""
     if not isinstance(text, str) or not text.strip():
         raise BadRequest("agent must be a spec such as \"alphabeta:time_limit=0.5\"")
     return _parse_agent(text)
@@ -228,14 +233,21 @@ def _parse_agent(text):
         raise BadRequest(f"unknown agent {name!r}; valid: {', '.join(agents.names())} "
                          "(with options name:key=value,...)")
     with bad_request():
-        spec = parse_spec(text)
-    if name in UNCLOCKED:
-        option, cap = UNCLOCKED[name]
-        value = spec.options.get(option, agents.agent_class(name).OPTIONS[option][1])
-        if value > cap:
-            raise BadRequest(f"{name} searches without a clock: {option} at most {cap} here, "
-                             f"got {value}")
-    return spec
+        return parse_spec(text)
+
+
+def check_unclocked(spec, cfg, move_time):
+    """``BadRequest`` if ``spec`` is an agent without a clock (:data:`UNCLOCKED`) whose
+    search on this board is estimated to take longer than ``move_time`` seconds."""
+    if spec.name not in UNCLOCKED:
+        return
+    option, work, rate = UNCLOCKED[spec.name]
+    depth = spec.options.get(option, agents.agent_class(spec.name).OPTIONS[option][1])
+    seconds = work(depth, cfg) / rate
+    if seconds > move_time:
+        raise BadRequest(f"{spec.name} searches without a clock: {option}={depth} on a "
+                         f"{cfg.rows}x{cfg.columns} board would take about {seconds:.3g} s, "
+                         f"over the {move_time:g} s move time here; use a smaller {option}")
 
 
 def agent_catalogue():
@@ -300,7 +312,7 @@ class App:
     def limits(self):
         return {"searches": self.searches, "move_time": self.move_time,
                 "analysis_time": self.analysis_time, "max_side": MAX_SIDE,
-                "unclocked": {k: {"option": o, "max": m} for k, (o, m) in UNCLOCKED.items()}}
+                "unclocked": sorted(UNCLOCKED)}
 
     def warm_up(self, specs=WARM_UP):
         """Compile the numba kernels (one move of each agent in ``specs``, the solver, an
@@ -335,6 +347,7 @@ def agent_move(app, request):
     The agent gets ``config.actTimeout = app.move_time`` and no overage."""
     cfg, moves = parse_game(request)
     spec = parse_agent(request.get("agent"))
+    check_unclocked(spec, cfg, app.move_time)
     board, won = play_moves(cfg, moves)
     if won or len(moves) == cfg.rows * cfg.columns:
         raise BadRequest("the game is over: no move to play")

@@ -140,13 +140,26 @@ def test_bad_games_are_400_on_every_game_endpoint(server, path, body, words):
     ("alphabeta:deep=3", "unknown option(s) deep"),
     ("alphabeta:depth=0", "depth"),
     ("alphabeta:time_limit=-1", "time_limit"),
-    ("minimax:depth=9", "minimax searches without a clock: depth at most 5"),
-    ("tutorial:nsteps=4", "at most 3"),
+    ("minimax:depth=9", "minimax searches without a clock: depth=9 on a 6x7 board would take "
+                        "about 5.76 s, over the 1 s move time here"),
+    ("tutorial:nsteps=4", "tutorial searches without a clock: nsteps=4"),
     (["alphabeta"], "agent must be a spec"),
 ])
 def test_bad_agents_are_400(server, agent, words):
     status, reply = call(server, "/api/move", {"agent": agent, "moves": [3]})
     assert status == 400 and words in reply["error"], reply
+
+
+def test_unclocked_agents_are_refused_by_the_size_of_their_search():
+    small, big = serve.parse_game_config({}), serve.parse_game_config({"rows": 20, "columns": 20})
+    serve.check_unclocked(serve.parse_agent("minimax:depth=8"), small, 1.0)  # 5.8e6 leaves
+    serve.check_unclocked(serve.parse_agent("tutorial"), small, 1.0)          # nsteps 3
+    serve.check_unclocked(serve.parse_agent("alphabeta:depth=40"), big, 0.1)  # has a clock
+    serve.check_unclocked(serve.parse_agent("minimax:depth=5"), big, 1.0)    # 3.2e6 leaves
+    with pytest.raises(serve.BadRequest, match="depth=6 on a 20x20 board"):
+        serve.check_unclocked(serve.parse_agent("minimax:depth=6"), big, 1.0)
+    with pytest.raises(serve.BadRequest, match="nsteps=2 on a 20x20 board"):
+        serve.check_unclocked(serve.parse_agent("tutorial:nsteps=2"), big, 2.0)
 
 
 def test_move_and_analysis_of_a_finished_game_are_400(server):
