@@ -15,15 +15,14 @@ Design:
   :func:`agent_move`, :func:`analyse`, :func:`replay`) that raise :class:`BadRequest`
   for bad input; :class:`Handler` only turns HTTP into calls and results into JSON.
 * **The standard library's** ``http.server.ThreadingHTTPServer``: no new dependency,
-  one thread per connection, and the page is one file and three endpoints that
-  compute: nothing a framework would add is needed.
+  one thread per connection; one page and four JSON endpoints need nothing a
+  framework would add.
 * **Bounded work.** At most ``searches`` agent moves or analyses run at once (a
   semaphore; a request that waits longer than :data:`QUEUE_WAIT` seconds for a slot
   is answered 503). An agent move is given ``config.actTimeout`` = the server's move
   time, which every clocked agent obeys (alphabeta, mcts, perfect); the unclocked
   fixed-depth agents are refused where :data:`UNCLOCKED` estimates that their search
-  would outlast the move time. Analysis stops at its own
-  deadline and says so.
+  would outlast the move time. Analysis stops at its own deadline and says so.
 * **Safe by default.** Only the page's own three files are served; POST bodies must
   be ``application/json`` (so another web site cannot post to it without a CORS
   preflight, which the server never grants) and at most :data:`MAX_BODY` bytes; only
@@ -50,7 +49,6 @@ import traceback
 from collections import OrderedDict
 from contextlib import contextmanager
 from functools import lru_cache
-from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -71,7 +69,7 @@ STATIC = {"/": ("index.html", "text/html; charset=utf-8"),
           "/style.css": ("style.css", "text/css; charset=utf-8")}
 
 DEFAULT_PORT = 8017
-MAX_BODY = 8 << 20          # bytes of a POST body (a match's --json file of ~2000 games)
+MAX_BODY = 8 << 20          # bytes of a POST body (a match's --json file of thousands of games)
 MAX_SIDE = 30               # rows and columns at most (the page draws every cell)
 QUEUE_WAIT = 10.0           # seconds a search waits for a free slot before 503
 MOVE_TIME = 2.0             # default seconds per agent move (kaggle's actTimeout)
@@ -141,13 +139,17 @@ def parse_game_config(value):
 def parse_moves(value, cfg):
     """0-based columns from a list of ints, or from a string in the 1-based notation of
     ``shared/positions`` ("4453"; with more than 9 columns, numbers separated by
-    commas or spaces: "10,3,3"). Checks only the column range, not the rules."""
+    commas or spaces: "10,3,3"). Checks only the count (at most ``rows * columns``)
+    and the column range, not the rules."""
     if value is None:
         return []
+    cells = cfg.rows * cfg.columns
     if isinstance(value, str):
         text = value.strip()
         separated = any(ch in text for ch in ", ")
         tokens = text.replace(",", " ").split() if separated else list(text)
+        if len(tokens) > cells:
+            raise BadRequest(f"{len(tokens)} moves on a board of {cells} cells")
         if not separated and cfg.columns > 9 and text:
             raise BadRequest(f"with {cfg.columns} columns separate the moves with commas, "
                              f"e.g. \"10,3,3\"; got {value!r}")
@@ -161,6 +163,8 @@ def parse_moves(value, cfg):
     if not isinstance(value, list):
         raise BadRequest(f"moves must be a list of 0-based columns or a move string, "
                          f"got {type(value).__name__}")
+    if len(value) > cells:
+        raise BadRequest(f"{len(value)} moves on a board of {cells} cells")
     for i, c in enumerate(value):
         if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < cfg.columns:
             raise BadRequest(f"move {i + 1} is {c!r}: columns are integers 0..{cfg.columns - 1}")
@@ -268,7 +272,8 @@ class Pool:
     """Idle objects by key; ``get(key, build)`` calls ``build()`` when none is idle.
 
     At most :data:`POOL_KEYS` keys are kept (least recently used dropped), so the
-    memory held is bounded by keys times the number of concurrent searches."""
+    memory held is bounded by keys times the number of concurrent searches. An object
+    whose use raised is not put back (its state may be broken)."""
 
     def __init__(self):
         self.idle = OrderedDict()
@@ -581,7 +586,8 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         path = self.path.split("?", 1)[0]
         if path == "/api/agents":
-            return self._send(200, {"agents": agent_catalogue(), "limits": self.server.app.limits()})
+            limits = self.server.app.limits()
+            return self._send(200, {"agents": agent_catalogue(), "limits": limits})
         if path in ROUTES:
             return self._error(405, f"{path} takes POST with a JSON body")
         if path not in STATIC:

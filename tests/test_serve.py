@@ -117,6 +117,8 @@ GAME_ERRORS = [
     ({"moves": "4444444"}, "move 7 (0-based column 3): column 3 is full"),
     ({"moves": "12121212"}, "move 8 (0-based column 1) comes after player 1 has won"),
     ({"moves": [], "colour": 1}, "unknown field(s) colour"),
+    ({"moves": "1" * 43}, "43 moves on a board of 42 cells"),
+    ({"moves": [0] * 10**5}, "100000 moves on a board of 42 cells"),
 ]
 
 
@@ -202,7 +204,8 @@ def test_bad_replays_are_400(server, tmp_path):
         ({"match": doc, "game": 2}, "game must be an integer in 0..1"),
         ({"match": doc, "game": "1"}, "game must be an integer"),
         ({"match": {"games": [{"moves": "44"}]}}, "match game 0 has no 'moves' list"),
-        ({"match": illegal, "game": 1}, "match game 1: move 7 (0-based column 0): column 0 is full"),
+        ({"match": illegal, "game": 1},
+         "match game 1: move 7 (0-based column 0): column 0 is full"),
     ]
     for body, words in cases:
         status, reply = call(server, "/api/replay", body)
@@ -351,10 +354,73 @@ def test_immediate_wins_and_losses_are_in_one():
     assert serve.outcome(1, 7, 6)["in"] == 1 and serve.outcome(-1, 8, 6)["in"] == 1
 
 
+def _reference(board, mark, cfg, memo):
+    """(score, stones when the game ends) with the side to move choosing the best score,
+    by plain recursion over agents.rules boards: the solver's convention, from scratch."""
+    key = (tuple(board), mark)
+    if key not in memo:
+        n, moves = len(board), sum(1 for v in board if v)
+        best = None
+        for c in legal_moves(board, cfg):
+            child = drop_piece(board, c, mark, cfg)
+            if winner(child, cfg):
+                result = ((n + 1 - moves) // 2, moves + 1)
+            elif moves + 1 == n:
+                result = (0, n)
+            else:
+                s, end = _reference(child, 3 - mark, cfg, memo)
+                result = (-s, end)
+            if best is None or result[0] > best[0]:
+                best = result
+        memo[key] = best
+    return memo[key]
+
+
+@pytest.mark.parametrize("rows,columns,inarow", [(3, 4, 3), (3, 3, 3), (1, 7, 3), (4, 3, 3)])
+def test_win_and_loss_counts_match_a_reference_on_small_boards(rows, columns, inarow):
+    """``in`` (the winner's moves from now) from the solver's score, against the game
+    length a plain recursion finds, on every column of random positions (even and odd
+    numbers of cells)."""
+    cfg = serve.parse_game_config({"rows": rows, "columns": columns, "inarow": inarow})
+    app, memo, rng = serve.App(searches=1), {}, np.random.default_rng(rows * columns)
+    checked = 0
+    for _ in range(12):
+        moves = []
+        for _ in range(int(rng.integers(0, rows * columns - 2))):
+            state = serve.game_state(cfg, moves)
+            if state["over"]:
+                break
+            moves.append(int(rng.choice(state["legal"])))
+        state = serve.game_state(cfg, moves)
+        if state["over"]:
+            continue
+        reply = serve.analyse(app, {"config": cfg._asdict(), "moves": moves})
+        assert reply["method"] == "solver" and reply["complete"]
+        mark, n = state["to_move"], len(moves)
+        for c in state["legal"]:
+            child = drop_piece(state["board"], c, mark, cfg)
+            if winner(child, cfg):
+                score, end = (rows * columns + 1 - n) // 2, n + 1
+            elif n + 1 == rows * columns:
+                score, end = 0, n + 1
+            else:
+                s, end = _reference(child, 3 - mark, cfg, memo)
+                score = -s
+            got = reply["scores"][c]
+            assert got["score"] == score
+            if score > 0:
+                assert (got["outcome"], got["in"]) == ("win", (end - n + 1) // 2)
+            elif score < 0:
+                assert (got["outcome"], got["in"]) == ("loss", (end - n) // 2)
+            checked += 1
+    assert checked > 20
+
+
 def test_solver_analysis_is_cut_short_by_its_time_limit(server):
     status, reply = call(server, "/api/analyse", {"moves": "", "time_limit": 0.05})
     assert status == 200 and reply["method"] == "solver"
-    assert reply["complete"] is False and reply["scores"][3] is None  # the empty board takes minutes
+    # the solver needs far longer than 0.05 s for any column of the empty board
+    assert reply["complete"] is False and reply["scores"][3] is None
 
 
 def test_alphabeta_analysis_where_the_solver_does_not_fit(server):
