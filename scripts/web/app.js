@@ -220,7 +220,7 @@ async function undo() {
 
 function scoreLabel(s) {
   if (s.outcome === "draw") return "draw";
-  if (s.outcome === "eval") return `≈ ${s.score}`;
+  if (s.outcome === "eval") return `heuristic value ${s.score}`;
   return `${s.outcome} in ${s.in}`;
 }
 
@@ -260,7 +260,8 @@ async function analyse(gen) {
       cell.textContent = s.legal.includes(c) ? "?" : "";
       cell.title = s.legal.includes(c) ? "not reached within the time limit" : "full";
     } else {
-      cell.className = `score ${sc.outcome}`;
+      cell.className = `score ${sc.outcome}` +
+                       (sc.outcome === "eval" ? (sc.score >= 0 ? " ahead" : " behind") : "");
       cell.dataset.score = sc.score;
       cell.dataset.outcome = sc.outcome;
       const exact = reply.method === "solver";
@@ -268,7 +269,7 @@ async function analyse(gen) {
       main.textContent = exact ? (sc.score > 0 ? `+${sc.score}` : `${sc.score}`) :
         (sc.outcome === "eval" ? `${sc.score}` : sc.outcome[0].toUpperCase());
       const sub = document.createElement("small");
-      sub.textContent = scoreLabel(sc);
+      sub.textContent = sc.outcome === "eval" ? `depth ${sc.depth}` : scoreLabel(sc);
       cell.append(main, sub);
       cell.title = `column ${c + 1}: ${scoreLabel(sc)}` +
                    (sc.depth ? ` (alphabeta, depth ${sc.depth})` : "");
@@ -282,7 +283,7 @@ async function analyse(gen) {
   if (!reply.complete) {
     text += reply.method === "solver" ?
       ` — cut short by the ${reply.time_limit} s limit: ${done} of ${s.legal.length} columns solved` :
-      " — estimates (not proven) where marked ≈";
+      " — heuristic estimates where no result is proven";
   }
   show($("analysis-status"), text);
   box.dataset.complete = reply.complete ? "1" : "0";
