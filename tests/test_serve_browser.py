@@ -2,8 +2,8 @@
 
 Plays a full game against alphabeta by clicking, checking every board the page
 draws against :mod:`agents.rules`; toggles the analysis on a known position and
-checks the scores against :class:`agents.solver.Solver`; replays a game of a
-``scripts.match --json`` file step by step.
+checks the scores against :class:`agents.solver.Solver`; plays two games in two tabs
+at once; replays a game of a ``scripts.match --json`` file step by step.
 
 Needs the system's Chromium (Debian: ``apt-get install chromium``) and the pip
 package ``playwright`` (its driver only; it never downloads a browser here). Without
@@ -70,16 +70,20 @@ def browser():
         b.close()
 
 
-@pytest.fixture
-def page(browser, url):
-    context = browser.new_context(viewport={"width": 1100, "height": 760})
+def open_page(context, url, errors):
     pg = context.new_page()
     pg.set_default_timeout(30_000)
-    errors = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
     pg.goto(url)
     pg.wait_for_function("() => document.getElementById('board').children.length > 0")
-    yield pg
+    return pg
+
+
+@pytest.fixture
+def page(browser, url):
+    context = browser.new_context(viewport={"width": 1100, "height": 760})
+    errors = []
+    yield open_page(context, url, errors)
     context.close()
     assert not errors, errors
 
@@ -248,3 +252,27 @@ def test_replay_of_a_saved_match_game(page, tmp_path):
     assert game["result"] in page.text_content("#replay-status")
     page.click("#replay-back")
     assert dom_board(page, "#replay-board") == board_after(game["moves"][:-1])
+
+
+def test_two_tabs_play_two_games(browser, url):
+    """Two tabs of one browser, moves interleaved: each keeps its own game."""
+    context = browser.new_context()
+    errors = []
+    try:
+        tabs = [open_page(context, url, errors) for _ in range(2)]
+        for tab, start in zip(tabs, ("4", "11")):
+            start_game(tab, "alphabeta:depth=2", human=1 + len(start) % 2, moves_text=start)
+        for tab, start in zip(tabs, ("4", "11")):  # the human to move in both
+            wait_idle(tab, len(start))
+        played = [moves_shown(tab) for tab in tabs]
+        assert played == [[3], [0, 0]]
+        for tab, column in zip(tabs, (0, 6)):
+            tab.click(f"#board .column[data-col='{column}']")
+        for tab, before, column in zip(tabs, played, (0, 6)):
+            wait_idle(tab, len(before) + 2)
+            moves = moves_shown(tab)
+            assert moves[:len(before) + 1] == before + [column]
+            assert dom_board(tab, "#board") == board_after(moves)
+    finally:
+        context.close()
+    assert not errors, errors
