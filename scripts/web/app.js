@@ -69,7 +69,7 @@ function landed(before, after, column, columns) {
 // ---------------------------------------------------------------------------
 
 const game = {cfg: null, agent: "", human: 1, state: null, times: [], gen: 0, busy: false,
-              last: -1};
+              last: -1, analysis: 0};
 
 function readConfig() {
   const num = (id) => {
@@ -227,6 +227,7 @@ function scoreLabel(s) {
 async function analyse(gen) {
   const box = $("scores");
   const s = game.state;
+  const token = ++game.analysis;  // only the latest analysis may draw
   if (!$("analyse").checked || !s) {
     box.hidden = true;
     show($("analysis-status"), "");
@@ -247,10 +248,10 @@ async function analyse(gen) {
     const limit = Number($("analysis-time").value);
     reply = await api("/api/analyse", {config: game.cfg, moves: s.moves, time_limit: limit});
   } catch (e) {
-    if (gen === game.gen) show($("analysis-status"), e.message, true);
+    if (token === game.analysis && gen === game.gen) show($("analysis-status"), e.message, true);
     return;
   }
-  if (gen !== game.gen || game.state !== s) return;
+  if (token !== game.analysis || gen !== game.gen || game.state !== s) return;
   reply.scores.forEach((sc, c) => {
     const cell = document.createElement("div");
     cell.dataset.col = c;
