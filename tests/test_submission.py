@@ -502,7 +502,9 @@ def test_default_file_is_perfect_and_beats_alphabeta_in_its_own_process(tmp_path
     path.write_text(bundle.text)
     rep = val.run_episode(str(path), "alphabeta", 0)
     print(val.describe(rep))
-    assert val.judge(rep, min_overage=55.0, must_win_first=("alphabeta",)) == []
+    # overage judged by CPU time: this suite shares the machine with the opponent's
+    # process and whatever else runs (submission.validate reports both)
+    assert val.judge(rep, min_overage=55.0, must_win_first=("alphabeta",), by_cpu=True) == []
     state = rep["copies"][0]["state"]
     # (the model's kernels may still be compiling when a won game ends: not asserted)
     assert state["fallbacks"] == 0 and state["warmup"]["units"] > 0 \
