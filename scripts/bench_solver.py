@@ -24,7 +24,7 @@ if ROOT not in sys.path:
 
 from agents.solver import DEFAULT_TT_BITS, Solver, warm_up  # noqa: E402
 
-POSITIONS = os.path.join(os.path.dirname(ROOT), "shared", "positions")
+POSITIONS = os.path.join(ROOT, "tests", "data", "positions")
 
 
 def read(name):
