@@ -9,7 +9,6 @@
   the same positions;
 * further sections from other modules (MCTS) when present.
 """
-import argparse
 import importlib
 import importlib.util
 import random
@@ -89,11 +88,14 @@ def bench_nodes_per_second(positions, seconds):
           f"mean depth {np.mean(depths):.1f}")
 
 
-def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--positions", type=int, default=100)
-    p.add_argument("--seconds", type=float, default=0.25, help="alphabeta time per position")
-    p.add_argument("--seed", type=int, default=0)
+def main(argv=None, prog="python -m scripts.bench"):
+    from .args import ArgumentParser, positive_int_arg
+    p = ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
+    p.add_argument("--positions", type=positive_int_arg, default=100,
+                   help="random 7x6 positions timed (default 100)")
+    p.add_argument("--seconds", type=float, default=0.25,
+                   help="alphabeta time per position, in seconds (default 0.25)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the positions (default 0)")
     args = p.parse_args(argv)
     positions = sample_positions(args.positions, args.seed)
     bench_minimax_vs_tutorial(positions)

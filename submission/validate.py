@@ -22,7 +22,6 @@ move (an error inside the agent), the last callable is not ``agent``, less than
 ``--min-overage`` seconds of overage are left, or the file did not win against
 an opponent named in ``--must-beat``. Exit status 1 if any game failed.
 """
-import argparse
 import json
 import os
 import shutil
@@ -145,9 +144,11 @@ def _names(text):
     return tuple(n for n in (p.strip() for p in text.split(",")) if n)
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m submission.validate",
-                                     description="Play a submission file as Kaggle does.")
+def main(argv=None, prog="python -m submission.validate"):
+    from scripts.args import ArgumentParser, report, require
+    parser = ArgumentParser(prog=prog, description="Play a submission file as Kaggle does, "
+                            "each game in a fresh process (needs the games extra); exit 1 "
+                            "if a game fails.")
     parser.add_argument("path", help="the submission file, e.g. main.py")
     parser.add_argument("--games", default=",".join(GAMES),
                         help="comma-separated, from: self (Kaggle's upload check), random, "
@@ -165,14 +166,13 @@ def main(argv=None):
                         help="block `import numba` in the game processes: the pure-Python fallback")
     args = parser.parse_args(argv)
     if not os.path.isfile(args.path):
-        print(f"validate: no such file {args.path}", file=sys.stderr)
-        return 2
+        return report(f"{prog}: error: no such file {args.path}")
     try:
+        require("kaggle_environments", "validate")
         results = validate(args.path, _names(args.games), args.min_overage,
                            _names(args.must_beat), args.seed, args.no_numba, args.cpu_overage)
     except (BuildError, ValueError, RuntimeError) as exc:
-        print(f"validate: {exc}", file=sys.stderr)
-        return 2
+        return report(f"{prog}: error: {exc}")
     failed = sum(1 for _, problems in results if problems)
     least = min(rep["overage"][seat] for rep, _ in results for seat in rep["seats"])
     least_cpu = min(x for rep, _ in results for x in rep["cpu_overage"])
