@@ -1,6 +1,6 @@
 """Build one self-contained Kaggle ConnectX submission file from the package.
 
-    python -m submission.build [--agent NAME] [--option key=value ...] --output main.py
+    python -m submission.build [--agent NAME] [--option key=value ...] --out main.py
 
 (without ``--agent``: the package's best agent, ``agents.BEST``).
 
