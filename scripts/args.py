@@ -158,3 +158,11 @@ def progress_bar(total, desc, unit, enabled=True):
     from tqdm.auto import tqdm
     tqdm.monitor_interval = 0
     return tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, leave=False)
+
+
+def progress(items, desc, unit, enabled=True):
+    """``items`` wrapped in a ``tqdm.auto`` bar on stderr when ``enabled``."""
+    if not enabled:
+        return items
+    from tqdm.auto import tqdm
+    return tqdm(items, desc=desc, unit=unit, file=sys.stderr, leave=False)

@@ -28,7 +28,7 @@ import os
 import sys
 import time
 
-from tqdm import tqdm
+from tqdm.auto import tqdm
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:

@@ -199,3 +199,13 @@ def test_callable_spec_is_played_as_is():
     fn = agents.make("random", seed=3)
     spec = parse_spec(fn)
     assert spec.kind == "callable" and spec.name is fn
+
+
+def test_fuzz_takes_agent_specs():
+    import io
+    from scripts import fuzz
+    report = fuzz.run(["minimax:depth=2"], None, games=3, seconds=None, seed=1, max_side=6,
+                      out=io.StringIO(), act_timeouts=(1.0,))
+    assert list(report) == ["minimax:depth=2"]
+    r = report["minimax:depth=2"]
+    assert r["games"] == 3 and sum(r[s] for s in fuzz.STATUSES) == 0
