@@ -17,7 +17,7 @@ The classic design of Pascal Pons' solver, written as numba kernels:
   deepening over the interval").
 
 Score convention (side to move, the convention of the public benchmark sets,
-see ``../shared/positions/README.md``): 0 is a draw; a win with the winning
+see ``tests/data/positions/README.md``): 0 is a draw; a win with the winning
 stone dropped when ``m`` stones are on the board scores ``(N + 1 - m) // 2``
 (``N = rows * columns``), so a faster win scores higher; a loss is the negated
 score of the opponent's win. On 7x6 this is "22 minus the winner's stones".
@@ -839,19 +839,21 @@ def warm_up(solver):
         fn()
 
 
-def main(argv=None, stdin=None, stdout=None):
+def main(argv=None, stdin=None, stdout=None, prog="python -m agents.solver", parser_class=None):
+    """The command line; ``connectx solve`` calls it with its ``prog`` and its
+    one-line-error ``parser_class`` (an ``argparse.ArgumentParser`` subclass)."""
     import argparse
-    ap = argparse.ArgumentParser(
-        prog="python -m agents.solver",
+    ap = (parser_class or argparse.ArgumentParser)(
+        prog=prog,
         description="Solve Connect Four positions read on stdin, one move string a line "
                     "(1-based columns; anything after the first space is ignored). Prints "
                     "'moves score nodes microseconds', or with -a 'moves s1 ... sW'.")
     ap.add_argument("-a", "--analyze", action="store_true",
                     help="print the score of each column (-1000 for a full column)")
     ap.add_argument("-w", "--weak", action="store_true", help="only win (1) / draw (0) / loss (-1)")
-    ap.add_argument("--rows", type=int, default=6)
-    ap.add_argument("--columns", type=int, default=7)
-    ap.add_argument("--inarow", type=int, default=4)
+    ap.add_argument("--rows", type=int, default=6, help="board rows (default 6)")
+    ap.add_argument("--columns", type=int, default=7, help="board columns (default 7)")
+    ap.add_argument("--inarow", type=int, default=4, help="stones in a row that win (default 4)")
     ap.add_argument("--tt-bits", type=int, default=DEFAULT_TT_BITS,
                     help="transposition table of next_prime(2**TT_BITS) 8-byte slots (default 24)")
     args = ap.parse_args(argv)

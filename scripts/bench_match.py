@@ -18,7 +18,7 @@ import sys
 import tempfile
 import time
 
-from .runner import ArgumentParser, positive_int_arg
+from .args import SPEC_HELP, ArgumentParser, positive_int_arg
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # fast agents (about 40 ms and 1 ms a move), but enough play per game that 200
@@ -29,7 +29,7 @@ TARGET = 0.6
 
 def timed_match(a, b, games, workers, seed, path):
     cmd = [sys.executable, "-m", "scripts.match", a, b, "--games", str(games), "--seed", str(seed),
-           "--workers", str(workers), "--json", path, "--quiet"]
+           "--workers", str(workers), "--out", path, "--quiet"]
     start = time.perf_counter()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
@@ -49,13 +49,16 @@ def outcome(games):
     return [(g["agents"], g["moves"], g["winner"], g["statuses"]) for g in games]
 
 
-def main(argv=None):
-    p = ArgumentParser(prog="python -m scripts.bench_match", description=__doc__.split("\n")[0])
-    p.add_argument("a", nargs="?", default=DEFAULT_A, metavar="A")
-    p.add_argument("b", nargs="?", default=DEFAULT_B, metavar="B")
-    p.add_argument("--games", type=positive_int_arg, default=200)
-    p.add_argument("--workers", type=positive_int_arg, default=2)
-    p.add_argument("--seed", type=int, default=0)
+def main(argv=None, prog="python -m scripts.bench_match"):
+    p = ArgumentParser(prog=prog, description=__doc__.split("\n")[0])
+    p.add_argument("a", nargs="?", default=DEFAULT_A, metavar="A",
+                   help=f"first agent (default {DEFAULT_A}); " + SPEC_HELP)
+    p.add_argument("b", nargs="?", default=DEFAULT_B, metavar="B",
+                   help=f"second agent (default {DEFAULT_B})")
+    p.add_argument("--games", type=positive_int_arg, default=200, help="games (default 200)")
+    p.add_argument("--workers", type=positive_int_arg, default=2,
+                   help="processes of the parallel run (default 2)")
+    p.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
     args = p.parse_args(argv)
     print(f"{args.a} vs {args.b}, {args.games} games, seed {args.seed}; "
           f"{os.cpu_count()} cores, load average before: "

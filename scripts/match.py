@@ -8,16 +8,20 @@ and failures (INVALID, TIMEOUT, ERROR) per agent. Agent specs are described in
 
     python -m scripts.match minimax:depth=3 rules --games 100 --workers 2
     python -m scripts.match alphabeta:depth=6 negamax --config rows=6,columns=7,inarow=4
-    python -m scripts.match submission.py random --json games.json --replay game0.html
+    python -m scripts.match submission.py random --out games.json --replay game0.html
+
+(also ``connectx match ...``). In a notebook, :func:`match` takes agent callables
+as well as spec strings and returns a :class:`MatchResult`.
 """
 import json
 import sys
+from collections import namedtuple
 
 import numpy as np
 
-from .runner import (FAILURES, Game, ArgumentParser, elo_difference, fail, format_elo, game_seeds,
-                     parse_match_config, parse_spec, positive_int_arg, run_games, score_interval,
-                     score_of)
+from .args import SPEC_HELP, ArgumentParser, add_games_arguments, positive_int_arg, progress_bar
+from .runner import (FAILURES, Game, elo_difference, format_elo, game_seeds, in_process_only,
+                     parse_match_config, parse_spec, require, run_games, score_interval, score_of)
 
 
 def schedule(spec_a, spec_b, n, seed, cfg):
@@ -117,16 +121,39 @@ def write_replay(result, cfg, path):
         f.write(html)
 
 
+class MatchResult(namedtuple("MatchResult", "games summary")):
+    """What :func:`match` returns; unpacks as ``games, summary``.
+
+    ``games``: one dict per game (see ``scripts.runner.play_game``); ``summary``: the
+    statistics of :func:`summarize`; ``config``: the :class:`~scripts.runner.MatchConfig`
+    played. ``str()`` is the printed summary; ``replay(i)`` is a kaggle-environments
+    env that has replayed game ``i`` (``.render(mode="ipython")`` in a notebook)."""
+
+    def __new__(cls, games, summary, config):
+        self = super().__new__(cls, games, summary)
+        self.config = config
+        return self
+
+    def __str__(self):
+        return format_summary(self.summary)
+
+    def replay(self, i=0):
+        require("kaggle_environments", "a replay")
+        return replay_env(self.games[i], self.config)
+
+
 def match(a, b, games=10, cfg=None, seed=0, workers=1, dask=None, progress=True):
-    """Play the match; (results, summary). ``a``/``b`` are spec texts."""
-    cfg = cfg or parse_match_config()
+    """Play ``games`` games of A against B, colours alternating; a :class:`MatchResult`.
+
+    ``a``, ``b``: spec texts (see :mod:`scripts.runner`) or agent callables (played in
+    this process: ``workers=1``, no ``dask``). ``cfg``: a ``MatchConfig``, its text
+    ``"rows=6,columns=7,inarow=4"`` or None (kaggle's defaults). ``ValueError`` on bad
+    input."""
+    cfg = cfg if isinstance(cfg, tuple) else parse_match_config(cfg)
     spec_a, spec_b = parse_spec(a), parse_spec(b)
+    in_process_only((spec_a, spec_b), workers, dask)
     tally = {"W": 0, "D": 0, "L": 0}
-    bar = None
-    if progress:
-        from tqdm import tqdm
-        tqdm.monitor_interval = 0  # no monitor thread: worker processes may be forked
-        bar = tqdm(total=games, desc="games", unit="game", file=sys.stderr, leave=False)
+    bar = progress_bar(games, "games", "game", progress)
 
     def on_result(r):
         s = score_of(r, a_mark(r))
@@ -140,7 +167,7 @@ def match(a, b, games=10, cfg=None, seed=0, workers=1, dask=None, progress=True)
     finally:
         if bar is not None:
             bar.close()
-    return results, summarize(results, spec_a.text, spec_b.text)
+    return MatchResult(results, summarize(results, spec_a.text, spec_b.text), cfg)
 
 
 def json_safe(value):
@@ -154,43 +181,41 @@ def json_safe(value):
     return value
 
 
-def main(argv=None):
-    p = ArgumentParser(prog="python -m scripts.match",
-                       description="Head-to-head match, colours alternating.")
-    p.add_argument("a", metavar="A", help="first agent: name[:k=v,...], kaggle.random, negamax "
-                                          "or a submission .py file")
-    p.add_argument("b", metavar="B", help="second agent")
+def main(argv=None, prog="python -m scripts.match"):
+    p = ArgumentParser(prog=prog, description="Head-to-head match, colours alternating: "
+                       "W-D-L, score and Elo difference with 95% intervals, move times.")
+    p.add_argument("a", metavar="A", help="first agent (mark 1 in even games); " + SPEC_HELP)
+    p.add_argument("b", metavar="B", help="second agent, same forms as A")
     p.add_argument("--games", type=positive_int_arg, default=10, help="games (default 10)")
-    p.add_argument("--config", default=None,
-                   help="rows=R,columns=C,inarow=K[,actTimeout=S,remainingOverageTime=S]")
-    p.add_argument("--workers", type=positive_int_arg, default=1, help="processes (default 1)")
-    p.add_argument("--dask", metavar="ADDRESS", default=None,
-                   help="play on a Dask scheduler, e.g. tcp://host:8786")
-    p.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
-    p.add_argument("--json", metavar="PATH", default=None, help="write every game as JSON")
+    add_games_arguments(p)
+    p.add_argument("--seed", type=int, default=0, help="match seed, >= 0 (default 0)")
+    p.add_argument("--out", "--json", metavar="PATH.json", default=None,
+                   help="write the summary and every game (moves, statuses, times) as JSON")
     p.add_argument("--replay", metavar="PATH.html", default=None,
-                   help="write kaggle's HTML replay of one game")
+                   help="write kaggle's HTML replay of one game (the games extra)")
     p.add_argument("--replay-game", type=int, default=0, metavar="I",
-                   help="which game --replay shows (default 0)")
+                   help="which game --replay shows, 0-based (default 0)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     args = p.parse_args(argv)
     if args.seed < 0:
-        fail(f"--seed must be >= 0, got {args.seed}")
+        p.error(f"--seed must be >= 0, got {args.seed}")
     if args.replay and not 0 <= args.replay_game < args.games:
-        fail(f"--replay-game must be in 0..{args.games - 1}, got {args.replay_game}")
+        p.error(f"--replay-game must be in 0..{args.games - 1}, got {args.replay_game}")
     try:
+        if args.replay:
+            require("kaggle_environments", "--replay")
         cfg = parse_match_config(args.config)
         results, summary = match(args.a, args.b, args.games, cfg, args.seed, args.workers,
                                  args.dask, progress=not args.quiet)
     except ValueError as e:
-        fail(f"match: {e}")
+        p.error(str(e))
     print(format_summary(summary))
-    if args.json:
+    if args.out:
         out = {"agents": [args.a, args.b], "seed": args.seed, "config": cfg._asdict(),
                "summary": json_safe(summary), "games": results}
-        with open(args.json, "w", encoding="utf-8") as f:
+        with open(args.out, "w", encoding="utf-8") as f:
             json.dump(out, f, indent=1)
-        print(f"games written to {args.json}")
+        print(f"games written to {args.out}")
     if args.replay:
         write_replay(results[args.replay_game], cfg, args.replay)
         print(f"replay of game {args.replay_game} written to {args.replay}")

@@ -60,8 +60,8 @@ from agents.rules import (_heights, center_order, drop_piece, fits_bitboard, par
 from agents.search import PROVEN, WIN
 from agents.solver import Position, Solver
 from agents.solver import warm_up as warm_up_solver
-from .runner import (ArgumentParser, MatchConfig, Struct, _config_struct, fail, parse_spec,
-                     positive_int_arg)
+from .args import ArgumentParser, fail, positive_int_arg
+from .runner import MatchConfig, Struct, _config_struct, parse_spec
 
 WEB = Path(__file__).with_name("web")
 STATIC = {"/": ("index.html", "text/html; charset=utf-8"),
@@ -682,8 +682,8 @@ def port_arg(text):
     return value
 
 
-def main(argv=None):
-    p = ArgumentParser(prog="connectx serve",
+def main(argv=None, prog="python -m scripts.serve"):
+    p = ArgumentParser(prog=prog,
                        description="Play and analyse ConnectX in the browser (a local web server).")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to bind (default 127.0.0.1: this machine only)")
@@ -703,7 +703,7 @@ def main(argv=None):
     try:
         server = make_server(app, args.host, args.port, args.verbose)
     except OSError as e:
-        fail(f"connectx serve: cannot listen on {args.host}:{args.port}: {e.strerror or e}")
+        fail(f"{prog}: cannot listen on {args.host}:{args.port}: {e.strerror or e}")
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         print(f"warning: listening on {args.host}: other machines can use this server",
               file=sys.stderr)

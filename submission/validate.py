@@ -31,7 +31,6 @@ left, the file did not win against an opponent named in ``--must-beat``, or did
 not win as first player against one named in ``--must-win-first``. Exit status 1
 if any game failed.
 """
-import argparse
 import json
 import os
 import shutil
@@ -179,9 +178,11 @@ def _names(text):
     return tuple(n for n in (p.strip() for p in text.split(",")) if n)
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m submission.validate",
-                                     description="Play a submission file as Kaggle does.")
+def main(argv=None, prog="python -m submission.validate"):
+    from scripts.args import ArgumentParser, report, require
+    parser = ArgumentParser(prog=prog, description="Play a submission file as Kaggle does, "
+                            "each game in a fresh process (needs the games extra); exit 1 "
+                            "if a game fails.")
     parser.add_argument("path", help="the submission file, e.g. main.py")
     parser.add_argument("--games", default=",".join(GAMES),
                         help="comma-separated, from: self (Kaggle's upload check), random, "
@@ -203,15 +204,14 @@ def main(argv=None):
                         help="block `import numba` in the game processes: the pure-Python fallback")
     args = parser.parse_args(argv)
     if not os.path.isfile(args.path):
-        print(f"validate: no such file {args.path}", file=sys.stderr)
-        return 2
+        return report(f"{prog}: error: no such file {args.path}")
     try:
+        require("kaggle_environments", "validate")
         results = validate(args.path, _names(args.games), args.min_overage,
                            _names(args.must_beat), args.seed, args.no_numba, args.cpu_overage,
                            must_win_first=_names(args.must_win_first))
     except (BuildError, ValueError, RuntimeError) as exc:
-        print(f"validate: {exc}", file=sys.stderr)
-        return 2
+        return report(f"{prog}: error: {exc}")
     failed = sum(1 for _, problems in results if problems)
     least = min(rep["overage"][seat] for rep, _ in results for seat in rep["seats"])
     least_cpu = min(x for rep, _ in results for x in rep["cpu_overage"])

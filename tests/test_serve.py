@@ -523,7 +523,7 @@ def test_bad_arguments_exit_2_with_one_line(argv, words, capsys):
         serve.main(argv)
     assert e.value.code == 2
     err = capsys.readouterr().err
-    assert words in err and err.count("\n") == 1 and err.startswith("connectx serve: error")
+    assert words in err and err.count("\n") == 1 and err.startswith("python -m scripts.serve: error")
 
 
 def test_port_in_use_exits_2(server, capsys):
