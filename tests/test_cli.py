@@ -88,6 +88,8 @@ BAD_INPUT = [
     (["bench", "solver", "--files", "nope"], "--files"),
     (["bench", "mcts", "--seconds", "x"], "--seconds"),
     (["bench", "match", "--games", "0"], "--games"),
+    (["bench", "match", "random", "nosuch"], "unknown agent 'nosuch'"),
+    (["bench", "match", "--config", "rows=0"], "rows"),
     (["bench", "load", "--agent", "nosuch"], "unknown agent 'nosuch'"),
     (["bench"], "a command is required"),
 ]
