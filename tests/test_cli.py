@@ -183,6 +183,7 @@ def test_match_takes_agent_callables_and_returns_a_result_object():
     assert summary["agents"] == [type(onestep).__name__, "first_legal"]
     assert summary["wins"] + summary["draws"] + summary["losses"] == 4
     assert r.config.columns == 6 and "W-D-L" in str(r)
+    assert repr(r).startswith(f"MatchResult({type(onestep).__name__} vs first_legal: W-D-L ")
     with pytest.raises(ValueError, match="this process only"):
         match(first_legal, "random", games=2, workers=2, progress=False)
 
