@@ -137,6 +137,11 @@ class MatchResult(namedtuple("MatchResult", "games summary")):
     def __str__(self):
         return format_summary(self.summary)
 
+    def __repr__(self):
+        s = self.summary
+        return (f"MatchResult({' vs '.join(s['agents'])}: W-D-L {s['wins']}-{s['draws']}-"
+                f"{s['losses']} over {s['games']} games)")
+
     def replay(self, i=0):
         require("kaggle_environments", "a replay")
         return replay_env(self.games[i], self.config)

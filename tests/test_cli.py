@@ -88,6 +88,8 @@ BAD_INPUT = [
     (["bench", "solver", "--files", "nope"], "--files"),
     (["bench", "mcts", "--seconds", "x"], "--seconds"),
     (["bench", "match", "--games", "0"], "--games"),
+    (["bench", "match", "random", "nosuch"], "unknown agent 'nosuch'"),
+    (["bench", "match", "--config", "rows=0"], "rows"),
     (["bench", "load", "--agent", "nosuch"], "unknown agent 'nosuch'"),
     (["bench"], "a command is required"),
 ]
@@ -181,6 +183,7 @@ def test_match_takes_agent_callables_and_returns_a_result_object():
     assert summary["agents"] == [type(onestep).__name__, "first_legal"]
     assert summary["wins"] + summary["draws"] + summary["losses"] == 4
     assert r.config.columns == 6 and "W-D-L" in str(r)
+    assert repr(r).startswith(f"MatchResult({type(onestep).__name__} vs first_legal: W-D-L ")
     with pytest.raises(ValueError, match="this process only"):
         match(first_legal, "random", games=2, workers=2, progress=False)
 
