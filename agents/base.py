@@ -10,8 +10,8 @@ import time
 import numpy as np
 
 from .jit import njit
-from .rules import _drop, _heights, _is_full, _is_win_at, _undo, _wins_by_playing, center_order, \
-    parse_observation
+from .rules import _drop, _is_full, _is_win_at, _undo, _wins_by_playing, center_order, \
+    heights_of, parse_observation
 
 # Seconds kept back from config.actTimeout: interpreter and kaggle-environments
 # overhead around the call, garbage collection, process scheduling.
@@ -53,6 +53,15 @@ def boolean(name):
     def check(value):
         if not isinstance(value, bool):
             raise ValueError(f"option {name} must be True or False, got {value!r}")
+        return value
+    return check
+
+
+def choice(name, values):
+    def check(value):
+        if value not in values:
+            raise ValueError(f"option {name} must be one of {', '.join(map(repr, values))}, "
+                             f"got {value!r}")
         return value
     return check
 
@@ -125,7 +134,7 @@ class Agent:
     def __call__(self, obs, config):
         start = time.perf_counter()
         grid, mark, cfg = parse_observation(obs, config)
-        heights = _heights(grid, cfg.rows, cfg.columns)
+        heights = heights_of(grid, cfg)
         clock = Clock(start, obs, config, getattr(self, "time_limit", None),
                       getattr(self, "use_overage", False),
                       moves_left=max(1, int((cfg.rows * cfg.columns - heights.sum()) // 2)))
@@ -230,6 +239,21 @@ def safety_net(grid, heights, cfg, mark, best):
 def tactical_move(grid, heights, cfg, mark):
     """Python entry to ``_tactical_move``: int column or -1."""
     return int(_tactical_move(grid, heights, cfg.rows, cfg.columns, cfg.inarow, mark))
+
+
+def warmup_units():
+    """Units for :class:`agents.warmup.Warmup`: the validation kernels every agent call
+    runs (``_winner``, ``_heights``) and ``_tactical_move``."""
+    from .rules import _heights, _winner, parse_config
+    cfg = parse_config(None)
+    grid = np.zeros(cfg.rows * cfg.columns, dtype=np.int8)
+
+    def rules():
+        _winner(grid, cfg.rows, cfg.columns, cfg.inarow)
+        _heights(grid, cfg.rows, cfg.columns)
+    heights = np.zeros(cfg.columns, dtype=np.int64)
+    return [("rules._winner+_heights", rules, 1.0),
+            ("base._tactical_move", lambda: tactical_move(grid, heights, cfg, 1), 0.3)]
 
 
 def pick(rng, columns_list, cfg):

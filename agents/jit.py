@@ -32,6 +32,13 @@ def njit(fn=None, **options):
     return _numba.njit(**options)(fn)
 
 
+def is_compiled(kernel):
+    """True if calling ``kernel`` runs code compiled already (or plain Python, without
+    numba): it has at least one compiled overload. See :mod:`agents.warmup`."""
+    overloads = getattr(kernel, "overloads", None)
+    return overloads is None or len(overloads) > 0
+
+
 if HAVE_NUMBA:
 
     @njit

@@ -10,8 +10,8 @@ from .base import Agent, boolean, heuristic_name, optional, positive_int, positi
     safety_net, seed_value, tactical_move
 from .baselines import best_columns
 from .rules import cell_window_table, center_order, window_table
-from .search import INF, PROVEN, S_ABORTED, S_NODES, Tables, _root_search, _tutorial_scores, \
-    _tutorial_scores_counts
+from .search import INF, PROVEN, S_ABORTED, S_NODES, Tables, _negamax, _root_search, \
+    _tutorial_scores, _tutorial_scores_counts
 
 
 class MinimaxAgent(Agent):
@@ -140,3 +140,32 @@ class AlphaBetaAgent(Agent):
                                              self.depth)
         self.last = {"column": col, "depth": depth, "nodes": nodes, "value": val}
         return col
+
+
+def warmup_units(heuristic="threats"):
+    """Units for :class:`agents.warmup.Warmup`: the iterative-deepening search with
+    ``heuristic`` (``_root_search``, ``_negamax`` and the evaluation), compiled by one
+    short search on the empty 7x6 board with a private agent (small table: the
+    kernels' types do not depend on its size)."""
+    from .rules import parse_config
+    cfg = parse_config(None)
+    agent = AlphaBetaAgent(heuristic=heuristic, tt_bits=10)
+    grid = np.zeros(cfg.rows * cfg.columns, dtype=np.int8)
+    heights = np.zeros(cfg.columns, dtype=np.int64)
+
+    def search():
+        agent.search(grid, heights, 1, cfg, time.perf_counter() + 0.05, 2)
+
+    def negamax():
+        # the recursive search on its own, with the types _root_search passes it
+        t = agent.tables(cfg)
+        stats = np.zeros(2, dtype=np.int64)
+        _negamax(grid, heights, cfg.rows, cfg.columns, cfg.inarow, windows, agent.evaluate,
+                 order, 1, -INF, INF, 2, 1, 1, np.uint64(0), t.zobrist, t.tt_key, t.tt_val,
+                 t.tt_info, t.tt_move, t.killers, t.moves, np.int64(1), 0.0, stats)
+    windows = window_table(*cfg)
+    order = center_order(cfg.columns)
+    return [(f"heuristics.{heuristic}", lambda: agent.evaluate(grid, heights, cfg.rows, cfg.columns,
+                                                              cfg.inarow, windows, 1), 0.6),
+            ("search._negamax", negamax, 1.0),
+            ("search._root_search", search, 0.6)]

@@ -39,12 +39,24 @@ Scores count stones (see :mod:`agents.solver`), so the best score is also the
 fastest win or the slowest loss.
 
 Time: ``actTimeout`` less the safety margin of :class:`agents.base.Clock`, or
-``time_limit``; with ``use_overage`` (default) the agent also spends part of
-``remainingOverageTime`` once at most ``OVERAGE_FROM_EMPTIES`` cells are empty
-(before that an exact search cannot finish): a larger share in the first moves
-after the book, where positions are hardest, down to an even share later. On a
-board where no line of ``inarow`` cells fits, every game is a draw and the agent
-plays the centre-most open column at once.
+``time_limit`` (the *plain budget*). With ``use_overage`` (default) the agent
+spends ``remainingOverageTime`` on two things only:
+
+* **settling**: when the exact search in the plain budget has not proven the
+  outcome (win, draw or loss), a weak search (outcome only, same table) runs on
+  until it has: up to half the overage above ``OVERAGE_KEEP``, at most
+  ``SETTLE_MAX`` seconds a move (``SETTLE_EARLY_MAX`` on boards too empty to
+  solve). On 7x6 this is what keeps the value on positions outside the book;
+* **traps**: the overage above ``TRAP_FLOOR`` only (5 s of Kaggle's 60 in a
+  game), so a game that needs no settling ends with at least 55 s left.
+
+On a board where no line of ``inarow`` cells fits, every game is a draw and the
+agent plays the centre-most open column at once.
+
+Compiling (option ``warmup``): ``"now"`` compiles the kernels in the constructor
+(local play: nothing to pay during the game); ``"background"`` (the Kaggle file)
+compiles them in a thread while the book answers (:mod:`agents.warmup`), so the
+first move costs a few tenths of a second.
 """
 import struct
 import time
@@ -52,13 +64,14 @@ import zlib
 
 import numpy as np
 
-from .base import Agent, Clock, _field, boolean, optional, positive_int, positive_number, \
-    tactical_move
+from .base import Agent, Clock, _field, boolean, choice, optional, positive_int, \
+    positive_number, tactical_move
 from .lookahead import AlphaBetaAgent
 from .search import PROVEN
 from .resources import read_resource
 from .rules import center_order, fits_bitboard
-from .solver import DEFAULT_TT_BITS, Position, Solver, warm_up
+from .solver import DEFAULT_TT_BITS, Position, Solver, warmup_units as solver_units
+from .warmup import Warmup
 
 BOOK_NAME = "book7x6.bin"
 BOOK_MAGIC = b"C4BOOK1\0"
@@ -67,15 +80,22 @@ BOOK_MAGIC = b"C4BOOK1\0"
 FALLBACK_SHARE = 0.25
 FALLBACK_MAX = 0.4
 OVERAGE_KEEP = 5.0  # seconds of overage never spent
-# The overage is spent only with at most this many empty cells (7x6: from 8 stones,
-# where the book ends); before that an exact search has no chance to finish.
-OVERAGE_FROM_EMPTIES = 34
-# Traps (see PerfectAgent._trap): seconds they may take past the plain budget after a
-# search that used overage, the share of their time for the opponent model's searches,
-# and the model's depths.
+FALLBACK_MIN = 0.25  # seconds the alpha-beta fallback always gets
+# Settling (the weak search that keeps the value when the plain budget did not find
+# it): at most this share of the spare overage, and at most SETTLE_MAX seconds a
+# move (SETTLE_EARLY_MAX while more than SETTLE_FROM_EMPTIES cells are empty: 7x6
+# before 6 stones, where only the book knows the value in time).
+SETTLE_SHARE = 0.5
+SETTLE_MAX = 25.0
+SETTLE_EARLY_MAX = 5.0
+SETTLE_FROM_EMPTIES = 36
+# Traps (see PerfectAgent._trap): seconds they may take past the plain budget (before
+# TRAP_EARLY_STONES stones and later), paid only from the overage above TRAP_FLOOR,
+# the share of their time for the opponent model's searches, and the model's depths.
 TRAP_MIN = 0.5
 TRAP_EARLY_STONES = 14
 TRAP_EARLY_MAX = 6.0
+TRAP_FLOOR = 55.0
 TRAP_MODEL_SHARE = 0.6
 TRAP_MIN_DEPTH = 4
 # Seconds a book move in a drawn or lost line spends tracing the opponent's reply.
@@ -178,6 +198,34 @@ def load_book(name=BOOK_NAME):
         return None
 
 
+WARMUPS = ("now", "background")
+SOLVER_READY = "solver._solve"  # the last solver unit of the warmup
+_WARMUP = None
+
+
+def shared_warmup():
+    """The process's one :class:`agents.warmup.Warmup` of the kernels this agent plays
+    with (validation, tactics, solver, the ``alphabeta`` model and fallback): every
+    ``perfect`` agent of the process shares it, as they share the compiled kernels."""
+    global _WARMUP
+    if _WARMUP is None:
+        from .base import warmup_units as base_units
+        from .lookahead import warmup_units as alphabeta_units
+        rules, tactics = base_units()
+        units = [u for u in solver_units() if u[0] != "solver._analyze"]  # unused in play
+        assert units[-1][0] == SOLVER_READY
+        # what a move outside the book needs first (the solver), then what traps need
+        _WARMUP = Warmup([rules] + units + [tactics] + alphabeta_units())
+    return _WARMUP
+
+
+def _settled(lo, hi, complete):
+    """True when a search's result keeps the game's value: exact, or a proven win
+    (``lo >= 1``), a proven draw (``lo >= 0 >= hi``) or a proven loss (``hi <= -1``,
+    where every column loses)."""
+    return complete or lo >= 1 or (lo >= 0 and hi <= 0) or hi <= -1
+
+
 def _reply_at(trace, depth):
     """The model's reply at ``depth``: the move of the deepest completed depth <= it."""
     r = trace[0][1]
@@ -212,14 +260,21 @@ class PerfectAgent(Agent):
     ``actTimeout`` less a safety margin), ``use_overage`` (spend part of the
     overage reserve, default True), ``book`` (use the opening book, default True),
     ``traps`` (among equally scored columns in a drawn or lost position, prefer
-    one whose likely reply is a mistake, default True)."""
+    one whose likely reply is a mistake, default True), ``warmup`` (when the numba
+    kernels compile: ``"now"``, in the constructor, the default for local play;
+    ``"background"``, in a thread while the book answers, see
+    :mod:`agents.warmup`: what the Kaggle file uses)."""
 
     name = "perfect"
+    # what submission.build uses unless told otherwise: on Kaggle the first move must
+    # not wait for numba (see agents.warmup)
+    SUBMISSION_OPTIONS = {"warmup": "background"}
     OPTIONS = {"tt_bits": (positive_int("tt_bits", 28), DEFAULT_TT_BITS),
                "time_limit": (optional(positive_number("time_limit")), None),
                "use_overage": (boolean("use_overage"), True),
                "book": (boolean("book"), True),
-               "traps": (boolean("traps"), True)}
+               "traps": (boolean("traps"), True),
+               "warmup": (choice("warmup", WARMUPS), "now")}
 
     def __init__(self, **options):
         super().__init__(**options)
@@ -239,24 +294,10 @@ class PerfectAgent(Agent):
         self.last = {}
         self._overage = 0.0
         self._obs = self._config = None
-        # compile everything now: the first move must not pay for numba
-        warm_up(self.solver(6, 7, 4))
-        grid = np.zeros(42, dtype=np.int8)
-        heights = np.zeros(7, dtype=np.int64)
-        from .rules import parse_config
-        self.fallback.search(grid, heights, 1, parse_config(None), time.perf_counter() + 0.05, 2)
-        # and the whole call path (validation kernels, book, solver) on two positions
-        config = {"rows": 6, "columns": 7, "inarow": 4}
-        board = [0] * 42
-        self({"board": board, "mark": 1}, config)
-        for i, ch in enumerate("12332365265661174712777667"):  # 26 stones: solved at once
-            c = int(ch) - 1
-            row = 5 - sum(1 for r in range(6) if board[c + 7 * r])
-            board[c + 7 * row] = 1 + i % 2
-        self({"board": board, "mark": 1}, config)
-        self.last = {}
-        self._watch = None
-        self._solvers[(6, 7, 4)].reset()
+        self._calls = 0
+        self.warm = shared_warmup()
+        if self.warmup == "now":
+            self.warm.finish()
 
     def solver(self, rows, columns, inarow):
         key = (rows, columns, inarow)
@@ -266,6 +307,9 @@ class PerfectAgent(Agent):
         return self._solvers[key]
 
     def __call__(self, obs, config):
+        self._calls += 1
+        if self._calls == 1 and not self.warm.done():
+            self.warm.start()  # warmup="background": compile while the book answers
         self._obs, self._config = obs, config
         over = _field(obs, "remainingOverageTime", 0.0)
         try:
@@ -274,18 +318,36 @@ class PerfectAgent(Agent):
             self._overage = 0.0
         return super().__call__(obs, config)
 
-    def _deadline(self, clock, stones, cfg):
-        """The move's deadline: actTimeout (or time_limit) less the safety margin, plus
-        this agent's own share of the overage reserve (not the Clock's even share)."""
-        deadline = Clock(clock.start, self._obs, self._config, self.time_limit, False).deadline
+    def _overage_left(self, clock):
+        """Seconds of ``remainingOverageTime`` left if this move ended now (Kaggle
+        charges the overage with a move's excess over ``actTimeout``)."""
+        act = _field(self._config, "actTimeout", 2.0)
+        try:
+            act = float(act)
+        except (TypeError, ValueError):
+            act = 2.0
+        return self._overage - max(0.0, time.perf_counter() - clock.start - act)
+
+    def _settle_deadline(self, clock, plain, stones, cfg):
+        """How long the weak search that settles an unsettled position may run: a
+        share of the overage above ``OVERAGE_KEEP``, at most ``SETTLE_MAX`` seconds
+        (``SETTLE_EARLY_MAX`` while more than ``SETTLE_FROM_EMPTIES`` cells are empty,
+        where even the weak value is usually out of reach), from ``plain`` on."""
+        if not self.use_overage:
+            return plain
+        spare = max(0.0, self._overage_left(clock) - OVERAGE_KEEP)
         empties = cfg.rows * cfg.columns - stones
-        if self.use_overage and empties <= OVERAGE_FROM_EMPTIES:
-            spare = max(0.0, self._overage - OVERAGE_KEEP)
-            moves_left = max(1, empties // 2)
-            # hardest right after the book: spend up to a third of what is left there
-            share = 1.0 / 3.0 if stones < 14 else 1.0 / moves_left
-            deadline += spare * share
-        return deadline
+        cap = SETTLE_MAX if empties <= SETTLE_FROM_EMPTIES else SETTLE_EARLY_MAX
+        return max(plain, time.perf_counter()) + min(cap, SETTLE_SHARE * spare)
+
+    def _trap_deadline(self, clock, plain, stones):
+        """Traps take the plain budget; before ``TRAP_EARLY_STONES`` stones (``TRAP_MIN``
+        later) up to ``TRAP_EARLY_MAX`` seconds more, paid from the overage above
+        ``TRAP_FLOOR`` only: the game's overage is for keeping the value."""
+        now = time.perf_counter()
+        want = now + (TRAP_EARLY_MAX if stones < TRAP_EARLY_STONES else TRAP_MIN)
+        spare = max(0.0, self._overage_left(clock) - TRAP_FLOOR) if self.use_overage else 0.0
+        return max(plain, min(want, max(now, plain) + spare))
 
     def choose(self, grid, heights, mark, cfg, clock):
         self._columns = cfg.columns
@@ -296,6 +358,7 @@ class PerfectAgent(Agent):
             self.last = {"source": "no line fits", "column": int(col)}
             return int(col)
         if not fits_bitboard(cfg.rows, cfg.columns):
+            self.warm.finish()
             col, val, depth, nodes = self.fallback.search(grid, heights, mark, cfg, clock.deadline)
             self.last = {"source": "alphabeta", "column": col, "depth": depth, "nodes": nodes}
             return col
@@ -305,6 +368,14 @@ class PerfectAgent(Agent):
             if hit is not None and p.can_play(hit[0]):
                 self.last = {"source": "book", "column": hit[0], "score": hit[1],
                              "kind": KIND_NAMES[hit[2]]}
+                if not self.warm.done():
+                    # the kernels are still compiling (warmup="background"): lend them the
+                    # rest of this move's plain budget, except on the first move, which
+                    # also pays for loading the file
+                    if self._calls > 1:
+                        self.warm.lend(Clock(clock.start, self._obs, self._config,
+                                             self.time_limit, False).deadline)
+                    return hit[0]
                 if self.traps and hit[1] <= 0:
                     # a drawn or lost line: traps will follow, so spend a little of this
                     # move's unused time learning the opponent's search budget
@@ -313,25 +384,29 @@ class PerfectAgent(Agent):
                     self._watch_reply(grid, heights, mark, cfg, hit[0],
                                       min(plain, time.perf_counter() + WATCH_MAX))
                 return hit[0]
+        self.warm.finish(upto=SOLVER_READY)  # the solver's kernels, in this move's time
         s = self.solver(cfg.rows, cfg.columns, cfg.inarow)
-        deadline = self._deadline(clock, p.moves, cfg)
-        budget = deadline - clock.start
-        reserve = min(FALLBACK_MAX, FALLBACK_SHARE * budget)
-        col, lo, hi, done = s.best_move(p, deadline - reserve)
+        # 1. the exact search, in the plain budget (less a reserve for the fallback)
+        plain = Clock(clock.start, self._obs, self._config, self.time_limit, False).deadline
+        reserve = min(FALLBACK_MAX, FALLBACK_SHARE * (plain - clock.start))
+        col, lo, hi, done = s.best_move(p, plain - reserve)
         self.last = {"source": "solver", "column": col, "lo": lo, "hi": hi, "complete": done,
                      "nodes": s.nodes}
-        # traps get the plain budget (no overage: positions the solver settles at once
-        # still take under actTimeout), or TRAP_MIN after a search that used overage;
-        # before TRAP_EARLY_STONES stones, where a strong opponent's mistakes lie deep,
-        # up to TRAP_EARLY_MAX seconds of the move's overage share
-        plain = Clock(clock.start, self._obs, self._config, self.time_limit, False).deadline
-        now = time.perf_counter()
-        if p.moves < TRAP_EARLY_STONES:
-            trap_end = min(deadline, max(plain, now + TRAP_EARLY_MAX))
-        else:
-            trap_end = min(deadline, max(plain, now + TRAP_MIN))
+        deadline = plain
+        if not _settled(lo, hi, done):
+            # 2. the outcome is not known: the weak search (win/draw/loss only, the
+            # table kept from step 1) with overage, until the column keeps the value
+            deadline = self._settle_deadline(clock, plain, p.moves, cfg)
+            if deadline > time.perf_counter():
+                wcol, wlo, whi, wdone = s.best_move(p, deadline, weak=True)
+                self.last["settle_nodes"] = s.nodes
+                if _settled(wlo, whi, wdone):
+                    # weak scores: 1 win, 0 draw, -1 loss (the slowest loss unknown)
+                    col, lo, hi, done = wcol, wlo, whi, False
+                    self.last.update({"column": col, "lo": lo, "hi": hi, "weak": True})
+        trap_end = self._trap_deadline(clock, plain, p.moves)
         if done or lo >= 1 or (lo >= 0 and hi <= 0):
-            if self.traps and lo <= 0:
+            if self.traps and lo <= 0 and self._model_ready(plain):
                 # a draw or a loss: among the columns that keep the score (or the draw),
                 # the one whose likely replies are mistakes
                 keep = lo if done else 0
@@ -339,17 +414,29 @@ class PerfectAgent(Agent):
                 if cands and len(cands) > 1:
                     col = self._trap(s, p, grid, heights, mark, cfg, cands, col, keep, trap_end)
             return col
-        if self.traps and hi <= -1:
+        if self.traps and hi <= -1 and self._model_ready(plain):
             # proven lost, the slowest loss not found in time: every column loses
             cands = [c for c in range(cfg.columns) if p.can_play(c)]
             tcol = self._trap(s, p, grid, heights, mark, cfg, cands, -1, -1, trap_end)
             if tcol >= 0:
                 return tcol
+        # the fallback: what is left of the plain budget (a settled loss needs no more:
+        # every column loses), at least FALLBACK_MIN
+        deadline = max(plain, time.perf_counter() + FALLBACK_MIN)
+        self.warm.finish()
         acol, val, depth, nodes = self.fallback.search(grid, heights, mark, cfg, deadline)
         if acol is None or acol < 0:
             return col
         self.last.update({"source": "alphabeta", "column": acol, "depth": depth})
         return acol
+
+    def _model_ready(self, until):
+        """True when the opponent model's kernels are compiled (warmup="background":
+        they come after the solver's); if not, they may compile until ``until``, the
+        end of the plain budget, and traps wait for a later move if they did not."""
+        if not self.warm.done():
+            self.warm.lend(until)
+        return self.warm.done()
 
     def _trap(self, s, p, grid, heights, mark, cfg, cands, default, value, end):
         """Among ``cands`` (columns of equal game-theoretic value ``value``: 0 or

@@ -38,7 +38,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .jit import njit
+from .jit import is_compiled, njit
 
 EMPTY = 0
 MAX_BITBOARD_BITS = 64
@@ -368,11 +368,46 @@ def parse_board(board, cfg, allow_terminal=False):
     if not allow_terminal:
         if not np.any(grid == EMPTY):
             raise ValueError("board is full: the game is over and there is no legal move")
-        w = _winner(grid, cfg.rows, cfg.columns, cfg.inarow)
+        w = winner_of(grid, cfg)
         if w:
             raise ValueError(f"board is already won by player {w} ({cfg.inarow} in a row): "
                              "the game is over")
     return grid
+
+
+def heights_of(grid, cfg):
+    """Stones in each column of a validated grid (int64 array): the ``_heights``
+    kernel, or :func:`_heights_np` while the kernel is not compiled yet
+    (:mod:`agents.warmup`: a first move must not wait for numba)."""
+    if is_compiled(_heights):
+        return _heights(grid, cfg.rows, cfg.columns)
+    return _heights_np(grid, cfg)
+
+
+def winner_of(grid, cfg):
+    """``_winner`` of a grid: the kernel, or :func:`_winner_np` while the kernel is not
+    compiled yet (:mod:`agents.warmup`)."""
+    if is_compiled(_winner):
+        return int(_winner(grid, cfg.rows, cfg.columns, cfg.inarow))
+    return _winner_np(grid, cfg)
+
+
+def _heights_np(grid, cfg):
+    """numpy twin of ``_heights`` for a grid without floating stones."""
+    return (grid.reshape(cfg.rows, cfg.columns) != EMPTY).sum(axis=0).astype(np.int64)
+
+
+def _winner_np(grid, cfg):
+    """numpy twin of ``_winner``, the same answer: the mark of the lowest-index cell
+    that lies on a line of ``inarow`` (from ``window_table``), 0 if none."""
+    table = window_table(cfg.rows, cfg.columns, cfg.inarow)
+    if not len(table):
+        return 0
+    cells = grid[table]
+    won = (cells[:, 0] != EMPTY) & np.all(cells == cells[:, :1], axis=1)
+    if not won.any():
+        return 0
+    return int(grid[table[won].min()])
 
 
 def parse_mark(mark):

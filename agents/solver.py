@@ -17,7 +17,7 @@ The classic design of Pascal Pons' solver, written as numba kernels:
   deepening over the interval").
 
 Score convention (side to move, the convention of the public benchmark sets,
-see ``../shared/positions/README.md``): 0 is a draw; a win with the winning
+see ``tests/data/positions/README.md``): 0 is a draw; a win with the winning
 stone dropped when ``m`` stones are on the board scores ``(N + 1 - m) // 2``
 (``N = rows * columns``), so a faster win scores higher; a loss is the negated
 score of the opponent's win. On 7x6 this is "22 minus the winner's stones".
@@ -800,34 +800,76 @@ class Solver:
         return col, lo, hi, not self.stats[S_ABORTED]
 
 
-def warm_up(solver):
-    """Compile every kernel on a tiny position (numba compiles on first call)."""
-    p = solver.position("")
-    for c in range(solver.columns):
+def warmup_units(solver=None):
+    """Units for :class:`agents.warmup.Warmup`: each compiles solver kernels by one
+    call on a tiny position (types are the same for every shape). ``solver``: the
+    solver to call (default: a private 7x6 one with a 1024-slot table)."""
+    s = solver if solver is not None else Solver(6, 7, 4, 10)
+    p = s.position("")
+    for c in range(s.columns):
         if p.can_play(c) and not p.is_winning_move(c):
             p.play(c)
             break
-    deadline = time.perf_counter() + 0.001
-    solver.solve(p, deadline=deadline)
-    solver.best_move(p, deadline=deadline)
-    solver.analyze(p, deadline=deadline)
-    solver.moves_at_least(p, 0, deadline=deadline)
-    solver.reset()
+
+    def soon():
+        return time.perf_counter() + 0.001
+
+    def bits():
+        # the small kernels the searches call, with the types they pass (int64 bitboards)
+        pos, mask, g = p.pos, p.mask, s.g
+        _score_bounds(g)
+        _possible(mask, g)
+        _non_losing_moves(pos, mask, g)
+        _can_win_next(pos, mask, g)
+        _popcount(pos)
+
+    def table():
+        pos, mask, g = p.pos, p.mask, s.g
+        key = _key(pos, mask, p.moves, g)
+        _tt_put(s.tt, key, 0)
+        _tt_get(s.tt, key)
+        _half(-3)
+        _col_of(_column_move(mask, 3, g), g)
+        now()
+
+    def search():
+        # the null-window search every entry point below calls, compiled on its own
+        _search(p.pos, p.mask, p.moves, 0, 1, s.g, s.tt, s.st, s.mv, s.sc, s.stats, soon())
+
+    def analyze():
+        s.analyze(p, deadline=soon())
+        s.reset()
+    # (label, call, expected compile seconds on the development machine)
+    return [("solver bitboard kernels", bits, 0.6),
+            ("solver table kernels", table, 0.6),
+            ("solver._search", search, 0.55),
+            ("solver._best_move", lambda: s.best_move(p, deadline=soon()), 0.75),
+            ("solver._moves_at_least", lambda: s.moves_at_least(p, 0, deadline=soon()), 0.35),
+            ("solver._solve", lambda: s.solve(p, deadline=soon()), 0.33),
+            ("solver._analyze", analyze, 0.35)]
 
 
-def main(argv=None, stdin=None, stdout=None):
+def warm_up(solver):
+    """Compile every kernel on a tiny position (numba compiles on first call)."""
+    for _, fn, _ in warmup_units(solver):
+        fn()
+
+
+def main(argv=None, stdin=None, stdout=None, prog="python -m agents.solver", parser_class=None):
+    """The command line; ``connectx solve`` calls it with its ``prog`` and its
+    one-line-error ``parser_class`` (an ``argparse.ArgumentParser`` subclass)."""
     import argparse
-    ap = argparse.ArgumentParser(
-        prog="python -m agents.solver",
+    ap = (parser_class or argparse.ArgumentParser)(
+        prog=prog,
         description="Solve Connect Four positions read on stdin, one move string a line "
                     "(1-based columns; anything after the first space is ignored). Prints "
                     "'moves score nodes microseconds', or with -a 'moves s1 ... sW'.")
     ap.add_argument("-a", "--analyze", action="store_true",
                     help="print the score of each column (-1000 for a full column)")
     ap.add_argument("-w", "--weak", action="store_true", help="only win (1) / draw (0) / loss (-1)")
-    ap.add_argument("--rows", type=int, default=6)
-    ap.add_argument("--columns", type=int, default=7)
-    ap.add_argument("--inarow", type=int, default=4)
+    ap.add_argument("--rows", type=int, default=6, help="board rows (default 6)")
+    ap.add_argument("--columns", type=int, default=7, help="board columns (default 7)")
+    ap.add_argument("--inarow", type=int, default=4, help="stones in a row that win (default 4)")
     ap.add_argument("--tt-bits", type=int, default=DEFAULT_TT_BITS,
                     help="transposition table of next_prime(2**TT_BITS) 8-byte slots (default 24)")
     args = ap.parse_args(argv)

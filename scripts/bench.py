@@ -9,10 +9,10 @@
   the same positions;
 * further sections from other modules (MCTS) when present.
 """
-import argparse
 import importlib
 import importlib.util
 import random
+import sys
 import time
 
 import numpy as np
@@ -20,6 +20,7 @@ import numpy as np
 import agents
 from agents.reference import _Cfg, random_position, tutorial_scores
 from agents.rules import _heights, parse_config
+from .args import ArgumentParser, positive_int_arg, progress
 
 SECTIONS = ["scripts.bench_mcts"]
 
@@ -34,7 +35,7 @@ def sample_positions(n, seed):
     return out
 
 
-def bench_minimax_vs_tutorial(positions):
+def bench_minimax_vs_tutorial(positions, quiet=False):
     cfg = parse_config({})
     mm = agents.make("minimax", depth=3)
     b0, m0 = positions[0]
@@ -42,7 +43,7 @@ def bench_minimax_vs_tutorial(positions):
     mm.scores(g0, _heights(g0, 6, 7), m0, cfg)  # compile
     t_ref = t_ours = 0.0
     same = 0
-    for board, mark in positions:
+    for board, mark in progress(positions, "tutorial vs minimax", "pos", not quiet):
         t = time.perf_counter()
         ref = tutorial_scores(board, mark, _Cfg(6, 7, 4), 3)
         t_ref += time.perf_counter() - t
@@ -60,7 +61,7 @@ def bench_minimax_vs_tutorial(positions):
     print(f"  speed-up              : {t_ref / t_ours:9.0f}x")
 
 
-def bench_nodes_per_second(positions, seconds):
+def bench_nodes_per_second(positions, seconds, quiet=False):
     cfg = parse_config({})
     mm = agents.make("minimax", depth=4)
     ab = agents.make("alphabeta")
@@ -77,7 +78,7 @@ def bench_nodes_per_second(positions, seconds):
     print(f"minimax depth 4 (windows heuristic): {nodes / t_total:12,.0f} nodes/s")
     ab.search(np.zeros(42, np.int8), np.zeros(7, np.int64), 1, cfg, 0.0, 2)  # compile
     nodes, t_total, depths = 0, 0.0, []
-    for board, mark in positions:
+    for board, mark in progress(positions, "alphabeta", "pos", not quiet):
         grid = np.array(board, dtype=np.int8)
         h = _heights(grid, 6, 7)
         t = time.perf_counter()
@@ -89,15 +90,18 @@ def bench_nodes_per_second(positions, seconds):
           f"mean depth {np.mean(depths):.1f}")
 
 
-def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--positions", type=int, default=100)
-    p.add_argument("--seconds", type=float, default=0.25, help="alphabeta time per position")
-    p.add_argument("--seed", type=int, default=0)
+def main(argv=None, prog="python -m scripts.bench"):
+    p = ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
+    p.add_argument("--positions", type=positive_int_arg, default=100,
+                   help="random 7x6 positions timed (default 100)")
+    p.add_argument("--seconds", type=float, default=0.25,
+                   help="alphabeta time per position, in seconds (default 0.25)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the positions (default 0)")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
     args = p.parse_args(argv)
     positions = sample_positions(args.positions, args.seed)
-    bench_minimax_vs_tutorial(positions)
-    bench_nodes_per_second(positions[:20], args.seconds)
+    bench_minimax_vs_tutorial(positions, args.quiet)
+    bench_nodes_per_second(positions[:20], args.seconds, args.quiet)
     for name in SECTIONS:
         if importlib.util.find_spec(name) is not None:
             print()
@@ -105,4 +109,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

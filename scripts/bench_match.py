@@ -18,7 +18,8 @@ import sys
 import tempfile
 import time
 
-from .runner import ArgumentParser, positive_int_arg
+from .args import SPEC_HELP, ArgumentParser, add_config_argument, positive_int_arg
+from .runner import parse_match_config, parse_spec
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # fast agents (about 40 ms and 1 ms a move), but enough play per game that 200
@@ -27,9 +28,11 @@ DEFAULT_A, DEFAULT_B = "alphabeta:depth=9", "minimax:depth=4"
 TARGET = 0.6
 
 
-def timed_match(a, b, games, workers, seed, path):
+def timed_match(a, b, games, workers, seed, path, config=None):
     cmd = [sys.executable, "-m", "scripts.match", a, b, "--games", str(games), "--seed", str(seed),
-           "--workers", str(workers), "--json", path, "--quiet"]
+           "--workers", str(workers), "--out", path, "--quiet"]
+    if config:
+        cmd += ["--config", config]
     start = time.perf_counter()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
@@ -49,23 +52,31 @@ def outcome(games):
     return [(g["agents"], g["moves"], g["winner"], g["statuses"]) for g in games]
 
 
-def main(argv=None):
-    p = ArgumentParser(prog="python -m scripts.bench_match", description=__doc__.split("\n")[0])
-    p.add_argument("a", nargs="?", default=DEFAULT_A, metavar="A")
-    p.add_argument("b", nargs="?", default=DEFAULT_B, metavar="B")
-    p.add_argument("--games", type=positive_int_arg, default=200)
-    p.add_argument("--workers", type=positive_int_arg, default=2)
-    p.add_argument("--seed", type=int, default=0)
+def main(argv=None, prog="python -m scripts.bench_match"):
+    p = ArgumentParser(prog=prog, description=__doc__.split("\n")[0])
+    p.add_argument("a", nargs="?", default=DEFAULT_A, metavar="A",
+                   help=f"first agent (default {DEFAULT_A}); " + SPEC_HELP)
+    p.add_argument("b", nargs="?", default=DEFAULT_B, metavar="B",
+                   help=f"second agent (default {DEFAULT_B})")
+    p.add_argument("--games", type=positive_int_arg, default=200, help="games (default 200)")
+    p.add_argument("--workers", type=positive_int_arg, default=2,
+                   help="processes of the parallel run (default 2)")
+    p.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
+    add_config_argument(p)
     args = p.parse_args(argv)
+    try:  # bad input fails here, in one line, not in the timed processes
+        parse_spec(args.a), parse_spec(args.b), parse_match_config(args.config)
+    except ValueError as e:
+        p.error(str(e))
     print(f"{args.a} vs {args.b}, {args.games} games, seed {args.seed}; "
           f"{os.cpu_count()} cores, load average before: "
           f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     with tempfile.TemporaryDirectory() as tmp:
         t1, c1, g1, wdl1 = timed_match(args.a, args.b, args.games, 1, args.seed,
-                                       os.path.join(tmp, "w1.json"))
+                                       os.path.join(tmp, "w1.json"), args.config)
         print(f"--workers 1: {t1:6.1f} s wall, {c1:6.1f} s CPU   {wdl1}")
         tk, ck, gk, wdlk = timed_match(args.a, args.b, args.games, args.workers, args.seed,
-                                       os.path.join(tmp, "wk.json"))
+                                       os.path.join(tmp, "wk.json"), args.config)
         print(f"--workers {args.workers}: {tk:6.1f} s wall, {ck:6.1f} s CPU   {wdlk}")
     same = outcome(g1) == outcome(gk)
     ratio = tk / t1

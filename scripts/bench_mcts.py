@@ -10,7 +10,6 @@ Prints, measured in this run (these machines are noisy, so only ratios mean much
 * simulations per second of the agent's search on the empty 7x6 board for ``S``
   seconds (default 1), with the node count and the deepest path.
 """
-import argparse
 import time
 
 import numpy as np
@@ -111,8 +110,9 @@ def run(seconds=1.0):
           f"{nodes} nodes, deepest path {depth} plies")
 
 
-def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv=None, prog="python -m scripts.bench_mcts"):
+    from .args import ArgumentParser
+    p = ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
     p.add_argument("--seconds", type=float, default=1.0,
                    help="search time for the simulations/s figure (default 1)")
     args = p.parse_args(argv)

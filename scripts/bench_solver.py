@@ -10,7 +10,6 @@ are printed (CPU time is the fairer figure on a shared machine). Both keep their
 transposition table from one line to the next, as the reference's main does.
 Numba compilation is done before the clock starts.
 """
-import argparse
 import os
 import resource
 import subprocess
@@ -23,8 +22,9 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 from agents.solver import DEFAULT_TT_BITS, Solver, warm_up  # noqa: E402
+from scripts.args import ArgumentParser  # noqa: E402
 
-POSITIONS = os.path.join(os.path.dirname(ROOT), "shared", "positions")
+POSITIONS = os.path.join(ROOT, "tests", "data", "positions")
 
 
 def read(name):
@@ -64,11 +64,15 @@ def run_reference(binary, lines):
     return wrong, wall, cpu
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--files", nargs="+", default=["end", "mid", "begin"])
-    ap.add_argument("--reference", help="path of the reference c4solver binary")
-    ap.add_argument("--tt-bits", type=int, default=DEFAULT_TT_BITS)
+def main(argv=None, prog="python -m scripts.bench_solver"):
+    ap = ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
+    ap.add_argument("--files", nargs="+", default=["end", "mid", "begin"],
+                    choices=("end", "mid", "begin"),
+                    help="labelled files of tests/data/positions to solve (default: all three)")
+    ap.add_argument("--reference", metavar="PATH",
+                    help="path of the reference c4solver binary, timed on the same lines")
+    ap.add_argument("--tt-bits", type=int, default=DEFAULT_TT_BITS,
+                    help=f"transposition table of about 2**TT_BITS slots (default {DEFAULT_TT_BITS})")
     ap.add_argument("--symmetric", type=int, default=1, help="1: mirror images share TT slots")
     args = ap.parse_args(argv)
     solver = Solver(tt_bits=args.tt_bits, symmetric=bool(args.symmetric))

@@ -3,18 +3,20 @@
     python -m scripts.budget_under_load [--agent alphabeta] [--moves 200] [--act-timeout 1]
                                         [--hogs 1]
 
+The agent is a spec as in :mod:`scripts.runner` (``alphabeta:tt_bits=18``, ``main.py``).
+
 Starts ``--hogs`` CPU-bound processes, then plays ``--moves`` moves of self-play
 (restarting from the empty board when a game ends) with ``config.actTimeout`` set,
 timing each call; prints the worst and mean time as a fraction of the budget and
 exits 1 if any move went over it.
 """
-import argparse
 import multiprocessing as mp
 import sys
 import time
 
-import agents
 from agents.reference import ref_drop, ref_winner
+from .args import SPEC_HELP, ArgumentParser, add_config_argument, positive_int_arg, progress_bar
+from .runner import Struct, build_agent, parse_match_config, parse_spec
 
 
 def _hog():
@@ -22,39 +24,52 @@ def _hog():
         pass
 
 
-def measure(agent, moves, act_timeout, rows=6, columns=7, inarow=4):
-    """Per-move times (seconds) of ``moves`` self-play moves."""
-    cfg = {"rows": rows, "columns": columns, "inarow": inarow, "actTimeout": act_timeout}
-    agent({"board": [0] * (rows * columns), "mark": 1}, cfg)  # compile outside the count
+def measure(agent, moves, act_timeout, rows=6, columns=7, inarow=4, progress=False):
+    """Per-move times (seconds) of ``moves`` self-play moves (``progress``: a bar on
+    stderr)."""
+    cfg = Struct(rows=rows, columns=columns, inarow=inarow, actTimeout=act_timeout)
+    agent(Struct(board=[0] * (rows * columns), mark=1), cfg)  # compile outside the count
     times, board, mark = [], [0] * (rows * columns), 1
+    bar = progress_bar(moves, "moves", "move", progress)
     while len(times) < moves:
         t = time.perf_counter()
-        col = agent({"board": board, "mark": mark, "remainingOverageTime": 60}, cfg)
+        col = agent(Struct(board=board, mark=mark, remainingOverageTime=60), cfg)
         times.append(time.perf_counter() - t)
+        if bar is not None:
+            bar.update(1)
         board = ref_drop(board, col, mark, rows, columns)
         mark = 3 - mark
         if ref_winner(board, rows, columns, inarow) or all(board):
             board, mark = [0] * (rows * columns), 1
+    if bar is not None:
+        bar.close()
     return times
 
 
-def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--agent", default="alphabeta")
-    p.add_argument("--moves", type=int, default=200)
-    p.add_argument("--act-timeout", type=float, default=1.0)
-    p.add_argument("--hogs", type=int, default=1)
+def main(argv=None, prog="python -m scripts.budget_under_load"):
+    p = ArgumentParser(prog=prog, description="Move times of an agent while other processes "
+                       "saturate CPU cores; exit 1 if a move went over actTimeout.")
+    p.add_argument("--agent", default="alphabeta", metavar="SPEC",
+                   help="the agent (default alphabeta); " + SPEC_HELP)
+    p.add_argument("--moves", type=positive_int_arg, default=200,
+                   help="self-play moves to time (default 200)")
+    p.add_argument("--act-timeout", type=float, default=1.0,
+                   help="config.actTimeout, the budget of a move in seconds (default 1)")
+    p.add_argument("--hogs", type=int, default=1, help="CPU-bound processes to start (default 1)")
+    add_config_argument(p, board_only=True)
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
     args = p.parse_args(argv)
     try:
-        agent = agents.make(args.agent)
+        cfg = parse_match_config(args.config)
+        agent = build_agent(parse_spec(args.agent), 0)
     except ValueError as e:
-        print(f"scripts.budget_under_load: {e}", file=sys.stderr)
-        return 2
+        p.error(str(e))
     hogs = [mp.Process(target=_hog, daemon=True) for _ in range(args.hogs)]
     for h in hogs:
         h.start()
     try:
-        times = measure(agent, args.moves, args.act_timeout)
+        times = measure(agent, args.moves, args.act_timeout, cfg.rows, cfg.columns, cfg.inarow,
+                        progress=not args.quiet)
     finally:
         for h in hogs:
             h.terminate()

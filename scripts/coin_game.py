@@ -12,7 +12,6 @@
 Exits with status 1 if a value disagrees with the closed form or minimax moving
 second loses a game.
 """
-import argparse
 import sys
 import time
 
@@ -42,13 +41,17 @@ def match(first, second, games, coins, max_take):
     return wins[1], wins[2]
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--coins", type=int, default=21)
-    parser.add_argument("--max-take", type=int, default=2)
-    parser.add_argument("--search", choices=("minimax", "alphabeta"), default="minimax")
-    parser.add_argument("--seed", type=int, default=0)
+def main(argv=None, prog="python -m scripts.coin_game"):
+    from .args import ArgumentParser, positive_int_arg
+    parser = ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=positive_int_arg, default=100, help="games (default 100)")
+    parser.add_argument("--coins", type=positive_int_arg, default=21,
+                        help="coins on the table at the start (default 21)")
+    parser.add_argument("--max-take", type=positive_int_arg, default=2,
+                        help="most coins taken in one move (default 2)")
+    parser.add_argument("--search", choices=("minimax", "alphabeta"), default="minimax",
+                        help="search of the perfect player (default minimax)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the games (default 0)")
     args = parser.parse_args(argv)
     for name in ("games", "coins", "max_take"):
         if getattr(args, name) < 1:

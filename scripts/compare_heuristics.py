@@ -1,20 +1,23 @@
 """Heuristic A against heuristic B at equal alpha-beta depth.
 
     python -m scripts.compare_heuristics [--a threats] [--b windows] [--depth 4] [--openings 50]
+                                         [--config rows=6,columns=7,inarow=4]
 
 Both sides are ``alphabeta`` at the same fixed depth; each game starts from a
 random opening of ``--plies`` moves (seeded) and every opening is played twice
 with the colours swapped, so neither heuristic gets the better openings. Prints
 W-D-L for A with a 95% interval on its score.
 """
-import argparse
 import math
 import random
+import sys
 
 import numpy as np
 
 import agents
-from agents.rules import _drop, _heights, _is_win_at, parse_config
+from agents.rules import _drop, _heights, _is_win_at
+from .args import ArgumentParser, add_config_argument, positive_int_arg, progress_bar
+from .runner import parse_match_config
 
 
 def play(first, second, opening, cfg):
@@ -52,22 +55,31 @@ def random_opening(rng, plies, cfg):
             return moves
 
 
-def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--a", default="threats")
-    p.add_argument("--b", default="windows")
-    p.add_argument("--depth", type=int, default=4)
-    p.add_argument("--openings", type=int, default=50)
-    p.add_argument("--plies", type=int, default=2)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--config", default="6,7,4", help="rows,columns,inarow")
+def main(argv=None, prog="python -m scripts.compare_heuristics"):
+    p = ArgumentParser(prog=prog, description="Heuristic A against heuristic B, both alphabeta "
+                       "at the same fixed depth, from seeded random openings played with "
+                       "both colours.")
+    p.add_argument("--a", default="threats", help="heuristic A (default threats)")
+    p.add_argument("--b", default="windows", help="heuristic B (default windows)")
+    p.add_argument("--depth", type=positive_int_arg, default=4,
+                   help="alphabeta depth of both sides (default 4)")
+    p.add_argument("--openings", type=positive_int_arg, default=50,
+                   help="random openings, each played twice (default 50)")
+    p.add_argument("--plies", type=int, default=2, help="moves of each opening (default 2)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the openings (default 0)")
+    add_config_argument(p, board_only=True)
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
     args = p.parse_args(argv)
-    rows, columns, inarow = (int(x) for x in args.config.split(","))
-    cfg = parse_config({"rows": rows, "columns": columns, "inarow": inarow})
-    a = agents.make("alphabeta", depth=args.depth, heuristic=args.a)
-    b = agents.make("alphabeta", depth=args.depth, heuristic=args.b)
+    try:
+        cfg = parse_match_config(args.config)
+        a = agents.make("alphabeta", depth=args.depth, heuristic=args.a)
+        b = agents.make("alphabeta", depth=args.depth, heuristic=args.b)
+    except ValueError as e:
+        p.error(str(e))
+    rows, columns, inarow = cfg.rows, cfg.columns, cfg.inarow
     rng = random.Random(args.seed)
     w = d = lo = 0
+    bar = progress_bar(2 * args.openings, "games", "game", not args.quiet)
     for _ in range(args.openings):
         opening = random_opening(rng, args.plies, cfg)
         for a_first in (True, False):
@@ -75,13 +87,18 @@ def main(argv=None):
             w += r == 1.0
             d += r == 0.5
             lo += r == 0.0
+            if bar is not None:
+                bar.update(1)
+    if bar is not None:
+        bar.close()
     n = w + d + lo
     s = (w + 0.5 * d) / n
     half = 1.96 * math.sqrt(max(s * (1 - s), 1e-9) / n)
     print(f"{args.a} vs {args.b}, alphabeta depth {args.depth}, {rows}x{columns}/{inarow}, "
           f"{args.openings} openings x 2 colours: W-D-L {w}-{d}-{lo} for {args.a}, "
           f"score {s:.3f} +- {half:.3f}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

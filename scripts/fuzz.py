@@ -1,7 +1,11 @@
 """Fuzz the agents: random valid configurations, random reachable positions, short budgets.
 
-    python -m scripts.fuzz [--agents a,b,...] [--submission main.py] [--games N]
+    python -m scripts.fuzz [--agents SPEC ...] [--submission main.py] [--games N]
                            [--seconds S] [--seed S] [--max-side 20]
+
+(also ``connectx fuzz``). Agents are specs as in :mod:`scripts.runner`
+(``minimax:depth=2``, ``negamax``, ``main.py``); a registry agent without options
+gets :func:`fuzz_options`.
 
 Each game draws a configuration (rows and columns from 1 to ``--max-side``, now and
 then a larger or a one-line board; ``inarow`` from 1 to beyond the board), an
@@ -21,7 +25,6 @@ and the worst move time as a fraction of its budget (``actTimeout`` plus the ove
 before the move) and of ``actTimeout`` alone; exits 1 on any failure.
 Agents are built once and warmed up (numba compile) before the clock matters.
 """
-import argparse
 import random
 import sys
 import time
@@ -31,6 +34,8 @@ import numpy as np
 
 import agents
 from agents.rules import _drop, _is_win_at
+from .args import SPEC_HELP, ArgumentParser, positive_int_arg, progress_bar
+from .runner import Struct, build_agent, parse_spec
 
 # Agents that are not ConnectX players or have no time management of their own.
 EXCLUDED = {"tutorial"}
@@ -99,11 +104,11 @@ def play_game(agent, cfg, rng, max_moves=None):
     moves, worst, worst_act, failures = 0, 0.0, 0.0, []
     overage = {1: float(cfg["remainingOverageTime"]), 2: float(cfg["remainingOverageTime"])}
     while heights.sum() < rows * columns and (max_moves is None or moves < max_moves):
-        obs = {"board": [int(v) for v in grid], "mark": mark,
-               "remainingOverageTime": overage[mark], "step": int(heights.sum())}
+        obs = Struct(board=[int(v) for v in grid], mark=mark,
+                     remainingOverageTime=overage[mark], step=int(heights.sum()))
         t = time.perf_counter()
         try:
-            move = agent(obs, cfg)
+            move = agent(obs, Struct(cfg))
         except Exception:  # noqa: BLE001 - any exception is an ERROR to report
             failures.append(("ERROR", traceback.format_exc(limit=3)))
             break
@@ -125,28 +130,38 @@ def play_game(agent, cfg, rng, max_moves=None):
     return moves, failures, worst, worst_act
 
 
-def build(name, submission=None, options=None):
-    if submission:
-        from scripts.runner import load_submission
-        return load_submission(submission)
-    agent = agents.make(name, **{**fuzz_options(name), **(options or {}).get(name, {})})
-    agent({"board": [0] * 42, "mark": 1}, {"rows": 6, "columns": 7, "inarow": 4})  # compile
+def build(text, options=None):
+    """The agent of spec ``text``, warmed up (numba compiled) on an empty 7x6 board.
+    A registry agent gets :func:`fuzz_options`, then ``options[name]``, then the
+    spec's own options."""
+    spec = parse_spec(text)
+    if spec.kind == "registry":
+        agent = agents.make(spec.name, **{**fuzz_options(spec.name),
+                                          **(options or {}).get(spec.name, {}), **spec.options})
+    else:
+        agent = build_agent(spec, 0)
+    agent(Struct(board=[0] * 42, mark=1), Struct(rows=6, columns=7, inarow=4))  # compile
     return agent
 
 
 def run(names, submission, games, seconds, seed, max_side, out=sys.stdout,
-        act_timeouts=ACT_TIMEOUTS, max_moves=16, options=None):
-    """Fuzz ``names`` (and ``submission``); returns the report dict per agent.
-    ``options`` maps an agent name to options that override :func:`fuzz_options`."""
-    players = [(n, build(n, options=options)) for n in names]
-    if submission:
-        players.append((submission, build(None, submission)))
+        act_timeouts=ACT_TIMEOUTS, max_moves=16, options=None, progress=False):
+    """Fuzz the agent specs ``names`` (and the file ``submission``) for ``games``
+    configurations or ``seconds``, whichever ends first (None: no limit); returns the
+    report dict per spec. ``options`` maps an agent name to options that override
+    :func:`fuzz_options`; ``progress`` shows a bar on stderr. ``ValueError`` for a bad
+    spec."""
+    texts = list(names) + ([submission] if submission else [])
+    players = [(t, build(t, options)) for t in texts]
     rng = random.Random(seed)
     report = {n: {"games": 0, "moves": 0, "worst": 0.0, "worst_act": 0.0, "worst_cfg": None,
                   "configs": set(),
                   **{s: 0 for s in STATUSES}, "examples": []} for n, _ in players}
     start = time.perf_counter()
     played = 0
+    by_games = games is not None
+    bar = progress_bar(games if by_games else seconds, "fuzz", "config" if by_games else "s",
+                       progress)
     while (games is None or played < games) and \
             (seconds is None or time.perf_counter() - start < seconds):
         cfg = random_config(rng, max_side, act_timeouts)
@@ -166,6 +181,10 @@ def run(names, submission, games, seconds, seed, max_side, out=sys.stdout,
                 if len(r["examples"]) < 5:
                     r["examples"].append((cfg, status, detail))
         played += 1
+        if bar is not None:
+            bar.update(1 if by_games else min(seconds, time.perf_counter() - start) - bar.n)
+    if bar is not None:
+        bar.close()
     elapsed = time.perf_counter() - start
     print(f"fuzz: {played} configurations in {elapsed:.0f} s, seed {seed}", file=out)
     print(f"{'agent':<28}{'games':>7}{'moves':>8}{'configs':>9}"
@@ -182,37 +201,43 @@ def run(names, submission, games, seconds, seed, max_side, out=sys.stdout,
     return report
 
 
-def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--agents", help="comma-separated registry names (default: every ConnectX agent)")
-    p.add_argument("--submission", help="also fuzz this submission file")
-    p.add_argument("--games", type=int, help="configurations to play (default: until --seconds)")
-    p.add_argument("--seconds", type=float, help="time to fuzz (default 60 without --games)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--max-side", type=int, default=20)
+def main(argv=None, prog="python -m scripts.fuzz"):
+    p = ArgumentParser(prog=prog, description="Fuzz the agents: random valid configurations, "
+                       "random reachable positions, short budgets; exit 1 on any ERROR, "
+                       "INVALID or TIMEOUT.")
+    p.add_argument("--agents", nargs="+", metavar="SPEC",
+                   help="agents to fuzz (default: every ConnectX agent of the package); "
+                        + SPEC_HELP)
+    p.add_argument("--submission", metavar="PATH.py", help="also fuzz this submission file")
+    p.add_argument("--games", type=positive_int_arg,
+                   help="configurations to play (default: until --seconds)")
+    p.add_argument("--seconds", type=float,
+                   help="time to fuzz, in seconds (default 60 without --games)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the configurations (default 0)")
+    p.add_argument("--max-side", type=positive_int_arg, default=20,
+                   help="largest rows and columns drawn, mostly (default 20)")
     p.add_argument("--max-moves", type=int, default=16,
                    help="moves per game from its random position (0: play to the end)")
     p.add_argument("--act-timeouts", default=",".join(map(str, ACT_TIMEOUTS)),
                    help="actTimeout values to draw from (seconds, comma-separated)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
     args = p.parse_args(argv)
-    names = args.agents.split(",") if args.agents else default_agents()
-    for n in names:
-        try:
-            agents.agent_class(n)
-        except ValueError as e:
-            print(f"scripts.fuzz: {e}", file=sys.stderr)
-            return 2
+    names = args.agents or default_agents()
     seconds = args.seconds if args.seconds is not None or args.games else 60.0
     try:
         act_timeouts = tuple(float(x) for x in args.act_timeouts.split(","))
         if not act_timeouts or min(act_timeouts) <= 0:
             raise ValueError
     except ValueError:
-        print(f"scripts.fuzz: --act-timeouts must be positive numbers, got {args.act_timeouts!r}",
-              file=sys.stderr)
-        return 2
-    report = run(names, args.submission, args.games, seconds, args.seed, args.max_side,
-                 act_timeouts=act_timeouts, max_moves=args.max_moves or None)
+        p.error(f"--act-timeouts must be positive numbers, got {args.act_timeouts!r}")
+    try:
+        for text in names + ([args.submission] if args.submission else []):
+            parse_spec(text)
+        report = run(names, args.submission, args.games, seconds, args.seed, args.max_side,
+                     act_timeouts=act_timeouts, max_moves=args.max_moves or None,
+                     progress=not args.quiet)
+    except ValueError as e:
+        p.error(str(e))
     failed = sum(r[s] for r in report.values() for s in STATUSES)
     return 1 if failed else 0
 

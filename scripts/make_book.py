@@ -24,12 +24,11 @@ rerun skips what is there. Usage::
 
 ``--depth`` is the largest number of stones on the board in a book position.
 """
-import argparse
 import os
 import sys
 import time
 
-from tqdm import tqdm
+from tqdm.auto import tqdm
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
@@ -158,23 +157,27 @@ def position_of(seq):
     return p
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def main(argv=None, prog="python -m scripts.make_book"):
+    from scripts.args import ArgumentParser
+    ap = ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     ap.add_argument("--depth", type=int, required=True,
                     help="largest number of stones in a book position")
     ap.add_argument("--work", default=os.path.join(ROOT, "build", "book"),
                     help="directory of the resumable progress file")
-    ap.add_argument("--out", default=os.path.join(ROOT, "agents", "data", BOOK_NAME))
+    ap.add_argument("--out", default=os.path.join(ROOT, "agents", "data", BOOK_NAME),
+                    help=f"book file to write (default agents/data/{BOOK_NAME})")
     ap.add_argument("--exact-from", type=int, default=0,
                     help="positions with fewer stones get a fixed-depth alphabeta move")
     ap.add_argument("--first-exact-from", type=int, default=None,
                     help="--exact-from for the first player's positions (default: the same)")
-    ap.add_argument("--heuristic-depth", type=int, default=8)
+    ap.add_argument("--heuristic-depth", type=int, default=8,
+                    help="depth of the fixed-depth alphabeta moves (default 8)")
     ap.add_argument("--weak", action="store_true", help="outcome-keeping moves, not exact ones")
     ap.add_argument("--lost-heuristic", action="store_true",
                     help="in lost positions, the fixed-depth alphabeta move")
-    ap.add_argument("--tt-bits", type=int, default=DEFAULT_TT_BITS)
-    ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--tt-bits", type=int, default=DEFAULT_TT_BITS,
+                    help=f"solver transposition table of about 2**TT_BITS slots (default {DEFAULT_TT_BITS})")
+    ap.add_argument("--quiet", action="store_true", help="no progress bars")
     args = ap.parse_args(argv)
     if not 0 <= args.depth <= 20:
         ap.error(f"--depth must be in 0..20, got {args.depth}")

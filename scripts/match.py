@@ -8,7 +8,10 @@ and failures (INVALID, TIMEOUT, ERROR) per agent. Agent specs are described in
 
     python -m scripts.match minimax:depth=3 rules --games 100 --workers 2
     python -m scripts.match alphabeta:depth=6 negamax --config rows=6,columns=7,inarow=4
-    python -m scripts.match submission.py random --json games.json --replay game0.html
+    python -m scripts.match submission.py random --out games.json --replay game0.html
+
+(also ``connectx match ...``). In a notebook, :func:`match` takes agent callables
+as well as spec strings and returns a :class:`MatchResult`.
 
 Opening suites, pairs, SPRT and replays (``docs/matches.md``): ``--openings`` (default
 ``balanced:4`` on 7x6) plays each opening twice with colours swapped (games ``2i`` and
@@ -21,13 +24,15 @@ LOS and the draw ratio; ``--sprt elo0,elo1[,alpha,beta]`` stops early (exit 0 H1
 import contextlib
 import json
 import sys
+from collections import namedtuple
 
 import numpy as np
 
 from . import stats
+from .args import SPEC_HELP, ArgumentParser, add_games_arguments, positive_int_arg, progress_bar
 from .replays import check_replays, write_replays
-from .runner import (FAILURES, Game, ArgumentParser, elo_difference, fail, format_elo, game_seeds,
-                     parse_match_config, parse_spec, positive_int_arg, process_pool, run_games,
+from .runner import (FAILURES, Game, elo_difference, format_elo, game_seeds, in_process_only,
+                     parse_match_config, parse_spec, process_pool, require, run_games,
                      score_interval, score_of)
 
 
@@ -236,24 +241,52 @@ def write_replay(result, cfg, path):
         f.write(html)
 
 
+class MatchResult(namedtuple("MatchResult", "games summary")):
+    """What :func:`match` returns; unpacks as ``games, summary``.
+
+    ``games``: one dict per game (see ``scripts.runner.play_game``); ``summary``: the
+    statistics of :func:`summarize`; ``config``: the :class:`~scripts.runner.MatchConfig`
+    played. ``str()`` is the printed summary; ``replay(i)`` is a kaggle-environments
+    env that has replayed game ``i`` (``.render(mode="ipython")`` in a notebook)."""
+
+    def __new__(cls, games, summary, config):
+        self = super().__new__(cls, games, summary)
+        self.config = config
+        return self
+
+    def __str__(self):
+        return format_summary(self.summary)
+
+    def __repr__(self):
+        s = self.summary
+        return (f"MatchResult({' vs '.join(s['agents'])}: W-D-L {s['wins']}-{s['draws']}-"
+                f"{s['losses']} over {s['games']} games)")
+
+    def replay(self, i=0):
+        require("kaggle_environments", "a replay")
+        return replay_env(self.games[i], self.config)
+
+
 def match(a, b, games=10, cfg=None, seed=0, workers=1, dask=None, progress=True, openings=None,
           sprt=None):
-    """Play the match; (results, summary). ``a``/``b`` are spec texts, ``openings`` a
-    list of move strings (None: the empty board), ``sprt`` a :class:`scripts.stats.Sprt`.
+    """Play ``games`` games of A against B, colours alternating; a :class:`MatchResult`.
+
+    ``a``, ``b``: spec texts (see :mod:`scripts.runner`) or agent callables (played in
+    this process: ``workers=1``, no ``dask``). ``cfg``: a ``MatchConfig``, its text
+    ``"rows=6,columns=7,inarow=4"`` or None (kaggle's defaults). ``openings``: a list of
+    move strings (None: the empty board), ``sprt``: a :class:`scripts.stats.Sprt`.
+    ``ValueError`` on bad input.
 
     With ``sprt`` the games are played in rounds of pairs and the match stops after
     the first round whose LLR crosses a bound; ``summary["sprt"]`` then holds the
     LLR, the bounds and the verdict ("H0", "H1" or None when ``games`` ran out)."""
-    cfg = cfg or parse_match_config()
+    cfg = cfg if isinstance(cfg, tuple) else parse_match_config(cfg)
     spec_a, spec_b = parse_spec(a), parse_spec(b)
+    in_process_only((spec_a, spec_b), workers, dask)
     tally = {"W": 0, "D": 0, "L": 0}
     plan = schedule(spec_a, spec_b, games, seed, cfg, openings)
     done = []
-    bar = None
-    if progress:
-        from tqdm import tqdm
-        tqdm.monitor_interval = 0  # no monitor thread: worker processes may be forked
-        bar = tqdm(total=games, desc="games", unit="game", file=sys.stderr, leave=False)
+    bar = progress_bar(games, "games", "game", progress)
     state = {"llr": 0.0}
 
     def postfix():
@@ -297,7 +330,7 @@ def match(a, b, games=10, cfg=None, seed=0, workers=1, dask=None, progress=True,
     summary = summarize(results, spec_a.text, spec_b.text)
     if sprt is not None:
         summary["sprt"] = {**sprt._asdict(), "llr": state["llr"], "verdict": verdict}
-    return results, summary
+    return MatchResult(results, summary, cfg)
 
 
 def format_sprt(s):
@@ -325,52 +358,50 @@ def json_safe(value):
     return value
 
 
-def main(argv=None):
-    p = ArgumentParser(prog="python -m scripts.match",
-                       description="Head-to-head match, colours alternating.")
-    p.add_argument("a", metavar="A", help="first agent: name[:k=v,...], kaggle.random, negamax "
-                                          "or a submission .py file")
-    p.add_argument("b", metavar="B", help="second agent")
+def main(argv=None, prog="python -m scripts.match"):
+    p = ArgumentParser(prog=prog, description="Head-to-head match, colours alternating: "
+                       "W-D-L, score and Elo difference with 95% intervals, move times.")
+    p.add_argument("a", metavar="A", help="first agent (mark 1 in even games); " + SPEC_HELP)
+    p.add_argument("b", metavar="B", help="second agent, same forms as A")
     p.add_argument("--games", type=positive_int_arg, default=10, help="games (default 10)")
-    p.add_argument("--config", default=None,
-                   help="rows=R,columns=C,inarow=K[,actTimeout=S,remainingOverageTime=S]")
-    p.add_argument("--workers", type=positive_int_arg, default=1, help="processes (default 1)")
-    p.add_argument("--dask", metavar="ADDRESS", default=None,
-                   help="play on a Dask scheduler, e.g. tcp://host:8786")
-    p.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
-    p.add_argument("--json", metavar="PATH", default=None, help="write every game as JSON")
+    add_games_arguments(p)
+    p.add_argument("--seed", type=int, default=0, help="match seed, >= 0 (default 0)")
+    p.add_argument("--out", "--json", metavar="PATH.json", default=None,
+                   help="write the summary and every game (moves, statuses, times) as JSON")
     p.add_argument("--replay", metavar="PATH.html", default=None,
-                   help="write kaggle's HTML replay of one game")
+                   help="write kaggle's HTML replay of one game (the games extra)")
     p.add_argument("--replay-game", type=int, default=0, metavar="I",
-                   help="which game --replay shows (default 0)")
+                   help="which game --replay shows, 0-based (default 0)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     add_trust_arguments(p)
     args = p.parse_args(argv)
     if args.seed < 0:
-        fail(f"--seed must be >= 0, got {args.seed}")
+        p.error(f"--seed must be >= 0, got {args.seed}")
     if args.replay and not 0 <= args.replay_game < args.games:
-        fail(f"--replay-game must be in 0..{args.games - 1}, got {args.replay_game}")
+        p.error(f"--replay-game must be in 0..{args.games - 1}, got {args.replay_game}")
     try:
+        if args.replay:
+            require("kaggle_environments", "--replay")
         cfg = parse_match_config(args.config)
         openings, sprt = trust_options(args, cfg)
         results, summary = match(args.a, args.b, args.games, cfg, args.seed, args.workers,
                                  args.dask, progress=not args.quiet, openings=openings,
                                  sprt=sprt)
     except ValueError as e:
-        fail(f"match: {e}")
+        p.error(str(e))
     print(f"openings: {args.openings} ({len(openings or [])} in the suite), each played twice "
           "with colours swapped" if openings else "openings: none (every game from the empty "
           "board)")
     print(format_summary(summary))
     if sprt is not None:
         print(format_sprt(summary))
-    if args.json:
+    if args.out:
         out = {"agents": [args.a, args.b], "seed": args.seed, "config": cfg._asdict(),
                "openings": args.openings,
                "summary": json_safe(summary), "games": results}
-        with open(args.json, "w", encoding="utf-8") as f:
+        with open(args.out, "w", encoding="utf-8") as f:
             json.dump(out, f, indent=1)
-        print(f"games written to {args.json}")
+        print(f"games written to {args.out}")
     if args.replay and args.replay_game >= len(results):  # the SPRT stopped before it
         print(f"no replay: game {args.replay_game} was not played ({len(results)} games)")
     elif args.replay:

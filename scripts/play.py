@@ -3,15 +3,16 @@
 The board is drawn after every move with the columns numbered from 1; type a
 column number and Enter (``q`` quits). Anything else -- a word, a number off the
 board, a full column -- is explained and asked again. You are X (mark 1, moving
-first) unless ``--second``. AGENT is a spec as in :mod:`scripts.runner`.
+first) unless ``--second``. AGENT is a spec as in :mod:`scripts.runner`. Also
+``connectx play AGENT``.
 """
 import sys
 
 import numpy as np
 
 from agents.rules import _drop, _is_win_at
-from .runner import (ArgumentParser, Struct, _config_struct, build_agent, fail, parse_match_config,
-                     parse_spec, warm_up)
+from .args import SPEC_HELP, ArgumentParser, add_config_argument
+from .runner import Struct, _config_struct, build_agent, parse_match_config, parse_spec, warm_up
 
 SYMBOLS = {0: ".", 1: "X", 2: "O"}
 
@@ -89,18 +90,20 @@ def play(spec, cfg, human_mark=1, seed=0, ask=input, say=print):
     return 0
 
 
-def main(argv=None):
-    p = ArgumentParser(prog="python -m scripts.play", description="Play against an agent.")
-    p.add_argument("agent", metavar="AGENT", help="name[:k=v,...], kaggle.random, negamax or a .py file")
-    p.add_argument("--second", action="store_true", help="let the agent move first")
-    p.add_argument("--config", default=None, help="rows=R,columns=C,inarow=K")
+def main(argv=None, prog="python -m scripts.play"):
+    p = ArgumentParser(prog=prog, description="Play against an agent in the terminal: type a "
+                       "column number (1 = leftmost) and Enter, q to quit.")
+    p.add_argument("agent", metavar="AGENT", help="your opponent; " + SPEC_HELP)
+    p.add_argument("--second", action="store_true",
+                   help="let the agent move first (you are O, mark 2)")
+    add_config_argument(p)
     p.add_argument("--seed", type=int, default=0, help="seed of the agent (default 0)")
     args = p.parse_args(argv)
     try:
         cfg = parse_match_config(args.config)
         spec = parse_spec(args.agent)
     except ValueError as e:
-        fail(f"play: {e}")
+        p.error(str(e))
     play(spec, cfg, 2 if args.second else 1, args.seed)
     return 0
 

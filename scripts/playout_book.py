@@ -16,7 +16,6 @@ book's ``max_stones`` grows to cover the position. Usage::
 
 Positions are move strings (1-based columns) with the second player to move.
 """
-import argparse
 import multiprocessing
 import os
 import sys
@@ -109,13 +108,15 @@ def _job(args):
     return moves, col, opponent, result
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def main(argv=None, prog="python -m scripts.playout_book"):
+    from scripts.args import ArgumentParser
+    ap = ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     ap.add_argument("positions", nargs="+", help="move strings, second player to move")
     ap.add_argument("--opponents", default=DEFAULT_OPPONENTS,
                     help="';'-separated agent specs (default: an alphabeta ladder)")
-    ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--book", default=os.path.join(ROOT, "agents", "data", BOOK_NAME))
+    ap.add_argument("--workers", type=int, default=2, help="processes playing games (default 2)")
+    ap.add_argument("--book", default=os.path.join(ROOT, "agents", "data", BOOK_NAME),
+                    help=f"book to read (default agents/data/{BOOK_NAME})")
     ap.add_argument("--out", default=None, help="book to write (default: --book)")
     ap.add_argument("--dry-run", action="store_true", help="print the choice, write nothing")
     args = ap.parse_args(argv)

@@ -7,17 +7,13 @@ table linking them with agents by colour, opening, result and status.
 import html
 import os
 
-EXTRA = "pip install 'connectx-search[games]'"
+from .args import require
 
 
 def check_replays(path):
     """``ValueError`` (one line) if replays cannot be written to directory ``path``:
     kaggle-environments is missing (the ``games`` extra) or ``path`` is a file."""
-    try:
-        import kaggle_environments  # noqa: F401
-    except ImportError:
-        raise ValueError(f"--replays needs kaggle-environments, the games extra: {EXTRA}") \
-            from None
+    require("kaggle_environments", "--replays")
     if os.path.exists(path) and not os.path.isdir(path):
         raise ValueError(f"--replays {path!r} exists and is not a directory")
 

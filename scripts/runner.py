@@ -27,13 +27,11 @@ for unseeded registry agents and submission files, whose moves do not depend on
 earlier games. A submission file drawing from the global generators is not
 reproducible on a Dask worker, whose event loop draws from them in another thread.
 """
-import argparse
 import contextlib
 import io
 import math
 import os
 import random
-import sys
 import threading
 import time
 import types
@@ -43,6 +41,8 @@ import numpy as np
 
 import agents
 from agents.rules import _drop, _is_win_at, parse_config
+# the command lines' helpers, re-exported here for the scripts that import them from runner
+from .args import ArgumentParser, fail, parse_options, parse_value, positive_int_arg, require  # noqa: F401
 
 from .stats import Z95, wilson  # noqa: F401 - Z95 is part of this module's interface
 
@@ -77,37 +77,15 @@ class Struct(dict):
 # ---------------------------------------------------------------------------
 
 
-def parse_value(text):
-    """``"3"`` -> 3, ``"0.2"`` -> 0.2, ``"true"`` -> True, ``"none"`` -> None, else the text."""
-    low = text.strip().lower()
-    if low in ("true", "false"):
-        return low == "true"
-    if low == "none":
-        return None
-    for convert in (int, float):
-        try:
-            return convert(text)
-        except ValueError:
-            pass
-    return text
-
-
-def parse_options(text, what):
-    """``"a=1,b=x"`` -> ``{"a": 1, "b": "x"}``; ``what`` names the source in errors."""
-    options = {}
-    for item in text.split(","):
-        key, sep, value = item.partition("=")
-        key = key.strip()
-        if not sep or not key or not value.strip():
-            raise ValueError(f"malformed option {item!r} in {what}: expected key=value")
-        if key in options:
-            raise ValueError(f"option {key!r} given twice in {what}")
-        options[key] = parse_value(value.strip())
-    return options
-
-
 def parse_spec(text):
-    """A validated :class:`Spec`; registry options are checked by building the agent."""
+    """A validated :class:`Spec`; registry options are checked by building the agent.
+
+    ``text`` may also be an agent callable (``agents.make(...)``, a function): its
+    Spec has kind "callable", the callable as ``name`` and its ``__name__`` (or
+    class name) as ``text``; such agents are played in this process only."""
+    if callable(text):
+        label = getattr(text, "__name__", None) or type(text).__name__
+        return Spec(label, "callable", text, {})
     if not isinstance(text, str) or not text.strip():
         raise ValueError(f"empty agent spec {text!r}")
     text = text.strip()
@@ -126,11 +104,19 @@ def parse_spec(text):
     if builtin in KAGGLE_BUILTINS and (name != builtin or builtin not in agents.AGENTS):
         if options:
             raise ValueError(f"kaggle built-in agent {name!r} takes no options")
+        require("kaggle_environments", f"agent {name!r} (a kaggle built-in)")
         return Spec(text, "kaggle", builtin, {})
     valid = ", ".join(agents.names())
     kaggle = ", ".join(KAGGLE_PREFIX + b for b in KAGGLE_BUILTINS)
     raise ValueError(f"unknown agent {name!r}; valid: {valid}; kaggle built-ins: {kaggle}, "
                      "negamax; or a path to a submission .py file")
+
+
+def in_process_only(specs, workers, dask):
+    """``ValueError`` if agent callables are to be played in other processes."""
+    if any(s.kind == "callable" for s in specs) and (workers > 1 or dask is not None):
+        raise ValueError("agent callables are played in this process only: use workers=1 "
+                         "and no dask, or pass spec strings")
 
 
 def parse_match_config(text=None):
@@ -200,7 +186,10 @@ def build_agent(spec, seed):
       agents -- alphabeta clears its tables every search -- must not carry
       anything from one game to the next; some, like perfect, load a book);
     * a kaggle built-in: a copy with its own ``random.Random(seed)``;
-    * a submission file: loaded once per process."""
+    * a submission file: loaded once per process;
+    * a callable: itself."""
+    if spec.kind == "callable":
+        return spec.name
     if spec.kind == "kaggle":
         return _seeded_builtin(spec.name, seed)
     if spec.kind == "registry" and "seed" in agents.agent_class(spec.name).OPTIONS:
@@ -236,7 +225,8 @@ def warm_up(spec, cfg):
     """Call the agent once as each colour, untimed, so numba compiles before the
     first timed move (once per process and spec)."""
     state = _cache()
-    key = (spec.text, cfg.rows, cfg.columns, cfg.inarow)
+    key = (id(spec.name) if spec.kind == "callable" else spec.text, cfg.rows, cfg.columns,
+           cfg.inarow)
     if key in state.warm:
         return
     state.warm.add(key)
@@ -402,11 +392,8 @@ def _fork_context():
 
 
 def _run_dask(games, dask, done):
-    try:
-        from distributed import Client, as_completed
-    except ImportError:
-        raise ValueError("--dask needs the optional extra: pip install 'connectx-search[cluster]'") \
-            from None
+    require("distributed", "--dask")
+    from distributed import Client, as_completed
     own = not isinstance(dask, Client)
     try:
         client = Client(dask, timeout="10s") if own else dask
@@ -465,30 +452,3 @@ def format_elo(value):
         return "+inf" if value > 0 else "-inf"
     return f"{value:+.0f}"
 
-
-# ---------------------------------------------------------------------------
-# Command lines
-# ---------------------------------------------------------------------------
-
-
-class ArgumentParser(argparse.ArgumentParser):
-    """argparse with one-line errors and exit status 2."""
-
-    def error(self, message):
-        fail(f"{self.prog}: error: {message}")
-
-
-def fail(message):
-    """Print ``message`` on one line to stderr and exit with status 2 (bad input)."""
-    print(" ".join(str(message).split()), file=sys.stderr)
-    raise SystemExit(2)
-
-
-def positive_int_arg(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}")
-    return value

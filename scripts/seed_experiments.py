@@ -46,14 +46,15 @@ def row(label, a, b, games, cfg, seed, workers, book=None):
     print(line, flush=True)
 
 
-def main(argv=None):
-    p = ArgumentParser(prog="python -m scripts.seed_experiments", description=__doc__.split("\n")[0])
-    p.add_argument("--games", type=positive_int_arg, default=100)
+def main(argv=None, prog="python -m scripts.seed_experiments"):
+    p = ArgumentParser(prog=prog, description=__doc__.split("\n")[0])
+    p.add_argument("--games", type=positive_int_arg, default=100, help="games of each match (default 100)")
     p.add_argument("--tutorial-games", type=positive_int_arg, default=20,
                    help="games of the slow pure-Python tutorial agent (default 20)")
     p.add_argument("--ours", default=None, help=f"our agent against random (default {default_ours()})")
-    p.add_argument("--workers", type=positive_int_arg, default=1)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--workers", type=positive_int_arg, default=1,
+                   help="processes playing games in parallel (default 1)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the matches (default 0)")
     args = p.parse_args(argv)
     cfg = parse_match_config()
     ours = args.ours or default_ours()

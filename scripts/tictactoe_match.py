@@ -15,7 +15,6 @@ ReferencePlayer`: the plain reference minimax searched to the end of the game, r
 among its best cells. Games run with ``strictMode`` so that an action other than
 ``{"submission": int}`` or an illegal cell counts against the player who made it.
 """
-import argparse
 import random
 import sys
 import time
@@ -121,11 +120,13 @@ def summary(records):
             f"env timeTaken max {env_worst:.0f} ms)")
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def main(argv=None, prog="python -m scripts.tictactoe_match"):
+    from .args import ArgumentParser
+    parser = ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100, help="games per opponent and colour")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--opponent", choices=("random", "minimax", "both"), default="both")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the games (default 0)")
+    parser.add_argument("--opponent", choices=("random", "minimax", "both"), default="both",
+                        help="who the perfect player meets (default both)")
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error(f"--games must be at least 1, got {args.games}")

@@ -1,4 +1,5 @@
-"""Round robin: ``python -m scripts.tournament A B C ... [--games N] [--workers K] [--out DIR]``.
+"""Round robin: ``python -m scripts.tournament A B C ... [--games N] [--workers K] [--out DIR]``
+(also ``connectx tournament ...``).
 
 Every pair plays ``--games`` games, colours alternating. Prints and writes (in
 ``--out``) the cross table (``crosstable.csv``: row agent's points against the
@@ -24,10 +25,11 @@ import sys
 
 import numpy as np
 
+from .args import SPEC_HELP, ArgumentParser, add_games_arguments, positive_int_arg, progress_bar
 from .match import add_trust_arguments, json_safe, pair_openings, trust_options, worker_shares
 from .replays import write_replays
-from .runner import (ArgumentParser, Game, Z95, fail, game_seeds, parse_match_config, parse_spec,
-                     positive_int_arg, run_games, score_of)
+from .runner import (Game, Struct, Z95, game_seeds, in_process_only, parse_match_config,
+                     parse_spec, require, run_games, score_of)
 
 PRIOR_SD = 1000.0  # Elo; weak next to the few hundred Elo between agents that score 25-75%
 ELO = 400.0 / math.log(10.0)  # Elo points per unit of natural log-odds
@@ -145,10 +147,16 @@ def plot_ratings(rows, path):
 
 def tournament(texts, games=10, cfg=None, seed=0, workers=1, dask=None, progress=True,
                openings=None):
-    """Play the round robin; a dict with names, results, points, played, ratings rows.
-    ``openings``: move strings (None: every game from the empty board)."""
-    cfg = cfg or parse_match_config()
+    """Play the round robin. ``texts``: spec texts or agent callables (callables are
+    played in this process: ``workers=1``, no ``dask``); ``cfg`` as in
+    ``scripts.match.match``; ``openings``: move strings (None: every game from the empty
+    board). Returns a :class:`~scripts.runner.Struct` (a dict whose keys
+    also read as attributes): ``names``, ``results`` (every game), ``points`` and
+    ``played`` (matrices, row agent against column agent), ``ratings`` (rows of
+    :func:`rating_rows`, best first). ``ValueError`` on bad input."""
+    cfg = cfg if isinstance(cfg, tuple) else parse_match_config(cfg)
     specs = [parse_spec(t) for t in texts]
+    in_process_only(specs, workers, dask)
     names = [s.text for s in specs]
     seen = set()
     for n in names:
@@ -157,12 +165,8 @@ def tournament(texts, games=10, cfg=None, seed=0, workers=1, dask=None, progress
         seen.add(n)
     if len(specs) < 2:
         raise ValueError("a tournament needs at least 2 agents")
-    bar = None
     plan = schedule(specs, games, seed, cfg, openings)
-    if progress:
-        from tqdm import tqdm
-        tqdm.monitor_interval = 0  # no monitor thread: worker processes may be forked
-        bar = tqdm(total=len(plan), desc="games", unit="game", file=sys.stderr, leave=False)
+    bar = progress_bar(len(plan), "games", "game", progress)
     try:
         results = run_games(plan, workers, dask, (lambda r: bar.update(1)) if bar else None)
     finally:
@@ -170,12 +174,13 @@ def tournament(texts, games=10, cfg=None, seed=0, workers=1, dask=None, progress
             bar.close()
     points, played = tally(results, names)
     ratings, errors = fit_ratings(points, played)
-    return {"names": names, "results": results, "points": points, "played": played,
-            "ratings": rating_rows(names, ratings, errors, points, played)}
+    return Struct(names=names, results=results, points=points, played=played,
+                  ratings=rating_rows(names, ratings, errors, points, played))
 
 
-def write_outputs(t, out, cfg, seed):
-    """crosstable.csv, ratings.csv, games.json, ratings.png in directory ``out``."""
+def write_outputs(t, out, cfg, seed, plot=True):
+    """crosstable.csv, ratings.csv, games.json and (if ``plot``) ratings.png in
+    directory ``out``; their paths by kind."""
     os.makedirs(out, exist_ok=True)
     paths = {k: os.path.join(out, f) for k, f in (("cross", "crosstable.csv"),
                                                      ("ratings", "ratings.csv"),
@@ -194,35 +199,42 @@ def write_outputs(t, out, cfg, seed):
     with open(paths["games"], "w", encoding="utf-8") as f:
         json.dump(json_safe({"agents": t["names"], "seed": seed, "config": cfg._asdict(),
                              "ratings": t["ratings"], "games": t["results"]}), f, indent=1)
-    plot_ratings(t["ratings"], paths["png"])
+    if plot:
+        plot_ratings(t["ratings"], paths["png"])
+    else:
+        del paths["png"]
     return paths
 
 
-def main(argv=None):
-    p = ArgumentParser(prog="python -m scripts.tournament", description="Round robin with ratings.")
-    p.add_argument("agents", nargs="+", metavar="AGENT",
-                   help="name[:k=v,...], kaggle.random, negamax or a submission .py file")
+def main(argv=None, prog="python -m scripts.tournament"):
+    p = ArgumentParser(prog=prog, description="Round robin, colours alternating: cross table "
+                       "and Bradley-Terry ratings with 95% intervals, written to --out.")
+    p.add_argument("agents", nargs="+", metavar="AGENT", help="two or more distinct agents; "
+                   + SPEC_HELP)
     p.add_argument("--games", type=positive_int_arg, default=10, help="games per pair (default 10)")
-    p.add_argument("--config", default=None,
-                   help="rows=R,columns=C,inarow=K[,actTimeout=S,remainingOverageTime=S]")
-    p.add_argument("--workers", type=positive_int_arg, default=1, help="processes (default 1)")
-    p.add_argument("--dask", metavar="ADDRESS", default=None, help="Dask scheduler address")
-    p.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
-    p.add_argument("--out", default="tournament", help="output directory (default ./tournament)")
+    add_games_arguments(p)
+    p.add_argument("--seed", type=int, default=0, help="tournament seed, >= 0 (default 0)")
+    p.add_argument("--out", metavar="DIR", default="tournament",
+                   help="output directory: crosstable.csv, ratings.csv, games.json, ratings.png "
+                        "(default ./tournament)")
+    p.add_argument("--no-plot", action="store_true",
+                   help="do not draw ratings.png (which needs matplotlib, the games extra)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     add_trust_arguments(p, sprt=False)
     args = p.parse_args(argv)
     if args.seed < 0:
-        fail(f"--seed must be >= 0, got {args.seed}")
+        p.error(f"--seed must be >= 0, got {args.seed}")
     if os.path.exists(args.out) and not os.path.isdir(args.out):
-        fail(f"tournament: --out {args.out!r} exists and is not a directory")
+        p.error(f"--out {args.out!r} exists and is not a directory")
     try:
+        if not args.no_plot:
+            require("matplotlib", "the ratings chart (--no-plot skips it)")
         cfg = parse_match_config(args.config)
         openings, _ = trust_options(args, cfg)
         t = tournament(args.agents, args.games, cfg, args.seed, args.workers, args.dask,
                        progress=not args.quiet, openings=openings)
     except ValueError as e:
-        fail(f"tournament: {e}")
+        p.error(str(e))
     print(f"openings: {args.openings} ({len(openings)} in the suite), each pair of games "
           "plays one twice with colours swapped" if openings else "openings: none")
     print(f"{len(t['results'])} games, {args.games} per pair, colours alternating; "
@@ -237,7 +249,7 @@ def main(argv=None):
     if len(shares) > 1:
         print("CPU share per worker (CPU s / wall s while playing): " + ", ".join(
             f"{w['share']:.2f} ({w['games']} games)" for w in shares.values()))
-    paths = write_outputs(t, args.out, cfg, args.seed)
+    paths = write_outputs(t, args.out, cfg, args.seed, plot=not args.no_plot)
     print(f"written: {', '.join(paths.values())}")
     if args.replays:
         print(f"replays written: {write_replays(t['results'], cfg, args.replays, t['names'])}")

@@ -1,6 +1,6 @@
 """Build one self-contained Kaggle ConnectX submission file from the package.
 
-    python -m submission.build [--agent NAME] [--option key=value ...] --output main.py
+    python -m submission.build [--agent NAME] [--option key=value ...] --out main.py
 
 (without ``--agent``: the package's best agent, ``agents.BEST``).
 
@@ -29,7 +29,6 @@ numpy/numba, or imports a package module that does not exist; an option is
 unknown or invalid; a resource is missing; the file does not compile or does
 not end with ``def agent``.
 """
-import argparse
 import ast
 import base64
 import hashlib
@@ -60,23 +59,14 @@ class BuildError(ValueError):
 
 
 def parse_option(text):
-    """``"key=value"`` -> ``(key, value)``; the value is a Python literal (int,
-    float, True/False/None, also written true/false/none) or else a string."""
-    key, sep, raw = text.partition("=")
-    key = key.strip()
-    if not sep or not key.isidentifier():
-        raise BuildError(f"--option must look like key=value, got {text!r}")
-    raw = raw.strip()
-    words = {"true": True, "false": False, "none": None}
-    if raw.lower() in words:
-        return key, words[raw.lower()]
+    """``"key=value"`` -> ``(key, value)`` with the command lines' one value parser
+    (``scripts.args.parse_value``: int, float, true/false/none in any case, a quoted
+    string, else the text); ``BuildError`` if malformed."""
+    from scripts.args import parse_option as parse
     try:
-        value = ast.literal_eval(raw)
-    except (ValueError, SyntaxError):
-        return key, raw
-    if not isinstance(value, (int, float, str)):
-        raise BuildError(f"--option {key}: only numbers, booleans, None and strings, got {raw!r}")
-    return key, value
+        return parse(text, "--option")
+    except ValueError as exc:
+        raise BuildError(str(exc)) from None
 
 
 # ---------------------------------------------------------------------------
@@ -356,6 +346,9 @@ def build(agent_name=None, options=None, root=ROOT, data_dir=DATA_DIR, check_opt
     if agent_name is None:
         agent_name = agents.BEST
     try:
+        # the agent's own defaults for a Kaggle file (e.g. perfect: warmup=background)
+        options = {**getattr(agents.agent_class(agent_name), "SUBMISSION_OPTIONS", {}),
+                   **options}
         player = agents.make(agent_name, **options) if check_options \
             else agents.agent_class(agent_name)
     except ValueError as exc:
@@ -372,30 +365,30 @@ def build(agent_name=None, options=None, root=ROOT, data_dir=DATA_DIR, check_opt
     return Bundle(agent_name, options, modules, external, resources, text, why)
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(
-        prog="python -m submission.build",
-        description="Write one self-contained Kaggle ConnectX submission file.")
+def main(argv=None, prog="python -m submission.build"):
+    from scripts.args import ArgumentParser, report
+    parser = ArgumentParser(
+        prog=prog, description="Write one self-contained Kaggle ConnectX submission file "
+                               "(upload it as is; check it first with validate).")
     parser.add_argument("--agent", default=None,
                         help="registry name, e.g. alphabeta (default: the package's best "
                              "agent, agents.BEST)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="an agent option (repeatable), e.g. --option time_limit=1.5")
-    parser.add_argument("--output", default="main.py", help="file to write (default main.py)")
+    parser.add_argument("--out", "--output", metavar="PATH", default="main.py",
+                        help="file to write (default main.py)")
     args = parser.parse_args(argv)
     try:
         options = dict(parse_option(o) for o in args.option)
         bundle = build(args.agent, options)
     except BuildError as exc:
-        print(f"build failed: {exc}", file=sys.stderr)
-        return 2
+        return report(f"{prog}: error: build failed: {exc}")
     try:
-        with open(args.output, "w", encoding="utf-8") as f:
+        with open(args.out, "w", encoding="utf-8") as f:
             f.write(bundle.text)
     except OSError as exc:
-        print(f"build failed: cannot write {args.output}: {exc.strerror}", file=sys.stderr)
-        return 2
-    print(f"wrote {args.output}")
+        return report(f"{prog}: error: build failed: cannot write {args.out}: {exc.strerror}")
+    print(f"wrote {args.out}")
     print(bundle.summary())
     return 0
 

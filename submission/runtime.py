@@ -36,7 +36,8 @@ _STATE = {
     "numba": None,             # True if the kernels are compiled, False if plain Python
     "numba_error": None,       # numba imported but failed: the kernels went plain Python
     "load_seconds": None,      # installing the modules and building the agent
-    "compile_seconds": 0.0,    # numba compilation, all moves together
+    "compile_seconds": 0.0,    # numba compilation inside moves, all moves together
+    "warmup": None,            # background compilation (agents.warmup), if the agent has one
     "first_move_seconds": None,
     "first_move_cpu_seconds": None,  # less sensitive to a busy machine than wall time
     "max_move_seconds": 0.0,   # slowest move after the first
@@ -212,6 +213,11 @@ def _play(obs, config, legal):
                 _traceback.print_exc(file=_sys.stderr)
                 _STATE["player"] = _make_player_without_numba()
                 column = _STATE["player"](obs, config)
+        warm = getattr(_STATE["player"], "warm", None)
+        if warm is not None:
+            _STATE["warmup"] = {"done": warm.done(), "units": len(warm.log),
+                                "seconds": round(sum(s for _, s in warm.log), 3),
+                                "errors": list(warm.errors)}
         if isinstance(column, bool) or not isinstance(column, int) or column not in legal:
             raise RuntimeError(f"agent {_AGENT_NAME!r} returned {column!r}, not a legal column")
         return int(column)

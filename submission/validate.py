@@ -1,6 +1,7 @@
 """Check a submission file the way Kaggle runs it.
 
-    python -m submission.validate main.py [--games self,random,negamax] [--must-beat negamax]
+    python -m submission.validate main.py [--games self,random,negamax,alphabeta,mcts]
+                                          [--must-beat negamax] [--must-win-first alphabeta,mcts]
 
 Runs, each in a fresh process (``python -I``: the project is not importable, so
 the file can only use what it embeds) on a copy of the file in an empty
@@ -8,21 +9,28 @@ directory, loaded by path with kaggle-environments' own loader:
 
 * ``self``: the episode Kaggle plays on upload, the file against itself; both
   must end DONE;
-* ``random``, ``negamax``: full games against the builtin agents, with the file
-  first and then second.
+* ``random``, ``negamax``: full games against kaggle's builtin agents (in the
+  file's process, as kaggle-environments runs them locally), with the file first
+  and then second;
+* ``alphabeta``, ``mcts``: the package's own agents at their defaults, each in a
+  process of its own (:mod:`submission.opponent`, compiled before the game), so
+  the file's embedded modules never meet the package's and the file's process is
+  idle while the opponent thinks, as on Kaggle.
 
 For every game it prints the statuses, the result, the file's remaining overage
-and what the file measured (first move, numba compilation, slowest later move).
+and what the file measured (first move, numba compilation in moves, the
+background compile of agents that have one, slowest later move).
 Each game also shows the overage that would be left had every move taken only
 its CPU time: on a machine busy with other work, wall time overstates what the
 file costs on Kaggle (``--cpu-overage`` judges by that figure instead).
 
 A game fails when a status is not DONE, the file fell back to its emergency
-move (an error inside the agent), the last callable is not ``agent``, less than
-``--min-overage`` seconds of overage are left, or the file did not win against
-an opponent named in ``--must-beat``. Exit status 1 if any game failed.
+move (an error inside the agent) or its background compile failed, the last
+callable is not ``agent``, less than ``--min-overage`` seconds of overage are
+left, the file did not win against an opponent named in ``--must-beat``, or did
+not win as first player against one named in ``--must-win-first``. Exit status 1
+if any game failed.
 """
-import argparse
 import json
 import os
 import shutil
@@ -34,8 +42,12 @@ from .build import BuildError, check_last_callable
 
 WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "worker.py")
 MARKER = "EPISODE-REPORT "
-GAMES = ("self", "random", "negamax")
-MIN_OVERAGE = 50.0
+GAMES = ("self", "random", "negamax", "alphabeta", "mcts")
+# opponents that are the package's own agents (at their defaults), each played by
+# submission.opponent in a process of its own
+PACKAGE_OPPONENTS = ("alphabeta", "mcts")
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MIN_OVERAGE = 55.0
 TIMEOUT = 1800  # seconds for one episode process: far above any legal game
 
 
@@ -56,6 +68,9 @@ def run_episode(path, opponent, seat, seed=0, no_numba=False, configuration=None
         shutil.copyfile(path, copy)
         spec = {"path": copy, "opponent": opponent, "seat": seat, "seed": seed,
                 "no_numba": no_numba, "configuration": configuration or {}}
+        if opponent in PACKAGE_OPPONENTS:
+            spec["opponent_cmd"] = [sys.executable, "-m", "submission.opponent", opponent]
+            spec["opponent_cwd"] = ROOT
         proc = subprocess.run([sys.executable, "-I", WORKER, json.dumps(spec)], cwd=tmp,
                               capture_output=True, text=True, timeout=TIMEOUT)
     lines = [l for l in proc.stdout.splitlines() if l.startswith(MARKER)]
@@ -65,7 +80,8 @@ def run_episode(path, opponent, seat, seed=0, no_numba=False, configuration=None
     return json.loads(lines[-1][len(MARKER):])
 
 
-def judge(report, min_overage=MIN_OVERAGE, must_beat=(), expect_numba=None, by_cpu=False):
+def judge(report, min_overage=MIN_OVERAGE, must_beat=(), expect_numba=None, by_cpu=False,
+          must_win_first=()):
     """The reasons this episode fails (empty: it passed). ``by_cpu``: judge the
     overage counting each move's CPU time instead of its wall time."""
     problems = []
@@ -79,6 +95,8 @@ def judge(report, min_overage=MIN_OVERAGE, must_beat=(), expect_numba=None, by_c
         if state["broken"] or state["fallbacks"]:
             problems.append(f"agent failed {state['fallbacks']} time(s): "
                             f"{state['broken'] or state['last_error']}")
+        if (state.get("warmup") or {}).get("errors"):
+            problems.append(f"background compile failed: {state['warmup']['errors']}")
         if state.get("numba_error"):
             problems.append(f"numba failed, the file fell back to plain Python: "
                             f"{state['numba_error']}")
@@ -90,6 +108,9 @@ def judge(report, min_overage=MIN_OVERAGE, must_beat=(), expect_numba=None, by_c
                             f"(need {min_overage:g})")
     if report["opponent"] in must_beat and report["rewards"][report["seats"][0]] != 1:
         problems.append(f"did not beat {report['opponent']}")
+    elif report["opponent"] in must_win_first and report["seats"] == [0] \
+            and report["rewards"][0] != 1:
+        problems.append(f"did not beat {report['opponent']} as first player")
     return problems
 
 
@@ -114,10 +135,21 @@ def describe(report):
             f"  file as player {seat + 1}: overage left {report['overage'][seat]:.1f} s "
             f"({report['cpu_overage'][i]:.1f} s counting CPU time); "
             f"first move {_r(first)} s, {_r(s.get('first_move_cpu_seconds'))} s CPU "
-            f"(load {_r(s.get('load_seconds'))} s, numba compile {_r(s.get('compile_seconds'))} s), "
+            f"(load {_r(s.get('load_seconds'))} s), numba compiling during moves "
+            f"{_r(s.get('compile_seconds'))} s, "
             f"slowest later move {_r(s.get('max_move_seconds'))} s, "
+            f"{_warmup_text(s.get('warmup'))}"
             f"{s.get('calls')} moves, numba {s.get('numba')}, fallbacks {s.get('fallbacks')}")
     return "\n".join(parts)
+
+
+def _warmup_text(w):
+    """The background compile's state after the last move, for describe()."""
+    if not w:
+        return ""
+    errors = f", errors {w['errors']}" if w.get("errors") else ""
+    return (f"background compile {'done' if w['done'] else 'NOT done'} ({w['units']} units, "
+            f"{w['seconds']} s{errors}), ")
 
 
 def _r(x):
@@ -125,7 +157,7 @@ def _r(x):
 
 
 def validate(path, games=GAMES, min_overage=MIN_OVERAGE, must_beat=(), seed=0, no_numba=False,
-             by_cpu=False, out=sys.stdout):
+             by_cpu=False, out=sys.stdout, must_win_first=()):
     """Run the episodes and print each; returns the list of (report, problems)."""
     with open(path, encoding="utf-8") as f:
         check_last_callable(f.read(), path)
@@ -133,7 +165,8 @@ def validate(path, games=GAMES, min_overage=MIN_OVERAGE, must_beat=(), seed=0, n
     for i, (opponent, seat) in enumerate(episodes(games)):
         report = run_episode(path, opponent, seat, seed=seed + i, no_numba=no_numba)
         problems = judge(report, min_overage, must_beat,
-                         expect_numba=False if no_numba else None, by_cpu=by_cpu)
+                         expect_numba=False if no_numba else None, by_cpu=by_cpu,
+                         must_win_first=must_win_first)
         print(describe(report), file=out)
         print("  " + ("FAIL: " + "; ".join(problems) if problems else "ok"), file=out,
               flush=True)
@@ -145,15 +178,21 @@ def _names(text):
     return tuple(n for n in (p.strip() for p in text.split(",")) if n)
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m submission.validate",
-                                     description="Play a submission file as Kaggle does.")
+def main(argv=None, prog="python -m submission.validate"):
+    from scripts.args import ArgumentParser, report, require
+    parser = ArgumentParser(prog=prog, description="Play a submission file as Kaggle does, "
+                            "each game in a fresh process (needs the games extra); exit 1 "
+                            "if a game fails.")
     parser.add_argument("path", help="the submission file, e.g. main.py")
     parser.add_argument("--games", default=",".join(GAMES),
                         help="comma-separated, from: self (Kaggle's upload check), random, "
-                             "negamax (default: all)")
+                             "negamax (kaggle's builtins), alphabeta, mcts (the package's, at "
+                             "their defaults, each in a process of its own) (default: all)")
     parser.add_argument("--must-beat", default="", metavar="OPPONENTS",
                         help="comma-separated opponents the file must beat in every game")
+    parser.add_argument("--must-win-first", default="", metavar="OPPONENTS",
+                        help="comma-separated opponents the file must beat whenever it moves "
+                             "first (7x6 is a first-player win)")
     parser.add_argument("--min-overage", type=float, default=MIN_OVERAGE,
                         help=f"seconds of the 60 s overage that must be left (default {MIN_OVERAGE:g})")
     parser.add_argument("--seed", type=int, default=0,
@@ -165,14 +204,14 @@ def main(argv=None):
                         help="block `import numba` in the game processes: the pure-Python fallback")
     args = parser.parse_args(argv)
     if not os.path.isfile(args.path):
-        print(f"validate: no such file {args.path}", file=sys.stderr)
-        return 2
+        return report(f"{prog}: error: no such file {args.path}")
     try:
+        require("kaggle_environments", "validate")
         results = validate(args.path, _names(args.games), args.min_overage,
-                           _names(args.must_beat), args.seed, args.no_numba, args.cpu_overage)
+                           _names(args.must_beat), args.seed, args.no_numba, args.cpu_overage,
+                           must_win_first=_names(args.must_win_first))
     except (BuildError, ValueError, RuntimeError) as exc:
-        print(f"validate: {exc}", file=sys.stderr)
-        return 2
+        return report(f"{prog}: error: {exc}")
     failed = sum(1 for _, problems in results if problems)
     least = min(rep["overage"][seat] for rep, _ in results for seat in rep["seats"])
     least_cpu = min(x for rep, _ in results for x in rep["cpu_overage"])

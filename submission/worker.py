@@ -13,6 +13,7 @@ left had every move taken only its CPU time, for machines busy with other work.
 """
 import json
 import random
+import subprocess
 import sys
 import time
 
@@ -38,6 +39,26 @@ def _cpu_timed(kaggle_agent, log):
     return timed
 
 
+def _process_agent(cmd, cwd):
+    """An agent callable that forwards each move to ``cmd`` (``submission.opponent``),
+    a process of its own: one JSON line out, one back. Started (and warmed up) now."""
+    proc = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            text=True, bufsize=1)
+    ready = proc.stdout.readline()
+    if ready.strip() != "READY":
+        raise RuntimeError(f"opponent process {cmd} did not start (exit {proc.poll()})")
+
+    def opponent(observation, configuration):
+        proc.stdin.write(json.dumps({"obs": dict(observation),
+                                     "config": dict(configuration)}) + "\n")
+        reply = json.loads(proc.stdout.readline())
+        if "error" in reply:
+            raise RuntimeError(reply["error"])
+        return reply["action"]
+    opponent.process = proc
+    return opponent
+
+
 def run(spec):
     if spec.get("no_numba"):
         sys.modules["numba"] = None  # ``import numba`` now raises ImportError
@@ -55,6 +76,8 @@ def run(spec):
         our_seats = [0, 1]
     else:
         our_seats = [spec["seat"]]
+    if spec.get("opponent_cmd"):
+        opponent = _process_agent(spec["opponent_cmd"], spec.get("opponent_cwd"))
     cpu = [[] for _ in ours]
     timed = [_cpu_timed(a, log) for a, log in zip(ours, cpu)]
     players = timed if opponent == "self" else \
@@ -66,6 +89,10 @@ def run(spec):
     final = steps[-1]
     act = float(env.configuration.actTimeout)
     initial = [float(s.observation.remainingOverageTime) for s in steps[0]]
+    if callable(opponent):
+        opponent.process.stdin.close()
+        opponent.process.wait(timeout=60)
+        opponent = spec["opponent"]
     report = {
         "opponent": opponent,
         "seats": our_seats,

@@ -5,7 +5,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-POSITIONS = os.path.join(os.path.dirname(ROOT), "shared", "positions")
+# labelled 7x6 positions, notation and provenance in tests/data/positions/README.md
+POSITIONS = os.path.join(ROOT, "tests", "data", "positions")
 
 
 def board_from_moves(moves, rows=6, columns=7):

@@ -126,12 +126,33 @@ def test_board_without_room_for_a_line_is_played_at_once(agent):
     assert time.perf_counter() - t0 < 0.5
 
 
-def test_no_overage_while_the_board_is_too_empty_to_solve(agent):
+def test_overage_budgets(agent):
+    """Settling may take half the spare overage (at most SETTLE_MAX s; SETTLE_EARLY_MAX
+    while the board is too empty to solve); traps only the overage above TRAP_FLOOR."""
     cfg = rules.parse_config({"rows": 7, "columns": 8, "inarow": 4})
     agent._obs, agent._config, agent._overage = {}, {"actTimeout": 2}, 60.0
-    clock = P.Clock(100.0, {}, {"actTimeout": 2})
-    assert agent._deadline(clock, 0, cfg) == clock.deadline  # 56 empty cells
-    assert agent._deadline(clock, 56 - P.OVERAGE_FROM_EMPTIES, cfg) > clock.deadline + 3  # 55 / 17
+    start = time.perf_counter()
+    clock = P.Clock(start, {}, {"actTimeout": 2})
+    plain = clock.deadline
+
+    def extra(end):
+        return end - max(plain, time.perf_counter())
+    assert P.SETTLE_EARLY_MAX - 0.1 < extra(agent._settle_deadline(clock, plain, 0, cfg)) \
+        <= P.SETTLE_EARLY_MAX  # 56 empty cells
+    stones = 56 - P.SETTLE_FROM_EMPTIES
+    assert P.SETTLE_MAX - 0.1 < extra(agent._settle_deadline(clock, plain, stones, cfg)) \
+        <= P.SETTLE_MAX  # min(25, (60 - 5) / 2)
+    agent._overage = 20.0
+    assert abs(extra(agent._settle_deadline(clock, plain, stones, cfg)) - 7.5) < 0.1
+    assert agent._trap_deadline(clock, plain, 10) == plain  # 20 s left: none for traps
+    agent._overage = 58.0
+    assert abs(agent._trap_deadline(clock, plain, 10) - (plain + 3.0)) < 0.1
+    agent.use_overage = False
+    try:
+        assert agent._settle_deadline(clock, plain, stones, cfg) == plain
+        assert agent._trap_deadline(clock, plain, 10) == plain
+    finally:
+        agent.use_overage = True
 
 
 def test_book_round_trip_and_mirror():
@@ -311,3 +332,16 @@ def test_book_generator_is_resumable(tmp_path):
     assert (tmp_path / "solved.txt").read_text().splitlines() == lines
     book = P.Book(P.encode_book(entries, 6, 7, 4, 2))
     assert book.lookup(Position()) is not None
+
+
+def test_keeps_the_value_outside_the_book_with_the_overage():
+    """Positions of 6-12 stones (tests/data/positions/early.txt, every 15th line, and
+    5334156, a win that the agent once played into a loss): with a fresh 60 s
+    overage each, the chosen column keeps the win, the draw or the loss. The full
+    file is ``python -m scripts.bench_perfect``."""
+    from scripts.bench_perfect import read_lines, run
+    lines = read_lines(os.path.join(POSITIONS, "early.txt"))
+    chosen = lines[::15] + [line for line in lines if line[0] == "5334156"]
+    records = run(chosen, overage=60.0, act=2.0)
+    assert [r["moves"] for r in records if not r["kept"]] == []
+    assert all(r["seconds"] < 30 for r in records)

@@ -488,3 +488,26 @@ def test_validate_command_line(tmp_path, capsys):
     good.write_text("def agent(obs, config):\n    return 0\n")
     assert val.main([str(good), "--games", "chess"]) == 2
     assert "chess" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_default_file_is_perfect_and_beats_alphabeta_in_its_own_process(tmp_path):
+    """``python -m submission.build`` with no options writes the perfect file (its
+    kernels compile in the background: the first move costs no compile); as first
+    player it beats the package's alphabeta at its defaults, which plays in a
+    process of its own (submission.opponent)."""
+    bundle = bld.build()
+    assert bundle.agent_name == "perfect" and bundle.options == {"warmup": "background"}
+    path = tmp_path / "main.py"
+    path.write_text(bundle.text)
+    rep = val.run_episode(str(path), "alphabeta", 0)
+    print(val.describe(rep))
+    # overage judged by CPU time: this suite shares the machine with the opponent's
+    # process and whatever else runs (submission.validate reports both)
+    assert val.judge(rep, min_overage=55.0, must_win_first=("alphabeta",), by_cpu=True) == []
+    state = rep["copies"][0]["state"]
+    # (the model's kernels may still be compiling when a won game ends: not asserted)
+    assert state["fallbacks"] == 0 and state["warmup"]["units"] > 0 \
+        and not state["warmup"]["errors"]
+    assert rep["rewards"][0] == 1 and rep["opponent"] == "alphabeta"
+

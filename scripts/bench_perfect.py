@@ -1,0 +1,156 @@
+"""Does the ``perfect`` agent keep the game's value? Play it on labelled positions.
+
+    python -m scripts.bench_perfect [--file tests/data/positions/early.txt]
+                                    [--overage 60] [--act 2] [--limit N] [--json PATH]
+
+Each line of the file is ``moves s1 ... sW`` (1-based move string, then the exact
+score of playing each column, -1000 for a full one; see
+``tests/data/positions/README.md``). For each position the agent is called once,
+as on Kaggle, with ``actTimeout`` = ``--act`` and a fresh ``remainingOverageTime``
+= ``--overage`` (0: the plain budget only), its transposition table emptied first
+(no help from the previous line). The move *keeps the value* when the chosen
+column's score has the sign of the best column's (win stays win, draw stays draw,
+loss stays loss).
+
+Printed: positions, value kept, worst and mean move time, overage spent (Kaggle
+charges a move's excess over ``actTimeout``: total and worst), and where the moves
+came from (book, solver, settled by the weak search, trap, alphabeta fallback).
+Kernels compile before the clock starts. Exit status 1 if any move lost the value.
+"""
+import argparse
+import json
+import os
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+DEFAULT_FILE = os.path.join(ROOT, "tests", "data", "positions", "early.txt")
+
+
+def read_lines(path):
+    """``[(moves, [score per column])]`` of an analysis-format file."""
+    out = []
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            fields = line.split()
+            if not fields:
+                continue
+            try:
+                out.append((fields[0], [int(x) for x in fields[1:]]))
+            except ValueError:
+                raise ValueError(f"{path}:{n}: expected 'moves s1 ... sW', got {line.strip()!r}")
+            if len(out[-1][1]) < 2:
+                raise ValueError(f"{path}:{n}: expected 'moves s1 ... sW', got {line.strip()!r}")
+    return out
+
+
+def sign(x):
+    return (x > 0) - (x < 0)
+
+
+def board_of(moves, rows=6, columns=7):
+    from agents.solver import Position
+    p = Position.from_moves(moves, rows, columns)  # validates the line
+    board = [0] * (rows * columns)
+    heights = [0] * columns
+    for i, ch in enumerate(moves):
+        c = int(ch) - 1
+        board[c + (rows - 1 - heights[c]) * columns] = 1 + i % 2
+        heights[c] += 1
+    return board, p
+
+
+def run(lines, overage=60.0, act=2.0, progress=None):
+    """Play each line once; a list of per-position records (dicts)."""
+    import agents
+    player = agents.make("perfect")  # warmup="now": compiled before the clock
+    config = {"rows": 6, "columns": 7, "inarow": 4, "actTimeout": act}
+    records = []
+    for moves, scores in lines:
+        board, p = board_of(moves)
+        best = max(s for s in scores if s != -1000)
+        for s in player._solvers.values():
+            s.reset()
+        player.reset_opponent_model()
+        obs = {"board": board, "mark": 1 + len(moves) % 2, "remainingOverageTime": overage,
+               "step": len(moves)}
+        t0 = time.perf_counter()
+        col = player(obs, config)
+        seconds = time.perf_counter() - t0
+        last = dict(player.last)
+        records.append({
+            "moves": moves, "stones": len(moves), "column": col + 1,
+            "value": sign(best), "played": sign(scores[col]) if scores[col] != -1000 else None,
+            "kept": scores[col] != -1000 and sign(scores[col]) == sign(best),
+            "seconds": round(seconds, 3), "overage": round(max(0.0, seconds - act), 3),
+            "source": "settled" if last.get("weak") else last.get("source")})
+        if progress is not None:
+            progress(records[-1])
+    return records
+
+
+def summary(records):
+    n = len(records)
+    kept = sum(r["kept"] for r in records)
+    times = [r["seconds"] for r in records]
+    sources = {}
+    for r in records:
+        sources[r["source"]] = sources.get(r["source"], 0) + 1
+    worst = max(records, key=lambda r: r["seconds"])
+    return {"positions": n, "kept": kept, "lost": [r["moves"] for r in records if not r["kept"]],
+            "worst_seconds": worst["seconds"], "worst_position": worst["moves"],
+            "mean_seconds": round(sum(times) / n, 3),
+            "overage_total": round(sum(r["overage"] for r in records), 2),
+            "overage_worst": max(r["overage"] for r in records), "sources": sources}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m scripts.bench_perfect",
+                                 description="Play the perfect agent once on each labelled "
+                                             "position and check it keeps the value.")
+    ap.add_argument("--file", default=DEFAULT_FILE,
+                    help="positions in 'moves s1 ... s7' form (default: tests/data/positions/"
+                         "early.txt, 6-12 stones)")
+    ap.add_argument("--overage", type=float, default=60.0,
+                    help="remainingOverageTime given at each position (default 60; 0: the "
+                         "plain budget only)")
+    ap.add_argument("--act", type=float, default=2.0, help="actTimeout in seconds (default 2)")
+    ap.add_argument("--limit", type=int, default=None, help="only the first N positions")
+    ap.add_argument("--json", metavar="PATH", default=None, help="write every record as JSON")
+    ap.add_argument("--quiet", action="store_true", help="no progress bar")
+    args = ap.parse_args(argv)
+    try:
+        lines = read_lines(args.file)[:args.limit]
+    except (OSError, ValueError) as e:
+        ap.error(str(e))
+    if not lines:
+        ap.error(f"no positions in {args.file}")
+    from tqdm.auto import tqdm
+    bar = tqdm(total=len(lines), unit="pos", disable=args.quiet, file=sys.stderr)
+
+    def progress(r):
+        bar.update(1)
+        if not r["kept"]:
+            bar.write(f"value lost: {r['moves']} column {r['column']} ({r['seconds']} s)")
+    t0 = time.perf_counter()
+    records = run(lines, args.overage, args.act, progress)
+    bar.close()
+    s = summary(records)
+    print(f"{os.path.basename(args.file)}: {s['kept']}/{s['positions']} moves kept the value; "
+          f"move time worst {s['worst_seconds']:.2f} s ({s['worst_position']}), mean "
+          f"{s['mean_seconds']:.3f} s; overage spent {s['overage_total']:.1f} s in all, worst "
+          f"{s['overage_worst']:.2f} s (actTimeout {args.act:g}, fresh overage {args.overage:g} s "
+          f"each); sources {s['sources']}; {time.perf_counter() - t0:.0f} s")
+    if s["lost"]:
+        print("value lost at: " + " ".join(s["lost"]))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"summary": s, "records": records}, f, indent=1)
+    return 1 if s["lost"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

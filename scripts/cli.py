@@ -1,0 +1,75 @@
+"""The ``connectx`` command: one entry point, a subcommand per task.
+
+    connectx match perfect negamax --games 4
+    connectx bench solver --files end
+
+Each subcommand is the ``main(argv, prog=...)`` of a module (:data:`COMMANDS`: name
+-> (module, one-line summary), or a nested table for a group such as ``bench``); the
+module still runs on its own (``python -m scripts.match ...``). Adding a command is
+one line in the table. Unknown commands exit 2 with one line, like bad arguments.
+"""
+import importlib
+import inspect
+import sys
+
+from .args import report
+
+COMMANDS = {
+    "match": ("scripts.match", "head-to-head match, colours alternating, with Elo interval"),
+    "tournament": ("scripts.tournament", "round robin with a cross table and ratings"),
+    "play": ("scripts.play", "play against an agent in the terminal"),
+    "solve": ("scripts.solve", "exact solver: scores of move strings read on stdin"),
+    "build": ("submission.build", "write the one-file Kaggle submission (main.py)"),
+    "validate": ("submission.validate", "play a submission file the way Kaggle does"),
+    "fuzz": ("scripts.fuzz", "random configurations and positions: no failure allowed"),
+    "serve": ("scripts.serve", "play and analyse in the browser (a local web server)"),
+    "bench": {
+        "search": ("scripts.bench", "minimax against the tutorial; nodes per second"),
+        "solver": ("scripts.bench_solver", "the solver on the labelled positions"),
+        "mcts": ("scripts.bench_mcts", "MCTS iterations per second and playouts"),
+        "match": ("scripts.bench_match", "match throughput with workers"),
+        "load": ("scripts.budget_under_load", "move times while CPU hogs run"),
+    },
+}
+
+
+def usage(prog, table):
+    """The help text of a command table."""
+    width = max(len(name) for name in table)
+    lines = [f"usage: {prog} COMMAND [ARGS ...]", "", "commands:"]
+    for name, entry in table.items():
+        summary = entry[1] if isinstance(entry, tuple) else \
+            "benchmarks: " + ", ".join(entry)
+        lines.append(f"  {name.ljust(width)}  {summary}")
+    lines += ["", f"'{prog} COMMAND --help' documents the arguments of a command."]
+    return "\n".join(lines)
+
+
+def dispatch(argv, prog="connectx", table=COMMANDS):
+    """Run the subcommand named by ``argv[0]`` with the rest of ``argv``; its exit status."""
+    if argv and argv[0] in ("-h", "--help"):
+        print(usage(prog, table))
+        return 0
+    if not argv:
+        return report(f"{prog}: error: a command is required (choose from {', '.join(table)}); "
+                      f"'{prog} --help' describes them")
+    name, rest = argv[0], argv[1:]
+    if name not in table:
+        return report(f"{prog}: error: unknown command {name!r} "
+                      f"(choose from {', '.join(table)})")
+    entry = table[name]
+    if isinstance(entry, dict):
+        return dispatch(rest, f"{prog} {name}", entry)
+    main = importlib.import_module(entry[0]).main
+    if "prog" in inspect.signature(main).parameters:
+        return main(rest, prog=f"{prog} {name}")
+    return main(rest)
+
+
+def main(argv=None):
+    """Console entry point (``connectx``)."""
+    return dispatch(sys.argv[1:] if argv is None else list(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,724 @@
+"""Play and analyse in the browser: ``connectx serve`` / ``python -m scripts.serve``.
+
+Starts a local web server (127.0.0.1 unless ``--host`` says otherwise) that serves
+one page -- play any registry agent, see every column's score, replay a match's
+``--json`` file -- and the JSON endpoints behind it (documented in ``docs/serve.md``).
+
+Design:
+
+* **Stateless.** Every request carries the whole game (``config`` and ``moves``) and
+  the server keeps no game state, so two tabs play two independent games, a server
+  restart loses nothing, and there is nothing to expire. Replaying a game of at most
+  ``rows * columns`` moves through :mod:`agents.rules` costs well under a millisecond
+  per move.
+* **The game logic is plain functions** (:func:`parse_game`, :func:`game_state`,
+  :func:`agent_move`, :func:`analyse`, :func:`replay`) that raise :class:`BadRequest`
+  for bad input; :class:`Handler` only turns HTTP into calls and results into JSON.
+* **The standard library's** ``http.server.ThreadingHTTPServer``: no new dependency,
+  one thread per connection; one page and four JSON endpoints need nothing a
+  framework would add.
+* **Bounded work.** At most ``searches`` agent moves or analyses run at once (a
+  semaphore; a request that waits longer than :data:`QUEUE_WAIT` seconds for a slot
+  is answered 503). An agent move is given ``config.actTimeout`` = the server's move
+  time, which every clocked agent obeys (alphabeta, mcts, perfect); the unclocked
+  fixed-depth agents are refused where :data:`UNCLOCKED` estimates that their search
+  would outlast the move time. Analysis stops at its own deadline and says so.
+* **Safe by default.** Only the page's own three files are served; POST bodies must
+  be ``application/json`` (so another web site cannot post to it without a CORS
+  preflight, which the server never grants) and at most :data:`MAX_BODY` bytes; only
+  registry agents can be played (never a submission file path: that would run code
+  named by a request). Bad input is answered 400 with ``{"error": message}``; an
+  agent that raises or returns a bad column is answered 500 with a message and the
+  server goes on.
+
+Scores of :func:`analyse`: with the exact solver (boards with
+``columns * (rows + 1) <= 64``) the solver's convention of :mod:`agents.solver`
+(side to move; 0 a draw; a faster win scores higher); elsewhere alphabeta's value
+(:mod:`agents.search`: ``WIN - stones`` for a proven result, else the heuristic at
+the horizon). Both are turned into ``outcome`` ("win", "draw", "loss", or "eval" for
+an unproven heuristic value) and ``in`` (the number of moves of the winner, counting
+the column played, for a win or a loss).
+"""
+import argparse
+import json
+import os
+import sys
+import threading
+import time
+import traceback
+from collections import OrderedDict
+from contextlib import contextmanager
+from functools import lru_cache
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import numpy as np
+
+import agents
+from agents.rules import (_heights, center_order, drop_piece, fits_bitboard, parse_board,
+                          parse_config, winner)
+from agents.search import PROVEN, WIN
+from agents.solver import Position, Solver
+from agents.solver import warm_up as warm_up_solver
+from .args import ArgumentParser, fail, positive_int_arg
+from .runner import MatchConfig, Struct, _config_struct, parse_spec
+
+WEB = Path(__file__).with_name("web")
+STATIC = {"/": ("index.html", "text/html; charset=utf-8"),
+          "/app.js": ("app.js", "text/javascript; charset=utf-8"),
+          "/style.css": ("style.css", "text/css; charset=utf-8")}
+
+DEFAULT_PORT = 8017
+MAX_BODY = 8 << 20          # bytes of a POST body (a match's --json file of thousands of games)
+MAX_SIDE = 30               # rows and columns at most (the page draws every cell)
+QUEUE_WAIT = 10.0           # seconds a search waits for a free slot before 503
+MOVE_TIME = 2.0             # default seconds per agent move (kaggle's actTimeout)
+ANALYSIS_TIME = 5.0         # default and maximum seconds of one analysis
+SOLVER_TT_BITS = 22         # 32 MiB per pooled solver
+POOL_KEYS = 8               # distinct agent specs / board shapes kept warm
+# Agents whose search has no clock: (depth option, work of one search, work per second).
+# Measured on a busy 2-core machine: minimax 7x6 depth 8 (7**8 = 5.8e6 leaves) 0.8 s;
+# tutorial (pure Python, each leaf scans the board) 7x6 nsteps 4 (7**4 leaves x 42 cells
+# = 1.0e5) 1.5 s, 20x20 nsteps 2 (400 x 400 = 1.6e5) 4.9 s.
+UNCLOCKED = {"minimax": ("depth", lambda d, cfg: cfg.columns ** d, 7e6),
+             "tutorial": ("nsteps", lambda d, cfg: cfg.columns ** d * cfg.rows * cfg.columns, 3e4)}
+# one cheap move of each registry agent compiles its kernels (App.warm_up)
+WARM_UP = ("random", "onestep", "rules", "minimax:depth=1", "alphabeta:depth=2",
+           "mcts:iterations=50", "perfect:time_limit=0.1")
+
+
+class BadRequest(ValueError):
+    """Bad input from a request: answered 400 with the message."""
+
+
+@contextmanager
+def bad_request(prefix=""):
+    """Turn a ``ValueError`` (the rules' and the runner's validation) into
+    :class:`BadRequest`, its message after ``prefix``."""
+    try:
+        yield
+    except ValueError as e:
+        raise BadRequest(prefix + str(e)) from None
+
+
+class AgentFailed(RuntimeError):
+    """The agent raised or returned a bad column: answered 500 with the message."""
+
+
+class Busy(RuntimeError):
+    """No search slot freed within QUEUE_WAIT seconds: answered 503."""
+
+
+# ---------------------------------------------------------------------------
+# Games: validation and state (plain functions, no HTTP)
+# ---------------------------------------------------------------------------
+
+
+def parse_game_config(value):
+    """``Config(rows, columns, inarow)`` from a request's ``config`` object (missing
+    fields take 6, 7, 4); ``BadRequest`` for other fields, bad values, or a side
+    longer than :data:`MAX_SIDE`."""
+    if value is None:
+        value = {}
+    if not isinstance(value, dict):
+        raise BadRequest(f"config must be an object like {{\"rows\": 6, \"columns\": 7, "
+                         f"\"inarow\": 4}}, got {type(value).__name__}")
+    unknown = sorted(set(value) - {"rows", "columns", "inarow"})
+    if unknown:
+        raise BadRequest(f"unknown config field(s) {', '.join(unknown)}; valid: rows, columns, "
+                         "inarow")
+    with bad_request():
+        cfg = parse_config(value)
+    for field in ("rows", "columns"):
+        if getattr(cfg, field) > MAX_SIDE:
+            raise BadRequest(f"config.{field} must be at most {MAX_SIDE} here, "
+                             f"got {getattr(cfg, field)}")
+    return cfg
+
+
+def parse_moves(value, cfg):
+    """0-based columns from a list of ints, or from a string in the 1-based notation of
+    ``shared/positions`` ("4453"; with more than 9 columns, numbers separated by
+    commas or spaces: "10,3,3"). Checks only the count (at most ``rows * columns``)
+    and the column range, not the rules."""
+    if value is None:
+        return []
+    cells = cfg.rows * cfg.columns
+    if isinstance(value, str):
+        text = value.strip()
+        separated = any(ch in text for ch in ", ")
+        tokens = text.replace(",", " ").split() if separated else list(text)
+        if len(tokens) > cells:
+            raise BadRequest(f"{len(tokens)} moves on a board of {cells} cells")
+        if not separated and cfg.columns > 9 and text:
+            raise BadRequest(f"with {cfg.columns} columns separate the moves with commas, "
+                             f"e.g. \"10,3,3\"; got {value!r}")
+        moves = []
+        for i, token in enumerate(tokens):
+            if not token.isdigit() or not 1 <= int(token) <= cfg.columns:
+                raise BadRequest(f"move {i + 1} of {value!r} is {token!r}: columns are "
+                                 f"1..{cfg.columns} in a move string")
+            moves.append(int(token) - 1)
+        return moves
+    if not isinstance(value, list):
+        raise BadRequest(f"moves must be a list of 0-based columns or a move string, "
+                         f"got {type(value).__name__}")
+    if len(value) > cells:
+        raise BadRequest(f"{len(value)} moves on a board of {cells} cells")
+    for i, c in enumerate(value):
+        if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < cfg.columns:
+            raise BadRequest(f"move {i + 1} is {c!r}: columns are integers 0..{cfg.columns - 1}")
+    return list(value)
+
+
+def play_moves(cfg, moves, frames=None):
+    """``(board, winner)`` after ``moves`` from the empty board, by :mod:`agents.rules`;
+    ``BadRequest`` names the first move into a full column or after the game ended.
+    ``frames``: a list that receives the board before the first move and after each."""
+    board = [0] * (cfg.rows * cfg.columns)
+    won = 0
+    if frames is not None:
+        frames.append(board)
+    for i, c in enumerate(moves):
+        if won:
+            raise BadRequest(f"move {i + 1} (0-based column {c}) comes after player {won} has won")
+        with bad_request(f"move {i + 1} (0-based column {c}): "):
+            board = drop_piece(board, c, 1 + i % 2, cfg)
+        won = winner(board, cfg)
+        if frames is not None:
+            frames.append(board)
+    return board, won
+
+
+def notation(moves, cfg):
+    """The 1-based move string of ``moves`` (comma-separated beyond 9 columns)."""
+    if cfg.columns > 9:
+        return ",".join(str(c + 1) for c in moves)
+    return "".join(str(c + 1) for c in moves)
+
+
+def game_state(cfg, moves):
+    """The JSON state of the game after ``moves`` (validated):
+
+    ``config``, ``moves`` (0-based), ``notation`` (1-based string), ``board`` (Kaggle's
+    flat list, row 0 at the top), ``winner`` (0, 1 or 2), ``over`` (won or full),
+    ``to_move`` (1 or 2; 0 when over), ``legal`` (columns with room; empty when over)."""
+    board, won = play_moves(cfg, moves)
+    full = len(moves) == cfg.rows * cfg.columns
+    over = bool(won or full)
+    legal = [] if over else [c for c in range(cfg.columns) if board[c] == 0]
+    return {"config": cfg._asdict(), "moves": list(moves), "notation": notation(moves, cfg),
+            "board": board, "winner": won, "over": over,
+            "to_move": 0 if over else 1 + len(moves) % 2, "legal": legal}
+
+
+def parse_game(request):
+    """``(cfg, moves)`` of a request's ``config`` and ``moves`` (not yet played)."""
+    cfg = parse_game_config(request.get("config"))
+    return cfg, parse_moves(request.get("moves"), cfg)
+
+
+def parse_agent(text):
+    """The :class:`scripts.runner.Spec` of a registry agent spec ``name[:k=v,...]``.
+
+    ``BadRequest`` for anything else (a submission file or kaggle built-in, an unknown
+    name or option)."""
+    if not isinstance(text, str) or not text.strip():
+        raise BadRequest("agent must be a spec such as \"alphabeta:time_limit=0.5\"")
+    return _parse_agent(text)
+
+
+@lru_cache(maxsize=64)
+def _parse_agent(text):
+    """:func:`parse_agent` of a string, cached: ``parse_spec`` builds the agent once to
+    check its options (alphabeta allocates its tables, perfect reads its book)."""
+    name = text.strip().partition(":")[0]
+    if name not in agents.AGENTS:
+        raise BadRequest(f"unknown agent {name!r}; valid: {', '.join(agents.names())} "
+                         "(with options name:key=value,...)")
+    with bad_request():
+        return parse_spec(text)
+
+
+def check_unclocked(spec, cfg, move_time):
+    """``BadRequest`` if ``spec`` is an agent without a clock (:data:`UNCLOCKED`) whose
+    search on this board is estimated to take longer than ``move_time`` seconds."""
+    if spec.name not in UNCLOCKED:
+        return
+    option, work, rate = UNCLOCKED[spec.name]
+    depth = spec.options.get(option, agents.agent_class(spec.name).OPTIONS[option][1])
+    seconds = work(depth, cfg) / rate
+    if seconds > move_time:
+        raise BadRequest(f"{spec.name} searches without a clock: {option}={depth} on a "
+                         f"{cfg.rows}x{cfg.columns} board would take about {seconds:.3g} s, "
+                         f"over the {move_time:g} s move time here; use a smaller {option}")
+
+
+def agent_catalogue():
+    """``[{"name", "options": {option: default}}]`` of the registry agents."""
+    out = []
+    for name in agents.names():
+        options = {k: default for k, (_, default) in agents.agent_class(name).OPTIONS.items()}
+        out.append({"name": name, "options": options})
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Pools: agents and solvers are not thread-safe; each request checks one out
+# ---------------------------------------------------------------------------
+
+
+class Pool:
+    """Idle objects by key; ``get(key, build)`` calls ``build()`` when none is idle.
+
+    At most :data:`POOL_KEYS` keys are kept (least recently used dropped), so the
+    memory held is bounded by keys times the number of concurrent searches. An object
+    whose use raised is not put back (its state may be broken)."""
+
+    def __init__(self):
+        self.idle = OrderedDict()
+        self.lock = threading.Lock()
+
+    @contextmanager
+    def get(self, key, build):
+        with self.lock:
+            free = self.idle.get(key)
+            obj = free.pop() if free else None
+        if obj is None:
+            obj = build()
+        yield obj
+        with self.lock:
+            self.idle.setdefault(key, []).append(obj)
+            self.idle.move_to_end(key)
+            while len(self.idle) > POOL_KEYS:
+                self.idle.popitem(last=False)
+
+
+class App:
+    """What the handlers share: limits, the search semaphore, the pools."""
+
+    def __init__(self, searches=None, move_time=MOVE_TIME, analysis_time=ANALYSIS_TIME):
+        self.searches = searches or max(1, os.cpu_count() or 1)
+        self.move_time = float(move_time)
+        self.analysis_time = float(analysis_time)
+        self.slots = threading.BoundedSemaphore(self.searches)
+        self.agents, self.solvers, self.evaluators = Pool(), Pool(), Pool()
+
+    @contextmanager
+    def slot(self):
+        """A search slot; :class:`Busy` if none frees within :data:`QUEUE_WAIT` s."""
+        if not self.slots.acquire(timeout=QUEUE_WAIT):
+            raise Busy(f"all {self.searches} search slots are busy; try again")
+        try:
+            yield
+        finally:
+            self.slots.release()
+
+    def limits(self):
+        return {"searches": self.searches, "move_time": self.move_time,
+                "analysis_time": self.analysis_time, "max_side": MAX_SIDE,
+                "unclocked": sorted(UNCLOCKED)}
+
+    def warm_up(self, specs=WARM_UP):
+        """Compile the numba kernels (one move of each agent in ``specs``, the solver, an
+        analysis of each kind) so that compiling is not paid by the first requests and
+        does not eat the first move's time; returns the seconds spent."""
+        t0 = time.perf_counter()
+        cfg = parse_config({})
+        for spec in specs:
+            agent_move(self, {"agent": spec, "moves": [3]})
+        with self.solvers.get(cfg, lambda: Solver(*cfg, tt_bits=SOLVER_TT_BITS)) as solver:
+            warm_up_solver(solver)
+        analyse(self, {"moves": [3, 3, 4], "time_limit": 0.2})
+        analyse(self, {"config": {"rows": 9, "columns": 7}, "moves": [3], "time_limit": 0.2})
+        return time.perf_counter() - t0
+
+
+def _json_value(v):
+    if isinstance(v, np.integer):
+        return int(v)
+    if isinstance(v, np.floating):
+        return float(v)
+    if isinstance(v, (str, int, float, bool)) or v is None:
+        return v
+    return str(v)
+
+
+def agent_move(app, request):
+    """The agent's move in the request's game: ``{"agent", "column", "time", "info",
+    "state"}`` (``time`` in seconds, ``info`` what the agent reports of its search,
+    ``state`` the :func:`game_state` after the move).
+
+    The agent gets ``config.actTimeout = app.move_time`` and no overage."""
+    cfg, moves = parse_game(request)
+    spec = parse_agent(request.get("agent"))
+    check_unclocked(spec, cfg, app.move_time)
+    board, won = play_moves(cfg, moves)
+    if won or len(moves) == cfg.rows * cfg.columns:
+        raise BadRequest("the game is over: no move to play")
+    mark = 1 + len(moves) % 2
+    config = _config_struct(MatchConfig(*cfg, app.move_time, 0.0))
+    obs = Struct(board=list(board), mark=mark, step=len(moves), remainingOverageTime=0.0)
+    with app.slot(), app.agents.get(spec.text,
+                                    lambda: agents.make(spec.name, **spec.options)) as agent:
+        start = time.perf_counter()
+        try:
+            column = agent(obs, config)
+        except Exception as e:  # noqa: BLE001 - the agent's failure ends this request only
+            raise AgentFailed(f"agent {spec.text!r} failed: {type(e).__name__}: {e}") from None
+        elapsed = time.perf_counter() - start
+        info = {k: _json_value(v) for k, v in getattr(agent, "last", {}).items()}
+    if type(column) is not int or not 0 <= column < cfg.columns or board[column] != 0:
+        raise AgentFailed(f"agent {spec.text!r} returned an invalid column {column!r} "
+                          f"({type(column).__name__})")
+    return {"agent": spec.text, "column": column, "time": elapsed, "info": info,
+            "state": game_state(cfg, moves + [column])}
+
+
+# ---------------------------------------------------------------------------
+# Analysis
+# ---------------------------------------------------------------------------
+
+
+def outcome(score, stones_at_end, moves):
+    """``{"score", "outcome", "in"}`` for a proven result: the side to move (``moves``
+    stones on the board) wins if ``score > 0``, and the game ends with
+    ``stones_at_end`` stones; ``in`` counts the winner's moves from now (1 = at once)."""
+    if score == 0:
+        return {"score": score, "outcome": "draw", "in": None}
+    played = stones_at_end - moves
+    if score > 0:
+        return {"score": score, "outcome": "win", "in": (played + 1) // 2}
+    return {"score": score, "outcome": "loss", "in": played // 2}
+
+
+def solver_outcome(score, moves, n):
+    """:func:`outcome` of the solver score of a column played with ``moves`` stones on
+    a board of ``n`` cells: the winning stone is dropped with ``m`` stones on the board,
+    ``score = (n + 1 - m) // 2`` from the winner's side, ``m`` of the winner's parity."""
+    if score == 0:
+        return outcome(0, 0, moves)
+    parity = moves % 2 if score > 0 else (moves + 1) % 2
+    m = n - 2 * abs(score)
+    if m % 2 != parity:
+        m += 1
+    return outcome(score, m + 1, moves)
+
+
+def _solver_scores(app, cfg, board, mark, moves, deadline):
+    """Exact scores by column, centre first, until ``deadline``: (scores, complete).
+
+    One ``Solver.solve`` per column rather than ``Solver.analyze``, which returns
+    nothing when cut short: columns solved before the deadline are still shown."""
+    n = cfg.rows * cfg.columns
+    p = Position.from_grid(board, *cfg, mark)
+    scores = [None] * cfg.columns
+    with app.solvers.get(cfg, lambda: Solver(*cfg, tt_bits=SOLVER_TT_BITS)) as solver:
+        for c in center_order(cfg.columns):
+            if not p.can_play(c):
+                continue
+            if p.is_winning_move(c):
+                s = (n + 1 - moves) // 2
+            else:
+                child = p.copy()
+                child.play(c)
+                r = solver.solve(child, deadline=deadline)
+                if r is None:
+                    return scores, False
+                s = -r
+            scores[c] = solver_outcome(s, moves, n)
+    return scores, True
+
+
+def _alphabeta_scores(app, cfg, board, mark, moves, deadline):
+    """alphabeta's value of each column (a search of the position after it, the
+    remaining time shared among the columns left): (scores, complete), complete when
+    every column's value is proven (a forced win, loss or draw)."""
+    grid = parse_board(board, cfg)
+    heights = _heights(grid, cfg.rows, cfg.columns)
+    columns = [c for c in center_order(cfg.columns) if heights[c] < cfg.rows]
+    scores = [None] * cfg.columns
+    complete = True
+    with app.evaluators.get("alphabeta", lambda: agents.make("alphabeta")) as ab:
+        for i, c in enumerate(columns):
+            child = parse_board(drop_piece(board, c, mark, cfg), cfg, allow_terminal=True)
+            child_board = [int(v) for v in child]
+            if winner(child_board, cfg):
+                scores[c] = outcome(1, moves + 1, moves)
+                scores[c]["score"] = WIN - (moves + 1)
+                continue
+            if moves + 1 == cfg.rows * cfg.columns:
+                scores[c] = outcome(0, moves + 1, moves)
+                continue
+            share = max(0.0, deadline - time.perf_counter()) / (len(columns) - i)
+            h = _heights(child, cfg.rows, cfg.columns)
+            _, value, depth, _ = ab.search(child, h, 3 - mark, cfg, time.perf_counter() + share)
+            value = -value
+            if abs(value) >= PROVEN:
+                scores[c] = outcome(value, WIN - abs(value), moves)
+            elif depth >= cfg.rows * cfg.columns - moves - 1:
+                scores[c] = outcome(0, 0, moves)  # searched to the full board: no win
+                scores[c]["score"] = value
+            else:
+                scores[c] = {"score": value, "outcome": "eval", "in": None}
+                complete = False
+            scores[c]["depth"] = depth + 1
+    return scores, complete
+
+
+def analyse(app, request):
+    """Every column's score in the request's game, within ``time_limit`` seconds
+    (default and maximum ``app.analysis_time``):
+
+    ``{"method": "solver" | "alphabeta", "scores": [per column: None (full or not
+    reached) or {"score", "outcome", "in"[, "depth"]}], "complete", "time", "state"}``.
+    ``complete`` is False when the time limit cut the analysis short (solver) or a
+    value is a heuristic estimate (alphabeta)."""
+    cfg, moves = parse_game(request)
+    limit = request.get("time_limit", app.analysis_time)
+    if isinstance(limit, bool) or not isinstance(limit, (int, float)) \
+            or not 0 < limit <= app.analysis_time:
+        raise BadRequest(f"time_limit must be a number of seconds in (0, {app.analysis_time:g}], "
+                         f"got {limit!r}")
+    state = game_state(cfg, moves)
+    if state["over"]:
+        raise BadRequest("the game is over: nothing to analyse")
+    mark, n = state["to_move"], len(moves)
+    use_solver = fits_bitboard(cfg.rows, cfg.columns)
+    with app.slot():
+        start = time.perf_counter()
+        deadline = start + float(limit)
+        if use_solver:
+            scores, complete = _solver_scores(app, cfg, state["board"], mark, n, deadline)
+        else:
+            scores, complete = _alphabeta_scores(app, cfg, state["board"], mark, n, deadline)
+        elapsed = time.perf_counter() - start
+    return {"method": "solver" if use_solver else "alphabeta", "scores": scores,
+            "complete": complete, "time": elapsed, "time_limit": float(limit), "state": state}
+
+
+# ---------------------------------------------------------------------------
+# Replay of a match's --json file
+# ---------------------------------------------------------------------------
+
+
+def replay(request):
+    """One game of a ``scripts.match --json`` document, checked move by move:
+
+    ``{"config", "games": [{"index", "agents", "result", "moves"}], "game": {"index",
+    "agents", "result", "statuses", "error", "moves", "times" (seconds per move, None
+    where the file has none), "frames" (the board before the first move and after
+    each one)}}``."""
+    doc = request.get("match")
+    if not isinstance(doc, dict) or not isinstance(doc.get("games"), list) or not doc["games"]:
+        raise BadRequest("match must be the object of a scripts.match --json file, with a "
+                         "non-empty 'games' list")
+    config = doc.get("config") or {}
+    if not isinstance(config, dict):
+        raise BadRequest("match.config must be an object")
+    cfg = parse_game_config({k: config[k] for k in ("rows", "columns", "inarow") if k in config})
+    index = request.get("game", 0)
+    if isinstance(index, bool) or not isinstance(index, int) \
+            or not 0 <= index < len(doc["games"]):
+        raise BadRequest(f"game must be an integer in 0..{len(doc['games']) - 1}, got {index!r}")
+    summaries = []
+    for i, g in enumerate(doc["games"]):
+        if not isinstance(g, dict) or not isinstance(g.get("moves"), list):
+            raise BadRequest(f"match game {i} has no 'moves' list")
+        summaries.append({"index": g.get("index", i), "agents": g.get("agents"),
+                          "result": g.get("result"), "moves": len(g["moves"])})
+    g = doc["games"][index]
+    frames = []
+    with bad_request(f"match game {index}: "):
+        moves = parse_moves(g["moves"], cfg)
+        play_moves(cfg, moves, frames)
+    times = g.get("times")
+    per_move = []
+    for i in range(len(moves)):
+        try:
+            t = times[i % 2][i // 2]
+            per_move.append(float(t) if isinstance(t, (int, float)) else None)
+        except (TypeError, IndexError, KeyError):
+            per_move.append(None)
+    return {"config": cfg._asdict(), "games": summaries,
+            "game": {"index": g.get("index", index), "agents": g.get("agents"),
+                     "result": g.get("result"), "statuses": g.get("statuses"),
+                     "error": g.get("error"), "moves": moves, "times": per_move,
+                     "frames": frames}}
+
+
+# ---------------------------------------------------------------------------
+# HTTP (thin)
+# ---------------------------------------------------------------------------
+
+# path -> (function(app, request), the request fields it reads)
+ROUTES = {"/api/state": (lambda app, req: game_state(*parse_game(req)), {"config", "moves"}),
+          "/api/move": (agent_move, {"config", "moves", "agent"}),
+          "/api/analyse": (analyse, {"config", "moves", "time_limit"}),
+          "/api/replay": (lambda app, req: replay(req), {"match", "game"})}
+
+
+class Handler(BaseHTTPRequestHandler):
+    """GET the page's files and ``/api/agents``; POST JSON to :data:`ROUTES`."""
+
+    server_version = "connectx-serve"
+    timeout = 30  # seconds a connection may stay silent (a stalled client frees its thread)
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, fmt, *args):  # quiet unless --verbose
+        if getattr(self.server, "verbose", False):
+            super().log_message(fmt, *args)
+
+    def _send(self, status, body, content_type="application/json"):
+        data = body if isinstance(body, bytes) else json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("Content-Security-Policy", "default-src 'self'")
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _error(self, status, message):
+        self._send(status, {"error": message})
+
+    def do_GET(self):
+        path = self.path.split("?", 1)[0]
+        if path == "/api/agents":
+            limits = self.server.app.limits()
+            return self._send(200, {"agents": agent_catalogue(), "limits": limits})
+        if path in ROUTES:
+            return self._error(405, f"{path} takes POST with a JSON body")
+        if path not in STATIC:
+            return self._error(404, f"no such page {path!r}")
+        name, content_type = STATIC[path]
+        self._send(200, (WEB / name).read_bytes(), content_type)
+
+    def do_POST(self):
+        path = self.path.split("?", 1)[0]
+        route, fields = ROUTES.get(path, (None, None))
+        if route is None:
+            self.close_connection = True
+            return self._error(404 if path not in STATIC else 405, f"no endpoint {path!r}")
+        try:
+            request = self._read_json(fields)
+            result = route(self.server.app, request)
+        except BadRequest as e:
+            return self._error(400, str(e))
+        except Busy as e:
+            return self._error(503, str(e))
+        except AgentFailed as e:
+            return self._error(500, str(e))
+        except _BodyError as e:
+            self.close_connection = True
+            return self._error(e.status, str(e))
+        except Exception as e:  # noqa: BLE001 - a bug answers 500 and the server goes on
+            self.log_error("%s failed: %s", path, traceback.format_exc())
+            return self._error(500, f"internal error: {type(e).__name__}: {e}")
+        self._send(200, result)
+
+    def _read_json(self, fields):
+        ctype = self.headers.get("Content-Type", "").split(";")[0].strip().lower()
+        if ctype != "application/json":
+            raise _BodyError(415, f"POST bodies must be application/json, got {ctype or 'none'!r}")
+        try:
+            length = int(self.headers.get("Content-Length", ""))
+        except ValueError:
+            raise _BodyError(411, "a Content-Length header is required") from None
+        if not 0 <= length <= MAX_BODY:
+            raise _BodyError(413, f"body of {length} bytes; at most {MAX_BODY}")
+        raw = self.rfile.read(length)
+        try:
+            request = json.loads(raw)
+        except (UnicodeDecodeError, ValueError) as e:
+            raise BadRequest(f"body is not JSON: {e}") from None
+        if not isinstance(request, dict):
+            raise BadRequest(f"body must be a JSON object, got {type(request).__name__}")
+        unknown = sorted(set(request) - fields)
+        if unknown:
+            raise BadRequest(f"unknown field(s) {', '.join(unknown)}; valid: "
+                             f"{', '.join(sorted(fields))}")
+        return request
+
+
+class _BodyError(Exception):
+    def __init__(self, status, message):
+        super().__init__(message)
+        self.status = status
+
+
+def make_server(app, host="127.0.0.1", port=DEFAULT_PORT, verbose=False):
+    """A ``ThreadingHTTPServer`` serving ``app`` (port 0: any free port)."""
+    server = ThreadingHTTPServer((host, port), Handler)
+    server.daemon_threads = True
+    server.app = app
+    server.verbose = verbose
+    return server
+
+
+def url_of(server):
+    host, port = server.server_address[:2]
+    return f"http://{host}:{port}/"
+
+
+def positive_float_arg(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number > 0, got {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number > 0, got {text!r}")
+    return value
+
+
+def port_arg(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a port 0..65535, got {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port 0..65535, got {text!r}")
+    return value
+
+
+def main(argv=None, prog="python -m scripts.serve"):
+    p = ArgumentParser(prog=prog,
+                       description="Play and analyse ConnectX in the browser (a local web server).")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to bind (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=port_arg, default=DEFAULT_PORT,
+                   help=f"port (default {DEFAULT_PORT}; 0 = any free port)")
+    p.add_argument("--searches", type=positive_int_arg, default=None,
+                   help="agent moves and analyses run at once (default: the number of CPUs)")
+    p.add_argument("--move-time", type=positive_float_arg, default=MOVE_TIME,
+                   help=f"seconds an agent may think per move (default {MOVE_TIME:g})")
+    p.add_argument("--analysis-time", type=positive_float_arg, default=ANALYSIS_TIME,
+                   help=f"longest analysis in seconds (default {ANALYSIS_TIME:g})")
+    p.add_argument("--no-warm-up", action="store_true",
+                   help="skip compiling the kernels at start (the first requests pay for it)")
+    p.add_argument("--verbose", action="store_true", help="log every request")
+    args = p.parse_args(argv)
+    app = App(args.searches, args.move_time, args.analysis_time)
+    try:
+        server = make_server(app, args.host, args.port, args.verbose)
+    except OSError as e:
+        fail(f"{prog}: cannot listen on {args.host}:{args.port}: {e.strerror or e}")
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        print(f"warning: listening on {args.host}: other machines can use this server",
+              file=sys.stderr)
+    if not args.no_warm_up:
+        print("compiling the search kernels...", file=sys.stderr, flush=True)
+        print(f"ready after {app.warm_up():.1f} s", file=sys.stderr)
+    print(f"connectx serve: {url_of(server)} (Ctrl-C stops)", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,214 @@
+"""The ``connectx`` command and the shared argument layer: every subcommand documents
+every flag, rejects bad input with one line and exit status 2 (no traceback), and
+names the extra to install when an optional dependency is missing."""
+import importlib
+import os
+import subprocess
+import sys
+import tomllib
+
+import pytest
+
+import agents
+from conftest import ROOT
+from scripts import args as cli_args
+from scripts import cli
+from scripts.match import MatchResult, match
+from scripts.runner import parse_options, parse_spec
+from scripts.tournament import tournament
+from submission import build as bld
+
+
+def leaves(table=cli.COMMANDS, prefix="connectx"):
+    """(prog, module) of every runnable command in the dispatch table."""
+    out = []
+    for name, entry in table.items():
+        if isinstance(entry, dict):
+            out.extend(leaves(entry, f"{prefix} {name}"))
+        else:
+            out.append((f"{prefix} {name}", entry[0]))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Help
+# ---------------------------------------------------------------------------
+
+
+def test_connectx_help_lists_the_subcommands(capsys):
+    assert cli.main(["--help"]) == 0
+    out = capsys.readouterr().out
+    for name in ("match", "tournament", "play", "solve", "build", "validate", "fuzz", "bench"):
+        assert f"\n  {name} " in out
+
+
+class Captured(Exception):
+    pass
+
+
+OTHER_SCRIPTS = ["scripts.compare_heuristics", "scripts.coin_game", "scripts.tictactoe_match",
+                 "scripts.seed_experiments", "scripts.make_book", "scripts.playout_book"]
+
+
+@pytest.mark.parametrize("prog, module", leaves() + [(None, m) for m in OTHER_SCRIPTS])
+def test_every_flag_has_help_and_usage_shows_how_it_is_run(prog, module, monkeypatch):
+    """The parser a command builds, caught at parse time: every argument has a help
+    text and ``usage:`` names the command as typed."""
+    def capture(self, *a, **k):
+        raise Captured(self)
+
+    monkeypatch.setattr(cli_args.ArgumentParser, "parse_args", capture)
+    main = importlib.import_module(module).main
+    with pytest.raises(Captured) as exc:
+        main([], prog=prog) if prog else main([])
+    parser = exc.value.args[0]
+    assert parser.prog == (prog or f"python -m {module}")
+    undocumented = [a.dest for a in parser._actions if not a.help]
+    assert undocumented == []
+
+
+# ---------------------------------------------------------------------------
+# Bad input: exit 2, one line, no traceback (in real processes)
+# ---------------------------------------------------------------------------
+
+BAD_INPUT = [
+    ([], "a command is required"),
+    (["frobnicate"], "unknown command 'frobnicate'"),
+    (["match", "nosuch", "random"], "unknown agent 'nosuch'"),
+    (["match", "random", "random", "--config", "rows=6,columns=7,inarow=4,speed=2"], "speed"),
+    (["tournament", "random", "onestep", "--config", "rows=0", "--quiet"], "rows"),
+    (["play", "minimax:depth"], "malformed option 'depth'"),
+    (["play", "random", "--config", "inarow=x"], "inarow"),
+    (["solve", "--config", "rows=x"], "config.rows must be an integer"),
+    (["solve", "--config", "rows=20,columns=20"], "connectx solve: error:"),
+    (["build", "--agent", "nosuch"], "build failed"),
+    (["validate", "/nonexistent/main.py"], "no such file"),
+    (["fuzz", "--agents", "minimax:dpth=2", "--games", "1"], "dpth"),
+    (["bench", "search", "--positions", "0"], "--positions"),
+    (["bench", "solver", "--files", "nope"], "--files"),
+    (["bench", "mcts", "--seconds", "x"], "--seconds"),
+    (["bench", "match", "--games", "0"], "--games"),
+    (["bench", "match", "random", "nosuch"], "unknown agent 'nosuch'"),
+    (["bench", "match", "--config", "rows=0"], "rows"),
+    (["bench", "load", "--agent", "nosuch"], "unknown agent 'nosuch'"),
+    (["bench"], "a command is required"),
+]
+
+
+def run_cli(argv, block=()):
+    """``connectx argv`` in a fresh process, with the modules in ``block`` made
+    unimportable (as if not installed); (exit status, stderr)."""
+    code = ("import sys\n"
+            f"for m in {list(block)!r}: sys.modules[m] = None\n"
+            "from scripts.cli import main\n"
+            f"sys.exit(main({list(argv)!r}))\n")
+    return subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def check_one_line(proc, words):
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 2, (out, err)
+    assert "Traceback" not in err, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("connectx"), err
+    assert words in lines[0], err
+
+
+def test_each_subcommand_rejects_bad_input_with_one_line():
+    # all at once: each process mostly waits for its imports
+    procs = [(run_cli(argv), words) for argv, words in BAD_INPUT]
+    for proc, words in procs:
+        check_one_line(proc, words)
+
+
+@pytest.mark.parametrize("argv, block, words", [
+    (["match", "negamax", "random"], ["kaggle_environments"], "connectx-search[games]"),
+    (["match", "random", "random", "--replay", "r.html"], ["kaggle_environments"],
+     "connectx-search[games]"),
+    (["tournament", "random", "onestep", "--out", "/nonexistent/t"], ["matplotlib"],
+     "connectx-search[games]"),
+    (["match", "random", "random", "--dask", "tcp://127.0.0.1:1", "--quiet"], ["distributed"],
+     "connectx-search[cluster]"),
+    (["validate", os.path.join(ROOT, "README.md")], ["kaggle_environments"],
+     "connectx-search[games]"),
+])
+def test_missing_optional_dependency_names_the_extra(argv, block, words):
+    check_one_line(run_cli(argv, block), words)
+
+
+# ---------------------------------------------------------------------------
+# One value parser, one entry point
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text, value", [
+    ("3", 3), ("007", 7), ("1_000", 1000), ("-0.5", -0.5), ("TRUE", True), ("none", None),
+    ("threats", "threats"), ("'3'", "3"), ('"a b"', "a b"),
+])
+def test_one_value_parser_for_specs_and_the_bundler(text, value):
+    assert parse_options(f"k={text}", "test") == {"k": value}
+    assert bld.parse_option(f"k={text}") == ("k", value)
+
+
+@pytest.mark.parametrize("text", ["k=[1, 2]", "k=(1, 2)", "k=1j", "2k=1", "k="])
+def test_value_parser_rejects_other_literals_and_bad_keys(text):
+    with pytest.raises(ValueError):
+        parse_options(text, "test")
+    with pytest.raises(bld.BuildError):
+        bld.parse_option(text)
+
+
+def test_console_entry_point_is_the_dispatcher():
+    with open(os.path.join(ROOT, "pyproject.toml"), "rb") as f:
+        project = tomllib.load(f)["project"]
+    module, _, name = project["scripts"]["connectx"].partition(":")
+    assert getattr(importlib.import_module(module), name) is cli.main
+
+
+# ---------------------------------------------------------------------------
+# Notebook API
+# ---------------------------------------------------------------------------
+
+
+def test_match_takes_agent_callables_and_returns_a_result_object():
+    def first_legal(obs, config):
+        return next(c for c in range(config.columns) if obs.board[c] == 0)
+
+    onestep = agents.make("onestep", seed=1)
+    r = match(onestep, first_legal, games=4, cfg="rows=5,columns=6,inarow=4", progress=False)
+    assert isinstance(r, MatchResult)
+    games, summary = r  # still unpacks as before
+    assert summary["agents"] == [type(onestep).__name__, "first_legal"]
+    assert summary["wins"] + summary["draws"] + summary["losses"] == 4
+    assert r.config.columns == 6 and "W-D-L" in str(r)
+    assert repr(r).startswith(f"MatchResult({type(onestep).__name__} vs first_legal: W-D-L ")
+    with pytest.raises(ValueError, match="this process only"):
+        match(first_legal, "random", games=2, workers=2, progress=False)
+
+
+def test_tournament_takes_callables_and_reads_as_attributes():
+    def leftmost(obs, config):
+        return next(c for c in range(config.columns) if obs.board[c] == 0)
+
+    t = tournament([leftmost, "onestep"], games=2, cfg="rows=4,columns=5,inarow=3",
+                   progress=False)
+    assert t.names == ["leftmost", "onestep"] and t["names"] == t.names
+    assert len(t.results) == 2 and t.played[0, 1] == 2
+
+
+def test_callable_spec_is_played_as_is():
+    fn = agents.make("random", seed=3)
+    spec = parse_spec(fn)
+    assert spec.kind == "callable" and spec.name is fn
+
+
+def test_fuzz_takes_agent_specs():
+    import io
+    from scripts import fuzz
+    report = fuzz.run(["minimax:depth=2"], None, games=3, seconds=None, seed=1, max_side=6,
+                      out=io.StringIO(), act_timeouts=(1.0,))
+    assert list(report) == ["minimax:depth=2"]
+    r = report["minimax:depth=2"]
+    assert r["games"] == 3 and sum(r[s] for s in fuzz.STATUSES) == 0
