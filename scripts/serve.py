@@ -507,7 +507,7 @@ def replay(request):
 
     ``{"config", "games": [{"index", "agents", "result", "moves"}], "game": {"index",
     "agents", "result", "statuses", "error", "moves", "times" (seconds per move, None
-    where the file has none), "frames" (the board before the first move and after
+    where the file has none and for the moves of the game's opening), "frames" (the board before the first move and after
     each one)}}``."""
     doc = request.get("match")
     if not isinstance(doc, dict) or not isinstance(doc.get("games"), list) or not doc["games"]:
@@ -534,9 +534,11 @@ def replay(request):
         play_moves(cfg, moves, frames)
     times = g.get("times")
     per_move = []
+    opening = g.get("opening") or ""  # its moves were not played by the agents: no time
     for i in range(len(moves)):
+        first = len(opening) + (len(opening) % 2 != i % 2)  # this mark's first timed move
         try:
-            t = times[i % 2][i // 2]
+            t = times[i % 2][(i - first) // 2] if i >= first else None
             per_move.append(float(t) if isinstance(t, (int, float)) else None)
         except (TypeError, IndexError, KeyError):
             per_move.append(None)
