@@ -30,7 +30,8 @@ TARGET = 0.6
 
 def timed_match(a, b, games, workers, seed, path, config=None):
     cmd = [sys.executable, "-m", "scripts.match", a, b, "--games", str(games), "--seed", str(seed),
-           "--workers", str(workers), "--out", path, "--quiet"]
+           "--workers", str(workers), "--out", path, "--quiet",
+           "--openings", "none"]  # empty-board games, comparable with earlier figures
     if config:
         cmd += ["--config", config]
     start = time.perf_counter()
