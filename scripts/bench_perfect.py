@@ -1,6 +1,6 @@
 """Does the ``perfect`` agent keep the game's value? Play it on labelled positions.
 
-    python -m scripts.bench_perfect [--file tests/data/positions/early.txt]
+    connectx bench perfect [--file tests/data/positions/early.txt]
                                     [--overage 60] [--act 2] [--limit N] [--json PATH]
 
 Each line of the file is ``moves s1 ... sW`` (1-based move string, then the exact
@@ -17,7 +17,6 @@ charges a move's excess over ``actTimeout``: total and worst), and where the mov
 came from (book, solver, settled by the weak search, trap, alphabeta fallback).
 Kernels compile before the clock starts. Exit status 1 if any move lost the value.
 """
-import argparse
 import json
 import os
 import sys
@@ -26,6 +25,8 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
+
+from scripts.args import ArgumentParser  # noqa: E402
 
 DEFAULT_FILE = os.path.join(ROOT, "tests", "data", "positions", "early.txt")
 
@@ -107,8 +108,8 @@ def summary(records):
             "overage_worst": max(r["overage"] for r in records), "sources": sources}
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m scripts.bench_perfect",
+def main(argv=None, prog="python -m scripts.bench_perfect"):
+    ap = ArgumentParser(prog=prog,
                                  description="Play the perfect agent once on each labelled "
                                              "position and check it keeps the value.")
     ap.add_argument("--file", default=DEFAULT_FILE,

@@ -29,6 +29,7 @@ COMMANDS = {
         "mcts": ("scripts.bench_mcts", "MCTS iterations per second and playouts"),
         "match": ("scripts.bench_match", "match throughput with workers"),
         "load": ("scripts.budget_under_load", "move times while CPU hogs run"),
+        "perfect": ("scripts.bench_perfect", "the perfect agent on labelled positions: value kept"),
     },
 }
 
