@@ -30,6 +30,7 @@ COMMANDS = {
         "match": ("scripts.bench_match", "match throughput with workers"),
         "load": ("scripts.budget_under_load", "move times while CPU hogs run"),
         "perfect": ("scripts.bench_perfect", "the perfect agent on labelled positions: value kept"),
+        "warmup": ("scripts.bench_warmup", "an opponent's moves beside the file's background compile"),
     },
 }
 
