@@ -157,13 +157,16 @@ def _r(x):
 
 
 def validate(path, games=GAMES, min_overage=MIN_OVERAGE, must_beat=(), seed=0, no_numba=False,
-             by_cpu=False, out=sys.stdout, must_win_first=()):
-    """Run the episodes and print each; returns the list of (report, problems)."""
+             by_cpu=False, out=sys.stdout, must_win_first=(), configuration=None):
+    """Run the episodes and print each; returns the list of (report, problems).
+    ``configuration``: kaggle's connectx configuration (rows, columns, inarow,
+    actTimeout); default kaggle's 6x7, four in a row, 2 s."""
     with open(path, encoding="utf-8") as f:
         check_last_callable(f.read(), path)
     results = []
     for i, (opponent, seat) in enumerate(episodes(games)):
-        report = run_episode(path, opponent, seat, seed=seed + i, no_numba=no_numba)
+        report = run_episode(path, opponent, seat, seed=seed + i, no_numba=no_numba,
+                             configuration=configuration)
         problems = judge(report, min_overage, must_beat,
                          expect_numba=False if no_numba else None, by_cpu=by_cpu,
                          must_win_first=must_win_first)
@@ -179,7 +182,8 @@ def _names(text):
 
 
 def main(argv=None, prog="python -m submission.validate"):
-    from scripts.args import ArgumentParser, report, require
+    from scripts.args import ArgumentParser, add_config_argument, report, require
+    from scripts.runner import parse_match_config
     parser = ArgumentParser(prog=prog, description="Play a submission file as Kaggle does, "
                             "each game in a fresh process (needs the games extra); exit 1 "
                             "if a game fails.")
@@ -202,14 +206,24 @@ def main(argv=None, prog="python -m submission.validate"):
                              "machine busy with other work; Kaggle counts wall time)")
     parser.add_argument("--no-numba", action="store_true",
                         help="block `import numba` in the game processes: the pure-Python fallback")
+    add_config_argument(parser)
     args = parser.parse_args(argv)
+    try:
+        cfg = parse_match_config(args.config)
+    except ValueError as exc:
+        return report(f"{prog}: error: {exc}")
+    if cfg.remainingOverageTime != 60.0:
+        return report(f"{prog}: error: remainingOverageTime is kaggle's own (60 s) in validate")
+    configuration = {"rows": cfg.rows, "columns": cfg.columns, "inarow": cfg.inarow,
+                     "actTimeout": cfg.actTimeout}
     if not os.path.isfile(args.path):
         return report(f"{prog}: error: no such file {args.path}")
     try:
         require("kaggle_environments", "validate")
         results = validate(args.path, _names(args.games), args.min_overage,
                            _names(args.must_beat), args.seed, args.no_numba, args.cpu_overage,
-                           must_win_first=_names(args.must_win_first))
+                           must_win_first=_names(args.must_win_first),
+                           configuration=configuration)
     except (BuildError, ValueError, RuntimeError) as exc:
         return report(f"{prog}: error: {exc}")
     failed = sum(1 for _, problems in results if problems)

@@ -7,6 +7,7 @@ here (no wall-clock assertions): the >= 50 s check is exercised on synthetic
 reports, and on real games by running ``python -m submission.validate``.
 """
 import ast
+import io
 import json
 import os
 import subprocess
@@ -297,6 +298,7 @@ def fake_bundle(tmp_path, name, options=None, resources=None, files=None):
 
 
 RUN_FAKE = LOAD_LIKE_KAGGLE + """
+import io
 import json
 cfg = {"rows": 6, "columns": 7, "inarow": 4}
 full0 = [1] + [0] * 6 + [2] * 35          # column 0 full
@@ -511,3 +513,18 @@ def test_default_file_is_perfect_and_beats_alphabeta_in_its_own_process(tmp_path
         and not state["warmup"]["errors"]
     assert rep["rewards"][0] == 1 and rep["opponent"] == "alphabeta"
 
+
+
+def test_validate_plays_the_configured_board(tmp_path):
+    """``--config`` reaches kaggle's environment: on 5 rows x 6 columns the file's moves
+    are columns 0-5 of a 30-cell board, and a bad config exits 2 with one line."""
+    path = tmp_path / "main.py"
+    path.write_text(bld.build("minimax", {"depth": 1}).text)
+    results = val.validate(str(path), ("random",), min_overage=0, out=io.StringIO(),
+                           configuration={"rows": 5, "columns": 6, "inarow": 4,
+                                          "actTimeout": 2})
+    assert [problems for _, problems in results] == [[], []]
+    assert all(rep["steps"] <= 30 for rep, _ in results)
+    proc = subprocess.run([sys.executable, "-m", "submission.validate", str(path), "--config",
+                           "rows=0"], capture_output=True, text=True, cwd=bld.ROOT, timeout=120)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "rows" in proc.stderr
