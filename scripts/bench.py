@@ -19,7 +19,7 @@ import numpy as np
 
 import agents
 from agents.reference import _Cfg, random_position, tutorial_scores
-from agents.rules import _heights, parse_config
+from agents.board.rules import _heights, parse_config
 from .args import ArgumentParser, positive_int_arg, progress
 
 SECTIONS = ["scripts.bench_mcts"]

@@ -45,7 +45,7 @@ def settings(rows, columns):
 def positions(rows, columns, inarow, count, lo, hi, seed):
     """``count`` seeded random positions (flat Kaggle boards, side to move) with
     ``lo..hi`` stones, none of them over (no line, not full)."""
-    from agents.rules import drop_piece, legal_moves, winner
+    from agents.board.rules import drop_piece, legal_moves, winner
     rng = random.Random(seed)
     config = {"rows": rows, "columns": columns, "inarow": inarow}
     out = []
@@ -112,7 +112,7 @@ def record():
 
 def board_of(moves, rows=6, columns=7, inarow=4):
     """(flat Kaggle board, mark to move) after a 1-based move string."""
-    from agents.rules import drop_piece
+    from agents.board.rules import drop_piece
     config = {"rows": rows, "columns": columns, "inarow": inarow}
     board = [0] * (rows * columns)
     for i, ch in enumerate(moves):

@@ -4,8 +4,8 @@ import random
 import numpy as np
 import pytest
 
-from agents import rules
-from agents.jit import njit
+from agents.board import rules
+from agents.board.jit import njit
 from agents.reference import random_position, ref_drop, ref_legal_moves, ref_lines, ref_winner
 
 SHAPES = [(6, 7, 4), (4, 5, 3), (5, 4, 3), (3, 3, 3), (8, 9, 5), (10, 10, 4), (12, 12, 5),

@@ -7,7 +7,7 @@ import pytest
 import agents
 from agents.reference import ConnectX, Counter, _Cfg, minimax_value, random_position, \
     tutorial_get_heuristic, tutorial_heuristic_flat, tutorial_scores
-from agents.rules import _heights, parse_config, window_table
+from agents.board.rules import _heights, parse_config, window_table
 from heuristics import threats_eval, windows_eval
 
 
