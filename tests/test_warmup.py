@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from agents.board import rules
-from agents.reference import random_position, ref_drop, ref_legal_moves
+from agents.board.reference import random_position, ref_drop, ref_legal_moves
 from agents.warmup import Warmup
 from tests.conftest import ROOT
 
