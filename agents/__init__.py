@@ -1,8 +1,8 @@
 """ConnectX agents: ``agents.make(name, **options)`` returns an ``agent(obs, config) -> int``.
 
 Names and options are listed in :data:`AGENTS` (and the README). The rules of the
-game live in :mod:`agents.rules`; this module imports the agent classes lazily so
-that ``import agents.rules`` stays light.
+game live in :mod:`agents.board.rules`; this module imports the agent classes lazily so
+that ``import agents.board.rules`` stays light.
 """
 import importlib
 

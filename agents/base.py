@@ -9,8 +9,8 @@ import time
 
 import numpy as np
 
-from .jit import njit
-from .rules import _drop, _is_full, _is_win_at, _undo, _wins_by_playing, center_order, \
+from .board.jit import njit
+from .board.rules import _drop, _is_full, _is_win_at, _undo, _wins_by_playing, center_order, \
     heights_of, parse_observation
 
 # Seconds kept back from config.actTimeout: interpreter and kaggle-environments
@@ -244,7 +244,7 @@ def tactical_move(grid, heights, cfg, mark):
 def warmup_units():
     """Units for :class:`agents.warmup.Warmup`: the validation kernels every agent call
     runs (``_winner``, ``_heights``) and ``_tactical_move``."""
-    from .rules import _heights, _winner, parse_config
+    from .board.rules import _heights, _winner, parse_config
     cfg = parse_config(None)
     grid = np.zeros(cfg.rows * cfg.columns, dtype=np.int8)
 

@@ -7,7 +7,7 @@ from heuristics import get as get_heuristic
 from .base import Agent, _forced_result, _safe_moves, boolean, heuristic_name, legal_columns, \
     pick, positive_int, safety_net, seed_value, tactical_move
 from .reference import tutorial_best_columns
-from .rules import _drop, _undo, window_table
+from .board.rules import _drop, _undo, window_table
 from .search import _tutorial_scores
 
 

@@ -9,7 +9,7 @@ from heuristics import get as get_heuristic
 from .base import Agent, boolean, heuristic_name, optional, positive_int, positive_number, \
     safety_net, seed_value, tactical_move
 from .baselines import best_columns
-from .rules import cell_window_table, center_order, window_table
+from .board.rules import cell_window_table, center_order, window_table
 from .search import INF, PROVEN, S_ABORTED, S_NODES, Tables, _negamax, _root_search, \
     _tutorial_scores, _tutorial_scores_counts
 
@@ -147,7 +147,7 @@ def warmup_units(heuristic="threats"):
     ``heuristic`` (``_root_search``, ``_negamax`` and the evaluation), compiled by one
     short search on the empty 7x6 board with a private agent (small table: the
     kernels' types do not depend on its size)."""
-    from .rules import parse_config
+    from .board.rules import parse_config
     cfg = parse_config(None)
     agent = AlphaBetaAgent(heuristic=heuristic, tt_bits=10)
     grid = np.zeros(cfg.rows * cfg.columns, dtype=np.int8)

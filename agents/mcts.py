@@ -35,7 +35,7 @@ Rollouts (``light``): take an immediate win, else block the opponent's immediate
 win (the first, scanning columns left to right), else a uniformly random legal
 column; the plain random policy picks uniformly among legal columns.
 On boards that fit 64 bits (``columns * (rows + 1) <= 64``) the tree walk, the
-expansions and the rollouts use the bitboard of :mod:`agents.rules`, elsewhere the
+expansions and the rollouts use the bitboard of :mod:`agents.board.rules`, elsewhere the
 flat array: the same tree either way (the tests check both paths).
 Random numbers come from a xorshift64 generator whose state is a one-element
 uint64 array, so that :mod:`agents.uct_reference` can draw the very same numbers
@@ -51,8 +51,8 @@ import math
 import numpy as np
 
 from .base import Agent, boolean, optional, positive_int, positive_number, seed_value
-from .jit import njit, now
-from .rules import _bb_bottom, _bb_column, _bb_from_grid, _bb_has_line, _drop, _is_win_at, \
+from .board.jit import njit, now
+from .board.rules import _bb_bottom, _bb_column, _bb_from_grid, _bb_has_line, _drop, _is_win_at, \
     _wins_by_playing, center_order, fits_bitboard
 
 # proof codes, from the point of view of the player who moved into the node

@@ -69,7 +69,7 @@ from .base import Agent, Clock, _field, boolean, choice, optional, positive_int,
 from .lookahead import AlphaBetaAgent
 from .search import PROVEN
 from .resources import read_resource
-from .rules import center_order, fits_bitboard
+from .board.rules import center_order, fits_bitboard
 from .solver import DEFAULT_TT_BITS, Position, Solver, warmup_units as solver_units
 from .warmup import Warmup
 

@@ -1,6 +1,6 @@
 """Depth-limited searches in numba: the tutorial's minimax and negamax alpha-beta.
 
-Both work on the array representation of :mod:`agents.rules` (every board
+Both work on the array representation of :mod:`agents.board.rules` (every board
 shape) and take the evaluation kernel as an argument (see :mod:`heuristics`).
 
 Scores (int64, alpha-beta): from the side to move. A won position is worth
@@ -15,8 +15,8 @@ import numpy as np
 
 from heuristics.tutorial import counts_eval, update_counts, window_counts
 
-from .jit import njit, now
-from .rules import _drop, _is_full, _is_win_at, _undo
+from .board.jit import njit, now
+from .board.rules import _drop, _is_full, _is_win_at, _undo
 
 WIN = 1 << 40
 MAX_STONES = 1 << 20          # more stones than any board can hold

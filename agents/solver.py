@@ -2,7 +2,7 @@
 
 The classic design of Pascal Pons' solver, written as numba kernels:
 
-* the bitboard position of :mod:`agents.rules` -- ``(pos, mask, moves)``: the
+* the bitboard position of :mod:`agents.board.rules` -- ``(pos, mask, moves)``: the
   stones of the side to move, all stones, the number of stones -- held here as
   plain int64 (a board of at most 64 bits never sets bit 63 in a stone or in
   ``mask``, because bit 63 is a sentinel);
@@ -33,8 +33,8 @@ import time
 
 import numpy as np
 
-from .jit import HAVE_NUMBA, njit, now
-from .rules import fits_bitboard
+from .board.jit import HAVE_NUMBA, njit, now
+from .board.rules import fits_bitboard
 
 INVALID_MOVE = -1000  # score printed by analyze() for a full column
 
@@ -83,7 +83,7 @@ else:  # pragma: no cover
 
 
 # ---------------------------------------------------------------------------
-# Bitboard helpers (int64 flavour of agents.rules' layout)
+# Bitboard helpers (int64 flavour of agents.board.rules' layout)
 # ---------------------------------------------------------------------------
 
 

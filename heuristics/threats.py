@@ -18,7 +18,7 @@ below the search's win score (``agents.search.WIN``).
 """
 import numpy as np
 
-from agents.jit import njit
+from agents.board.jit import njit
 
 THREAT = 40
 PLAYABLE = 30

@@ -11,7 +11,7 @@ are exact integers (int64), identical to the tutorial's floats.
 
 import numpy as np
 
-from agents.jit import njit
+from agents.board.jit import njit
 
 W_THREE = 1
 W_OPP_THREE = -100

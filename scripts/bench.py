@@ -18,8 +18,9 @@ import time
 import numpy as np
 
 import agents
-from agents.reference import _Cfg, random_position, tutorial_scores
-from agents.rules import _heights, parse_config
+from agents.board.reference import random_position
+from agents.reference import _Cfg, tutorial_scores
+from agents.board.rules import _heights, parse_config
 from .args import ArgumentParser, positive_int_arg, progress
 
 SECTIONS = ["scripts.bench_mcts"]

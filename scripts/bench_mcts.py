@@ -15,7 +15,7 @@ import time
 import numpy as np
 
 from agents import mcts
-from agents.rules import fits_bitboard, parse_config
+from agents.board.rules import fits_bitboard, parse_config
 from agents.uct_reference import Board, XorShift, rollout, uct_search
 
 SHAPE = (6, 7, 4)
@@ -70,7 +70,7 @@ def rollout_rates(light, ref_rollouts=300, numba_rollouts=100_000, min_seconds=0
 
 
 def _make_rollouts_kernel():
-    from agents.jit import njit
+    from agents.board.jit import njit
 
     @njit
     def rollouts(rows, columns, inarow, light, rng, legal, stats, n):

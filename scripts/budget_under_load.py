@@ -14,7 +14,7 @@ import multiprocessing as mp
 import sys
 import time
 
-from agents.reference import ref_drop, ref_winner
+from agents.board.reference import ref_drop, ref_winner
 from .args import SPEC_HELP, ArgumentParser, add_config_argument, positive_int_arg, progress_bar
 from .runner import Struct, build_agent, parse_match_config, parse_spec
 

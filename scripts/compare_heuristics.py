@@ -15,7 +15,7 @@ import sys
 import numpy as np
 
 import agents
-from agents.rules import _drop, _heights, _is_win_at
+from agents.board.rules import _drop, _heights, _is_win_at
 from .args import ArgumentParser, add_config_argument, positive_int_arg, progress_bar
 from .runner import parse_match_config
 

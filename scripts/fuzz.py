@@ -33,7 +33,7 @@ import traceback
 import numpy as np
 
 import agents
-from agents.rules import _drop, _is_win_at
+from agents.board.rules import _drop, _is_win_at
 from .args import SPEC_HELP, ArgumentParser, positive_int_arg, progress_bar
 from .runner import Struct, build_agent, parse_spec
 

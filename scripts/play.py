@@ -10,7 +10,7 @@ import sys
 
 import numpy as np
 
-from agents.rules import _drop, _is_win_at
+from agents.board.rules import _drop, _is_win_at
 from .args import SPEC_HELP, ArgumentParser, add_config_argument
 from .runner import Struct, _config_struct, build_agent, parse_match_config, parse_spec, warm_up
 

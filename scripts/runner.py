@@ -40,7 +40,7 @@ from collections import namedtuple
 import numpy as np
 
 import agents
-from agents.rules import _drop, _is_win_at, parse_config
+from agents.board.rules import _drop, _is_win_at, parse_config
 # the command lines' helpers, re-exported here for the scripts that import them from runner
 from .args import ArgumentParser, fail, parse_options, parse_value, positive_int_arg, require  # noqa: F401
 

@@ -9,7 +9,7 @@ Design:
 * **Stateless.** Every request carries the whole game (``config`` and ``moves``) and
   the server keeps no game state, so two tabs play two independent games, a server
   restart loses nothing, and there is nothing to expire. Replaying a game of at most
-  ``rows * columns`` moves through :mod:`agents.rules` costs well under a millisecond
+  ``rows * columns`` moves through :mod:`agents.board.rules` costs well under a millisecond
   per move.
 * **The game logic is plain functions** (:func:`parse_game`, :func:`game_state`,
   :func:`agent_move`, :func:`analyse`, :func:`replay`) that raise :class:`BadRequest`
@@ -55,7 +55,7 @@ from pathlib import Path
 import numpy as np
 
 import agents
-from agents.rules import (_heights, center_order, drop_piece, fits_bitboard, parse_board,
+from agents.board.rules import (_heights, center_order, drop_piece, fits_bitboard, parse_board,
                           parse_config, winner)
 from agents.search import PROVEN, WIN
 from agents.solver import Position, Solver
@@ -172,7 +172,7 @@ def parse_moves(value, cfg):
 
 
 def play_moves(cfg, moves, frames=None):
-    """``(board, winner)`` after ``moves`` from the empty board, by :mod:`agents.rules`;
+    """``(board, winner)`` after ``moves`` from the empty board, by :mod:`agents.board.rules`;
     ``BadRequest`` names the first move into a full column or after the game ended.
     ``frames``: a list that receives the board before the first move and after each."""
     board = [0] * (cfg.rows * cfg.columns)

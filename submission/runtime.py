@@ -46,7 +46,7 @@ _STATE = {
 
 
 def _filename(name, is_package):
-    """A pseudo path for tracebacks, e.g. <bundle>/agents/rules.py (nothing is on disk)."""
+    """A pseudo path for tracebacks, e.g. <bundle>/agents/board/rules.py (nothing is on disk)."""
     path = name.replace(".", "/")
     return "<bundle>/" + (path + "/__init__.py" if is_package else path + ".py")
 
@@ -125,7 +125,7 @@ def _make_player_without_numba():
         if name.split(".")[0] in _PACKAGES:
             del _sys.modules[name]
     saved = _sys.modules.get("numba")
-    _sys.modules["numba"] = None  # agents.jit sees ``import numba`` fail
+    _sys.modules["numba"] = None  # agents.board.jit sees ``import numba`` fail
     try:
         return _make_player()
     finally:

@@ -5,8 +5,8 @@ import time
 import pytest
 
 import agents
-from agents.reference import make_tutorial_agent, random_position, ref_drop, ref_legal_moves, \
-    ref_winner
+from agents.board.reference import random_position, ref_drop, ref_legal_moves, ref_winner
+from agents.reference import make_tutorial_agent
 from tests.conftest import board_from_moves
 
 FAST = {

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from agents.rules import drop_piece, winner
+from agents.board.rules import drop_piece, winner
 from scripts import match as match_mod
 from scripts.runner import (Game, elo_difference, game_seeds, parse_match_config, parse_spec,
                             parse_value, play_game, run_games, score_interval)

@@ -11,8 +11,8 @@ import pytest
 import agents
 from agents import mcts
 from agents.mcts import DRAW, LOSS, UNKNOWN, WIN, search, seed_state
-from agents.reference import random_position, ref_drop, ref_legal_moves, ref_winner
-from agents.rules import _bb_from_grid, _heights, _wins_by_playing, fits_bitboard, parse_config
+from agents.board.reference import random_position, ref_drop, ref_legal_moves, ref_winner
+from agents.board.rules import _bb_from_grid, _heights, _wins_by_playing, fits_bitboard, parse_config
 from agents.uct_reference import Board, best_move, uct_search
 from conftest import POSITIONS, board_from_moves
 

@@ -8,7 +8,7 @@ import pytest
 
 import agents
 from agents import perfect as P
-from agents import rules
+from agents.board import rules
 from agents.solver import Position, Solver
 
 from conftest import POSITIONS, board_from_moves

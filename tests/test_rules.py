@@ -4,9 +4,10 @@ import random
 import numpy as np
 import pytest
 
-from agents import rules
-from agents.jit import njit
-from agents.reference import random_position, ref_drop, ref_legal_moves, ref_lines, ref_winner
+from agents.board import rules
+from agents.board.jit import njit
+from agents.board.reference import random_position, ref_drop, ref_legal_moves, ref_lines, \
+    ref_winner
 
 SHAPES = [(6, 7, 4), (4, 5, 3), (5, 4, 3), (3, 3, 3), (8, 9, 5), (10, 10, 4), (12, 12, 5),
           (1, 5, 2), (5, 1, 3), (4, 4, 6), (2, 2, 1), (9, 7, 4)]

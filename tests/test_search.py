@@ -5,9 +5,10 @@ import numpy as np
 import pytest
 
 import agents
-from agents.reference import ConnectX, Counter, _Cfg, minimax_value, random_position, \
-    tutorial_get_heuristic, tutorial_heuristic_flat, tutorial_scores
-from agents.rules import _heights, parse_config, window_table
+from agents.board.reference import random_position
+from agents.reference import ConnectX, Counter, _Cfg, minimax_value, tutorial_get_heuristic, \
+    tutorial_heuristic_flat, tutorial_scores
+from agents.board.rules import _heights, parse_config, window_table
 from heuristics import threats_eval, windows_eval
 
 
@@ -38,7 +39,7 @@ def test_windows_heuristic_equals_tutorial(shape):
 def ref_threats(board, mark, rows, columns, inarow):
     """Straightforward re-statement of heuristics.threats for one side."""
     from heuristics import threats as T
-    from agents.reference import ref_lines
+    from agents.board.reference import ref_lines
     heights = [sum(1 for r in range(rows) if board[c + r * columns]) for c in range(columns)]
     value, cells = 0, set()
     for line in ref_lines(rows, columns, inarow):

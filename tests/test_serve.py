@@ -14,7 +14,7 @@ import pytest
 
 import agents
 from agents.base import Agent
-from agents.rules import drop_piece, legal_moves, winner
+from agents.board.rules import drop_piece, legal_moves, winner
 from agents.solver import Solver
 from scripts import serve
 from scripts.match import main as match_main
@@ -356,7 +356,7 @@ def test_immediate_wins_and_losses_are_in_one():
 
 def _reference(board, mark, cfg, memo):
     """(score, stones when the game ends) with the side to move choosing the best score,
-    by plain recursion over agents.rules boards: the solver's convention, from scratch."""
+    by plain recursion over agents.board.rules boards: the solver's convention, from scratch."""
     key = (tuple(board), mark)
     if key not in memo:
         n, moves = len(board), sum(1 for v in board if v)

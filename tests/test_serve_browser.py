@@ -1,7 +1,7 @@
 """The page of ``connectx serve`` in a real headless Chromium (Playwright).
 
 Plays a full game against alphabeta by clicking, checking every board the page
-draws against :mod:`agents.rules`; toggles the analysis on a known position and
+draws against :mod:`agents.board.rules`; toggles the analysis on a known position and
 checks the scores against :class:`agents.solver.Solver`; plays two games in two tabs
 at once; replays a game of a ``scripts.match --json`` file step by step.
 
@@ -19,7 +19,7 @@ import threading
 import numpy as np
 import pytest
 
-from agents.rules import drop_piece, legal_moves, winner
+from agents.board.rules import drop_piece, legal_moves, winner
 from agents.solver import Solver
 from scripts import serve
 from scripts.match import main as match_main

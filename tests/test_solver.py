@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from agents import solver as S
-from agents.reference import ref_drop, ref_legal_moves, ref_winner
+from agents.board.reference import ref_drop, ref_legal_moves, ref_winner
 
 from conftest import POSITIONS
 

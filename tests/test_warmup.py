@@ -10,8 +10,8 @@ import time
 import numpy as np
 import pytest
 
-from agents import rules
-from agents.reference import random_position, ref_drop, ref_legal_moves
+from agents.board import rules
+from agents.board.reference import random_position, ref_drop, ref_legal_moves
 from agents.warmup import Warmup
 from tests.conftest import ROOT
 
@@ -96,8 +96,9 @@ import json, sys
 import agents.warmup
 agents.warmup.Warmup.start = lambda self: self   # no background thread: see what the move needs
 import agents
-from agents import base, lookahead, rules, search, solver
-from agents.jit import is_compiled
+from agents import base, lookahead, search, solver
+from agents.board import rules
+from agents.board.jit import is_compiled
 a = agents.make("perfect", warmup="background")
 cfg = {"rows": 6, "columns": 7, "inarow": 4, "actTimeout": 2}
 out = []

@@ -1,0 +1,82 @@
+"""The import graph of ``agents`` and ``heuristics`` flows one way (issue 18):
+
+    board (agents.board) <- heuristics <- search, players <- registry <- scripts, submission
+
+A module may import its own room and the rooms below it, never a room above. Imports
+are read from the source (``ast``: lazy imports inside functions count too), with the
+bundler's own reader, so the test sees what the submission build walks.
+"""
+import ast
+import os
+
+import pytest
+
+from submission.build import ROOT, imported_names, module_file
+
+PACKAGES = ("agents", "heuristics", "scripts", "submission", "tests")
+
+# room -> the rooms (besides itself) its modules may import; a module's room is the
+# longest prefix listed in ROOMS
+ROOMS = {
+    "agents.board": (),
+    "heuristics": ("agents.board",),
+    # search: the kernels and drivers of one algorithm a file (more move here in later
+    # slices: mcts.py still imports the players' base, so it is not listed yet)
+    "agents.search": ("agents.board", "heuristics"),
+    "agents.solver": ("agents.board", "heuristics"),
+    "agents.reference": ("agents.board", "heuristics"),
+    "agents.uct_reference": ("agents.board", "heuristics"),
+}
+
+
+def room_of(name):
+    best = None
+    for room in ROOMS:
+        if (name == room or name.startswith(room + ".")) \
+                and (best is None or len(room) > len(best)):
+            best = room
+    return best
+
+
+def modules():
+    """Every module of the rooms, by dotted name."""
+    out = []
+    for top in ("agents", "heuristics"):
+        for folder, _, files in os.walk(os.path.join(ROOT, top)):
+            for f in sorted(files):
+                if f.endswith(".py"):
+                    rel = os.path.relpath(os.path.join(folder, f), ROOT)[:-3].split(os.sep)
+                    if rel[-1] == "__init__":
+                        rel = rel[:-1]
+                    out.append(".".join(rel))
+    return sorted(out)
+
+
+def project_imports(name):
+    """The project modules ``name`` imports (attributes resolved to their module)."""
+    path, is_package = module_file(name)
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read(), path)
+    out = set()
+    for imported, _ in imported_names(tree, name, is_package):
+        if imported.split(".")[0] not in PACKAGES:
+            continue
+        while imported and module_file(imported) is None:
+            imported = imported.rpartition(".")[0]
+        if imported:
+            out.add(imported)
+    return out
+
+
+@pytest.mark.parametrize("name", [m for m in modules() if room_of(m)])
+def test_imports_flow_down(name):
+    room = room_of(name)
+    allowed = (room,) + ROOMS[room]
+    bad = sorted(m for m in project_imports(name)
+                 if not any(m == r or m.startswith(r + ".") for r in allowed))
+    assert not bad, f"{name} (room {room}) imports {bad}; allowed: {allowed}"
+
+
+def test_every_room_has_modules():
+    for room in ROOMS:
+        assert any(room_of(m) == room for m in modules()), room
