@@ -25,7 +25,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-from agents.perfect import BOOK_NAME, WEAK, canonical, decode_book, encode_book  # noqa: E402
+from agents.book_format import BOOK_NAME, WEAK, canonical, decode_book, encode_book  # noqa: E402
 from agents.solver import Position, Solver  # noqa: E402
 
 ROWS, COLUMNS, INAROW = 6, 7, 4

@@ -26,6 +26,9 @@ ROOMS = {
     "agents.solver": ("agents.board", "heuristics"),
     "agents.reference": ("agents.board", "heuristics"),
     "agents.uct_reference": ("agents.board", "heuristics"),
+    # package data, read through one function (the bundler embeds it): imports nothing
+    "agents.resources": (),
+    "agents.book_format": ("agents.board", "agents.resources"),
 }
 
 
