@@ -68,7 +68,8 @@ from .lookahead import AlphaBetaAgent
 from .search import PROVEN
 from .board.rules import center_order, fits_bitboard
 from .book_format import KIND_NAMES, load_book
-from .solver import DEFAULT_TT_BITS, Position, Solver, warmup_units as solver_units
+from .position import Position
+from .solver import DEFAULT_TT_BITS, Solver, warmup_units as solver_units
 from .warmup import Warmup
 
 # Seconds of the move's budget kept for the alpha-beta fallback after an unfinished

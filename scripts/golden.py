@@ -77,7 +77,8 @@ def sample_lines(name, step):
 
 def record():
     """The golden data: ``{key: value}`` with readable keys."""
-    from agents.solver import Position, Solver
+    from agents.position import Position
+    from agents.solver import Solver
     out = {}
     for rows, columns, inarow, count, lo, hi in SHAPES:
         shape = f"{columns}x{rows}/{inarow}"

@@ -10,7 +10,8 @@ import agents
 from agents import book_format as B
 from agents import perfect as P
 from agents.board import rules
-from agents.solver import Position, Solver
+from agents.position import Position
+from agents.solver import Solver
 
 from conftest import POSITIONS, board_from_moves
 
