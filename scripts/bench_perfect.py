@@ -53,7 +53,7 @@ def sign(x):
 
 
 def board_of(moves, rows=6, columns=7):
-    from agents.solver import Position
+    from agents.position import Position
     p = Position.from_moves(moves, rows, columns)  # validates the line
     board = [0] * (rows * columns)
     heights = [0] * columns

@@ -37,10 +37,11 @@ if ROOT not in sys.path:
 import numpy as np  # noqa: E402
 
 from agents.lookahead import AlphaBetaAgent  # noqa: E402
-from agents.perfect import BOOK_NAME, EXACT, HEURISTIC, KIND_NAMES, WEAK, canonical, \
+from agents.book_format import BOOK_NAME, EXACT, HEURISTIC, KIND_NAMES, WEAK, canonical, \
     encode_book  # noqa: E402
 from agents.board.rules import parse_config  # noqa: E402
-from agents.solver import DEFAULT_TT_BITS, Position, Solver  # noqa: E402
+from agents.position import Position  # noqa: E402
+from agents.solver import DEFAULT_TT_BITS, Solver  # noqa: E402
 
 ROWS, COLUMNS, INAROW = 6, 7, 4
 

@@ -56,7 +56,7 @@ def shipped():
 
 def check_opening(moves, rows, columns, inarow):
     """``ValueError`` if ``moves`` is not a legal, unfinished position on this board."""
-    from agents.solver import Position
+    from agents.position import Position
     if not moves.isdigit() and moves:
         bad = next(ch for ch in moves if not ch.isdigit())
         raise ValueError(f"opening {moves!r}: {bad!r} is not a column")
@@ -134,7 +134,7 @@ def mirror(moves, columns=7):
 def distinct_openings(k, rows=6, columns=7, inarow=4):
     """Every unfinished position after ``k`` plies, mirror images folded: the smallest
     move string reaching it or its mirror, sorted."""
-    from agents.solver import Position
+    from agents.position import Position
     best = {}
     frontier = [("", Position(rows, columns, inarow))]
     for _ in range(k):

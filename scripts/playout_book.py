@@ -25,8 +25,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-from agents.perfect import BOOK_NAME, WEAK, canonical, decode_book, encode_book  # noqa: E402
-from agents.solver import Position, Solver  # noqa: E402
+from agents.book_format import BOOK_NAME, WEAK, canonical, decode_book, encode_book  # noqa: E402
+from agents.position import Position  # noqa: E402
+from agents.solver import Solver  # noqa: E402
 
 ROWS, COLUMNS, INAROW = 6, 7, 4
 # shallow to deep: fixed depths 8-14, time limits 0.1 s to the default (actTimeout 2 s)

@@ -58,7 +58,8 @@ import agents
 from agents.board.rules import (_heights, center_order, drop_piece, fits_bitboard, parse_board,
                           parse_config, winner)
 from agents.search import PROVEN, WIN
-from agents.solver import Position, Solver
+from agents.position import Position
+from agents.solver import Solver
 from agents.solver import warm_up as warm_up_solver
 from .args import ArgumentParser, fail, positive_int_arg
 from .runner import MatchConfig, Struct, _config_struct, parse_spec

@@ -23,9 +23,13 @@ ROOMS = {
     # search: the kernels and drivers of one algorithm a file (more move here in later
     # slices: mcts.py still imports the players' base, so it is not listed yet)
     "agents.search": ("agents.board", "heuristics"),
-    "agents.solver": ("agents.board", "heuristics"),
+    "agents.position": ("agents.board",),
+    "agents.solver": ("agents.board", "agents.position", "heuristics"),
     "agents.reference": ("agents.board", "heuristics"),
     "agents.uct_reference": ("agents.board", "heuristics"),
+    # package data, read through one function (the bundler embeds it): imports nothing
+    "agents.resources": (),
+    "agents.book_format": ("agents.board", "agents.resources"),
 }
 
 

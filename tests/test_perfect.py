@@ -7,9 +7,11 @@ import numpy as np
 import pytest
 
 import agents
+from agents import book_format as B
 from agents import perfect as P
 from agents.board import rules
-from agents.solver import Position, Solver
+from agents.position import Position
+from agents.solver import Solver
 
 from conftest import POSITIONS, board_from_moves
 
@@ -157,20 +159,20 @@ def test_overage_budgets(agent):
 
 def test_book_round_trip_and_mirror():
     p = Position.from_moves("45")
-    key, mirrored = P.canonical(p.key(), 6, 7)
+    key, mirrored = B.canonical(p.key(), 6, 7)
     col = 5 if mirrored else 1  # column 2 (index 1) in p's orientation
-    data = P.encode_book({key: (col, 3, P.EXACT), 12345: (0, -2, P.WEAK)}, 6, 7, 4, 8)
-    book = P.Book(data)
+    data = B.encode_book({key: (col, 3, B.EXACT), 12345: (0, -2, B.WEAK)}, 6, 7, 4, 8)
+    book = B.Book(data)
     assert len(book) == 2 and book.counts() == {"exact": 1, "weak": 1}
-    assert book.lookup(p) == (1, 3, P.EXACT)
-    assert book.lookup(Position.from_moves("43")) == (5, 3, P.EXACT)  # the mirror image
+    assert book.lookup(p) == (1, 3, B.EXACT)
+    assert book.lookup(Position.from_moves("43")) == (5, 3, B.EXACT)  # the mirror image
     assert book.lookup(Position.from_moves("44")) is None
     with pytest.raises(ValueError, match="magic"):
-        P.Book(b"nonsense" + data[8:])
+        B.Book(b"nonsense" + data[8:])
 
 
 def test_committed_book_is_consistent():
-    book = P.load_book()
+    book = B.load_book()
     if book is None:
         pytest.skip("no opening book in agents/data")
     assert (book.rows, book.columns, book.inarow) == (6, 7, 4)
@@ -184,7 +186,7 @@ def test_committed_book_is_consistent():
         # rebuild the position from its key: mask = key's lowest set bits per column
         p = position_from_key(key)
         assert p.can_play(col)
-        if kind == P.WEAK and checked < 3 and p.moves >= 7:
+        if kind == B.WEAK and checked < 3 and p.moves >= 7:
             q = p.copy()
             if q.is_winning_move(col):
                 assert score == 1
@@ -287,7 +289,7 @@ def test_lost_book_entry_is_played_from_the_book(agent):
     if agent.opening_book is None:
         pytest.skip("no opening book in agents/data")
     lost = [k for k, (c, s, kind) in sorted(agent.opening_book.table.items())
-            if kind == P.WEAK and s < 0]
+            if kind == B.WEAK and s < 0]
     if not lost:
         pytest.skip("no lost entry in the book")
     p = position_from_key(lost[0])
@@ -302,7 +304,7 @@ def test_playout_book_pieces(agent):
     assert PB.choose({0: "WWL", 2: "DDD", 5: "WDD"}, [0, 2, 5]) == 5
     assert PB.choose({0: "DD", 2: "DD"}, [2, 0]) == 2
     # a lost entry goes into the book, mirror-folded, and the book reaches its stones
-    book = P.Book(PB.add_lost_entries(P.read_resource(P.BOOK_NAME),
+    book = B.Book(PB.add_lost_entries(B.read_resource(B.BOOK_NAME),
                                       {"444443333": 2, "444445555": 4}))
     assert book.max_stones == 9
     assert book.lookup(Position.from_moves("444443333"))[:2] == (2, -1)
@@ -325,12 +327,12 @@ def test_book_generator_is_resumable(tmp_path):
     lines = (tmp_path / "solved.txt").read_text().splitlines()
     # 1 root + 4 first moves (mirror-folded) + the first player's 2-stone positions
     assert len(entries) == len(lines) and len(entries) >= 5
-    assert all(kind == P.HEURISTIC for _, _, kind in entries.values())
+    assert all(kind == B.HEURISTIC for _, _, kind in entries.values())
     again = make_book.generate(2, str(tmp_path), exact_from=3, heuristic_depth=2,
                                tt_bits=12, quiet=True)
     assert again == entries
     assert (tmp_path / "solved.txt").read_text().splitlines() == lines
-    book = P.Book(P.encode_book(entries, 6, 7, 4, 2))
+    book = B.Book(B.encode_book(entries, 6, 7, 4, 2))
     assert book.lookup(Position()) is not None
 
 

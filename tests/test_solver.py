@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from agents import solver as S
+from agents.position import Position, _has_line
 from agents.board.reference import ref_drop, ref_legal_moves, ref_winner
 
 from conftest import POSITIONS
@@ -56,7 +57,7 @@ def ref_score(board, mark, rows, columns, inarow, memo):
 
 def random_line(rows, columns, inarow, stones, rng):
     """A random move string of ``stones`` moves that never completes a line, or None."""
-    p = S.Position(rows, columns, inarow)
+    p = Position(rows, columns, inarow)
     seq = ""
     for _ in range(stones):
         cols = [c for c in range(columns) if p.can_play(c) and not p.is_winning_move(c)]
@@ -99,7 +100,7 @@ def test_matches_slow_negamax_on_random_positions(shape):
         assert weak == (expected > 0) - (expected < 0), seq
         scores = s.analyze(seq)
         for c in range(columns):
-            if not S.Position.from_moves(seq, rows, columns, inarow).can_play(c):
+            if not Position.from_moves(seq, rows, columns, inarow).can_play(c):
                 assert scores[c] == S.INVALID_MOVE
                 continue
             child = ref_drop(board, c, mark, rows, columns)
@@ -191,7 +192,7 @@ def test_fast_threats_match_general_path(shape):
         seq = random_line(rows, columns, inarow, rng.randrange(rows * columns), rng)
         if seq is None:
             continue
-        p = S.Position.from_moves(seq, rows, columns, inarow)
+        p = Position.from_moves(seq, rows, columns, inarow)
         for stones in (p.pos, p.pos ^ p.mask):
             assert S._winning_cells(stones, p.mask, fast) == S._winning_cells(stones, p.mask, slow)
 
@@ -206,7 +207,7 @@ def test_winning_cells_against_reference():
             seq = random_line(rows, columns, inarow, rng.randrange(rows * columns), rng)
             if seq is None:
                 continue
-            p = S.Position.from_moves(seq, rows, columns, inarow)
+            p = Position.from_moves(seq, rows, columns, inarow)
             cells = S._winning_cells(p.pos, p.mask, g)
             for c in range(columns):
                 for r in range(rows):
@@ -214,14 +215,14 @@ def test_winning_cells_against_reference():
                     if p.mask & bit:
                         assert not cells & bit
                         continue
-                    wins = S._has_line(p.pos | bit, H, inarow)
+                    wins = _has_line(p.pos | bit, H, inarow)
                     assert bool(cells & bit) == wins, (seq, c, r)
 
 
 def test_mirror_and_key():
     g = S.geometry(6, 7, 4)
-    p = S.Position.from_moves("4453")
-    q = S.Position.from_moves("4435")
+    p = Position.from_moves("4453")
+    q = Position.from_moves("4435")
     assert S._mirror(p.pos + p.mask, g) == q.pos + q.mask
     assert S._key(p.pos, p.mask, p.moves, g) == S._key(q.pos, q.mask, q.moves, g)
 
@@ -236,7 +237,7 @@ def test_mirror_and_key():
                                          ("0", "move 1 is '0'")])
 def test_bad_move_strings(moves, words):
     with pytest.raises(ValueError, match=words):
-        S.Position.from_moves(moves)
+        Position.from_moves(moves)
 
 
 def test_bad_solver_options():
