@@ -10,8 +10,8 @@ import time
 import numpy as np
 
 from .board.jit import njit
-from .board.rules import _drop, _is_full, _is_win_at, _undo, _wins_by_playing, center_order, \
-    heights_of, parse_observation
+from .board.grid import center_order, drop, is_full, is_win_at, undo, wins_by_playing
+from .board.rules import heights_of, parse_observation
 
 # Seconds kept back from config.actTimeout: interpreter and kaggle-environments
 # overhead around the call, garbage collection, process scheduling.
@@ -159,11 +159,11 @@ def _tactical_move(grid, heights, rows, columns, inarow, mark):
     """A column that wins now, else the column that blocks the opponent's only
     immediate win, else -1 (no tactic, or several opponent wins: lost anyway)."""
     for c in range(columns):
-        if heights[c] < rows and _wins_by_playing(grid, heights, rows, columns, inarow, c, mark):
+        if heights[c] < rows and wins_by_playing(grid, heights, rows, columns, inarow, c, mark):
             return c
     block = -1
     for c in range(columns):
-        if heights[c] < rows and _wins_by_playing(grid, heights, rows, columns, inarow, c,
+        if heights[c] < rows and wins_by_playing(grid, heights, rows, columns, inarow, c,
                                                    3 - mark):
             if block >= 0:
                 return block  # two threats: block one, the game is lost anyway
@@ -178,11 +178,11 @@ def _safe_moves(grid, heights, rows, columns, inarow, mark):
     for c in range(columns):
         if heights[c] >= rows:
             continue
-        idx = _drop(grid, heights, rows, columns, c, mark)
+        idx = drop(grid, heights, rows, columns, c, mark)
         ok = True
         if heights[c] < rows:
-            ok = not _wins_by_playing(grid, heights, rows, columns, inarow, c, 3 - mark)
-        _undo(grid, heights, rows, columns, c)
+            ok = not wins_by_playing(grid, heights, rows, columns, inarow, c, 3 - mark)
+        undo(grid, heights, rows, columns, c)
         safe[c] = ok
         _ = idx
     return safe
@@ -192,16 +192,16 @@ def _safe_moves(grid, heights, rows, columns, inarow, mark):
 def _forced_result(grid, heights, rows, columns, inarow, mark, depth, last_idx):
     """+1 if ``mark`` (to move) forces a win within ``depth`` plies, -1 if it is forced
     to lose within ``depth`` plies, else 0. ``last_idx`` is the previous stone (-1: none)."""
-    if last_idx >= 0 and _is_win_at(grid, rows, columns, inarow, last_idx):
+    if last_idx >= 0 and is_win_at(grid, rows, columns, inarow, last_idx):
         return -1
-    if depth == 0 or _is_full(heights, rows):
+    if depth == 0 or is_full(heights, rows):
         return 0
     best = -1
     for c in range(columns):
         if heights[c] < rows:
-            idx = _drop(grid, heights, rows, columns, c, mark)
+            idx = drop(grid, heights, rows, columns, c, mark)
             v = -_forced_result(grid, heights, rows, columns, inarow, 3 - mark, depth - 1, idx)
-            _undo(grid, heights, rows, columns, c)
+            undo(grid, heights, rows, columns, c)
             if v > best:
                 best = v
                 if best == 1:
@@ -219,18 +219,18 @@ def safety_net(grid, heights, cfg, mark, best):
       return that column. Otherwise ``best`` unchanged."""
     r, c, k = cfg.rows, cfg.columns, cfg.inarow
     legal = [col for col in range(c) if heights[col] < r]
-    wins = [col for col in legal if _wins_by_playing(grid, heights, r, c, k, col, mark)]
+    wins = [col for col in legal if wins_by_playing(grid, heights, r, c, k, col, mark)]
     if wins:
         if any(col in wins for col in best):
             return [col for col in best if col in wins]
         for col in best:
-            idx = _drop(grid, heights, r, c, col, mark)
+            idx = drop(grid, heights, r, c, col, mark)
             forced = -_forced_result(grid, heights, r, c, k, 3 - mark, 2, idx)
-            _undo(grid, heights, r, c, col)
+            undo(grid, heights, r, c, col)
             if forced == 1:
                 return best
         return wins
-    threats = [col for col in legal if _wins_by_playing(grid, heights, r, c, k, col, 3 - mark)]
+    threats = [col for col in legal if wins_by_playing(grid, heights, r, c, k, col, 3 - mark)]
     if len(threats) == 1 and threats[0] not in best:
         return threats
     return best
@@ -243,16 +243,17 @@ def tactical_move(grid, heights, cfg, mark):
 
 def warmup_units():
     """Units for :class:`agents.warmup.Warmup`: the validation kernels every agent call
-    runs (``_winner``, ``_heights``) and ``_tactical_move``."""
-    from .board.rules import _heights, _winner, parse_config
+    runs (``grid_winner``, ``column_heights``) and ``_tactical_move``."""
+    from .board.grid import column_heights, grid_winner
+    from .board.rules import parse_config
     cfg = parse_config(None)
     grid = np.zeros(cfg.rows * cfg.columns, dtype=np.int8)
 
     def rules():
-        _winner(grid, cfg.rows, cfg.columns, cfg.inarow)
-        _heights(grid, cfg.rows, cfg.columns)
+        grid_winner(grid, cfg.rows, cfg.columns, cfg.inarow)
+        column_heights(grid, cfg.rows, cfg.columns)
     heights = np.zeros(cfg.columns, dtype=np.int64)
-    return [("rules._winner+_heights", rules, 1.0),
+    return [("grid.grid_winner+column_heights", rules, 1.0),
             ("base._tactical_move", lambda: tactical_move(grid, heights, cfg, 1), 0.3)]
 
 

@@ -7,7 +7,7 @@ from heuristics import get as get_heuristic
 from .base import Agent, _forced_result, _safe_moves, boolean, heuristic_name, legal_columns, \
     pick, positive_int, safety_net, seed_value, tactical_move
 from .reference import tutorial_best_columns
-from .board.rules import _drop, _undo, window_table
+from .board.grid import drop, undo, window_table
 from .search import _tutorial_scores
 
 
@@ -69,10 +69,10 @@ class RulesAgent(Agent):
             or legal_columns(heights, cfg)
         values = {}
         for c in candidates:
-            idx = _drop(grid, heights, cfg.rows, cfg.columns, c, mark)
+            idx = drop(grid, heights, cfg.rows, cfg.columns, c, mark)
             values[c] = -_forced_result(grid, heights, cfg.rows, cfg.columns, cfg.inarow,
                                         3 - mark, self.lookahead - 1, idx)
-            _undo(grid, heights, cfg.rows, cfg.columns, c)
+            undo(grid, heights, cfg.rows, cfg.columns, c)
         top = max(values.values())
         return pick(self.rng, [c for c in candidates if values[c] == top], cfg)
 

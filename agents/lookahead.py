@@ -9,7 +9,7 @@ from heuristics import get as get_heuristic
 from .base import Agent, boolean, heuristic_name, optional, positive_int, positive_number, \
     safety_net, seed_value, tactical_move
 from .baselines import best_columns
-from .board.rules import cell_window_table, center_order, window_table
+from .board.grid import cell_window_table, center_order, window_table
 from .search import INF, PROVEN, S_ABORTED, S_NODES, Tables, _negamax, _root_search, \
     _tutorial_scores, _tutorial_scores_counts
 

@@ -52,8 +52,8 @@ import numpy as np
 
 from .base import Agent, boolean, optional, positive_int, positive_number, seed_value
 from .board.jit import njit, now
-from .board.rules import _bb_bottom, _bb_column, _bb_from_grid, _bb_has_line, _drop, _is_win_at, \
-    _wins_by_playing, center_order, fits_bitboard
+from .board.bitboard import bb_bottom, bb_column, bb_from_grid, bb_has_line, fits_bitboard
+from .board.grid import center_order, drop, is_win_at, wins_by_playing
 
 # proof codes, from the point of view of the player who moved into the node
 UNKNOWN, WIN, DRAW, LOSS = 0, 1, 2, 3
@@ -125,17 +125,17 @@ def _rollout(grid, heights, rows, columns, inarow, mark, light, rng, legal, stat
             block = -1
             for k in range(n):
                 c = legal[k]
-                if _wins_by_playing(grid, heights, rows, columns, inarow, c, mark):
+                if wins_by_playing(grid, heights, rows, columns, inarow, c, mark):
                     return mark
-                if block < 0 and _wins_by_playing(grid, heights, rows, columns, inarow, c,
+                if block < 0 and wins_by_playing(grid, heights, rows, columns, inarow, c,
                                                   3 - mark):
                     block = c
             col = block if block >= 0 else legal[_rand_below(rng, n)]
-            _drop(grid, heights, rows, columns, col, mark)  # never a win: checked above
+            drop(grid, heights, rows, columns, col, mark)  # never a win: checked above
         else:
             col = legal[_rand_below(rng, n)]
-            idx = _drop(grid, heights, rows, columns, col, mark)
-            if _is_win_at(grid, rows, columns, inarow, idx):
+            idx = drop(grid, heights, rows, columns, col, mark)
+            if is_win_at(grid, rows, columns, inarow, idx):
                 return mark
         mark = 3 - mark
 
@@ -180,7 +180,7 @@ def _bb_rollout(current, mask, rows, columns, inarow, mark, light, rng, legal, s
     board = np.uint64(0)
     for c in range(columns):
         bottom |= np.uint64(1) << np.uint64(c * H)
-        board |= _bb_column(c, H, rows)
+        board |= bb_column(c, H, rows)
     one = np.uint64(1)
     while True:
         possible = (mask + bottom) & board  # the cell each non-full column would take
@@ -189,7 +189,7 @@ def _bb_rollout(current, mask, rows, columns, inarow, mark, light, rng, legal, s
         stats[S_ROLLOUT_PLIES] += 1
         n = 0
         for c in range(columns):
-            if possible & _bb_column(c, H, rows):
+            if possible & bb_column(c, H, rows):
                 legal[n] = c
                 n += 1
         if light:
@@ -199,7 +199,7 @@ def _bb_rollout(current, mask, rows, columns, inarow, mark, light, rng, legal, s
             col = -1
             if threats:
                 for c in range(columns):
-                    if threats & _bb_column(c, H, rows):
+                    if threats & bb_column(c, H, rows):
                         col = c
                         break
             else:
@@ -208,7 +208,7 @@ def _bb_rollout(current, mask, rows, columns, inarow, mark, light, rng, legal, s
         else:
             col = legal[_rand_below(rng, n)]
             new_mask = mask | (mask + (one << np.uint64(col * H)))
-            if _bb_has_line(current | (new_mask ^ mask), H, inarow):
+            if bb_has_line(current | (new_mask ^ mask), H, inarow):
                 return mark
         current, mask = current ^ mask, new_mask
         mark = 3 - mark
@@ -295,7 +295,7 @@ def _expand(node, grid, heights, rows, columns, inarow, mark, order, parent, fir
         col = order[i]
         if heights[col] >= rows:
             continue
-        wins_now = _wins_by_playing(grid, heights, rows, columns, inarow, col, mark)
+        wins_now = wins_by_playing(grid, heights, rows, columns, inarow, col, mark)
         _new_child(base + k, node, col, wins_now, stones + 1 == rows * columns, parent, first,
                    nchild, move, proof, visits, wins)
         k += 1
@@ -313,8 +313,8 @@ def _expand_bb(node, current, mask, rows, columns, inarow, stones, order, parent
     k = 0
     for i in range(columns):
         col = order[i]
-        colmask = _bb_column(col, H, rows)
-        cell = (mask + _bb_bottom(col, H)) & colmask
+        colmask = bb_column(col, H, rows)
+        cell = (mask + bb_bottom(col, H)) & colmask
         if cell == np.uint64(0):
             continue  # full column
         _new_child(base + k, node, col, (winning & cell) != np.uint64(0),
@@ -351,7 +351,7 @@ def _search(root_grid, root_mark, rows, columns, inarow, order, root, parent, fi
     legal = np.zeros(columns, dtype=np.int64)
     # with ``bitboard`` the tree walk keeps (current, mask) and leaves ``grid`` alone
     H = rows + 1
-    root_current, root_mask = _bb_from_grid(root_grid, rows, columns, root_mark) if bitboard \
+    root_current, root_mask = bb_from_grid(root_grid, rows, columns, root_mark) if bitboard \
         else (np.uint64(0), np.uint64(0))
     one = np.uint64(1)
     if nchild[root] == 0 and proof[root] == UNKNOWN and count[0] + columns <= capacity:
@@ -382,7 +382,7 @@ def _search(root_grid, root_mark, rows, columns, inarow, order, root, parent, fi
             if bitboard:
                 current, mask = current ^ mask, mask | (mask + (one << np.uint64(move[node] * H)))
             else:
-                _drop(grid, heights, rows, columns, move[node], mark)
+                drop(grid, heights, rows, columns, move[node], mark)
             mark = 3 - mark
             depth += 1
         # expansion
@@ -399,7 +399,7 @@ def _search(root_grid, root_mark, rows, columns, inarow, order, root, parent, fi
                     current, mask = current ^ mask, \
                         mask | (mask + (one << np.uint64(move[node] * H)))
                 else:
-                    _drop(grid, heights, rows, columns, move[node], mark)
+                    drop(grid, heights, rows, columns, move[node], mark)
                 mark = 3 - mark
                 depth += 1
         if depth > stats[S_MAX_DEPTH]:

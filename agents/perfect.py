@@ -66,7 +66,8 @@ from .base import Agent, Clock, _field, boolean, choice, optional, positive_int,
     positive_number, tactical_move
 from .lookahead import AlphaBetaAgent
 from .search import PROVEN
-from .board.rules import center_order, fits_bitboard
+from .board.bitboard import fits_bitboard
+from .board.grid import center_order
 from .book_format import KIND_NAMES, load_book
 from .position import Position
 from .solver import DEFAULT_TT_BITS, Solver, warmup_units as solver_units

@@ -16,7 +16,7 @@ import numpy as np
 from heuristics.tutorial import counts_eval, update_counts, window_counts
 
 from .board.jit import njit, now
-from .board.rules import _drop, _is_full, _is_win_at, _undo
+from .board.grid import drop, is_full, is_win_at, undo
 
 WIN = 1 << 40
 MAX_STONES = 1 << 20          # more stones than any board can hold
@@ -45,16 +45,16 @@ def _tutorial_minimax(grid, heights, rows, columns, inarow, windows, evaluate,
     stone completed a line or the board is full (the root is never terminal),
     and terminal and horizon nodes alike score ``evaluate(..., mark)``."""
     stats[S_NODES] += 1
-    if depth == 0 or _is_win_at(grid, rows, columns, inarow, last_idx) or _is_full(heights, rows):
+    if depth == 0 or is_win_at(grid, rows, columns, inarow, last_idx) or is_full(heights, rows):
         return evaluate(grid, heights, rows, columns, inarow, windows, mark)
     mover = mark if maximizing else 3 - mark
     best = -INF if maximizing else INF
     for c in range(columns):
         if heights[c] < rows:
-            idx = _drop(grid, heights, rows, columns, c, mover)
+            idx = drop(grid, heights, rows, columns, c, mover)
             v = _tutorial_minimax(grid, heights, rows, columns, inarow, windows, evaluate,
                                   depth - 1, not maximizing, mark, idx, stats)
-            _undo(grid, heights, rows, columns, c)
+            undo(grid, heights, rows, columns, c)
             if maximizing:
                 if v > best:
                     best = v
@@ -70,10 +70,10 @@ def _tutorial_scores(grid, heights, rows, columns, inarow, windows, evaluate, ns
     scores = np.full(columns, -INF, dtype=np.int64)
     for c in range(columns):
         if heights[c] < rows:
-            idx = _drop(grid, heights, rows, columns, c, mark)
+            idx = drop(grid, heights, rows, columns, c, mark)
             scores[c] = _tutorial_minimax(grid, heights, rows, columns, inarow, windows,
                                           evaluate, nsteps - 1, False, mark, idx, stats)
-            _undo(grid, heights, rows, columns, c)
+            undo(grid, heights, rows, columns, c)
     return scores
 
 
@@ -83,18 +83,18 @@ def _tutorial_minimax_counts(grid, heights, rows, columns, inarow, counts, total
     """``_tutorial_minimax`` with the window heuristic kept incrementally
     (``heuristics.tutorial.window_counts``): same values, far fewer operations."""
     stats[S_NODES] += 1
-    if depth == 0 or _is_win_at(grid, rows, columns, inarow, last_idx) or _is_full(heights, rows):
+    if depth == 0 or is_win_at(grid, rows, columns, inarow, last_idx) or is_full(heights, rows):
         return counts_eval(totals, mark)
     mover = mark if maximizing else 3 - mark
     best = -INF if maximizing else INF
     for c in range(columns):
         if heights[c] < rows:
-            idx = _drop(grid, heights, rows, columns, c, mover)
+            idx = drop(grid, heights, rows, columns, c, mover)
             update_counts(counts, totals, cell_windows, idx, mover, inarow, 1)
             v = _tutorial_minimax_counts(grid, heights, rows, columns, inarow, counts, totals,
                                          cell_windows, depth - 1, not maximizing, mark, idx, stats)
             update_counts(counts, totals, cell_windows, idx, mover, inarow, -1)
-            _undo(grid, heights, rows, columns, c)
+            undo(grid, heights, rows, columns, c)
             if maximizing:
                 if v > best:
                     best = v
@@ -111,13 +111,13 @@ def _tutorial_scores_counts(grid, heights, rows, columns, inarow, windows, cell_
     scores = np.full(columns, -INF, dtype=np.int64)
     for c in range(columns):
         if heights[c] < rows:
-            idx = _drop(grid, heights, rows, columns, c, mark)
+            idx = drop(grid, heights, rows, columns, c, mark)
             update_counts(counts, totals, cell_windows, idx, mark, inarow, 1)
             scores[c] = _tutorial_minimax_counts(grid, heights, rows, columns, inarow, counts,
                                                  totals, cell_windows, nsteps - 1, False, mark,
                                                  idx, stats)
             update_counts(counts, totals, cell_windows, idx, mark, inarow, -1)
-            _undo(grid, heights, rows, columns, c)
+            undo(grid, heights, rows, columns, c)
     return scores
 
 
@@ -230,8 +230,8 @@ def _negamax(grid, heights, rows, columns, inarow, windows, evaluate, order,
     best = -INF
     for i in range(n):
         c = out[i]
-        idx = _drop(grid, heights, rows, columns, c, mark)
-        if _is_win_at(grid, rows, columns, inarow, idx):
+        idx = drop(grid, heights, rows, columns, c, mark)
+        if is_win_at(grid, rows, columns, inarow, idx):
             stats[S_NODES] += 1
             v = WIN - (stones + 1)
         elif stones + 1 == rows * columns:
@@ -243,7 +243,7 @@ def _negamax(grid, heights, rows, columns, inarow, windows, evaluate, order,
                           depth - 1, -beta, -alpha, 3 - mark, root_mark, stones + 1, child_key,
                           zobrist, tt_key, tt_val, tt_info, tt_move, killers, moves, ply + 1,
                           deadline, stats)
-        _undo(grid, heights, rows, columns, c)
+        undo(grid, heights, rows, columns, c)
         if stats[S_ABORTED]:
             return 0
         if v > best:
@@ -292,8 +292,8 @@ def _root_search(grid, heights, rows, columns, inarow, windows, evaluate, order,
         scores[c] = -INF
     for i in range(n):
         c = root_moves[i]
-        idx = _drop(grid, heights, rows, columns, c, mark)
-        if _is_win_at(grid, rows, columns, inarow, idx):
+        idx = drop(grid, heights, rows, columns, c, mark)
+        if is_win_at(grid, rows, columns, inarow, idx):
             stats[S_NODES] += 1
             v = WIN - (stones + 1)
         elif stones + 1 == rows * columns:
@@ -304,7 +304,7 @@ def _root_search(grid, heights, rows, columns, inarow, windows, evaluate, order,
                           depth - 1, -INF, -best, 3 - mark, mark, stones + 1,
                           key ^ zobrist[mark, idx], zobrist, tt_key, tt_val, tt_info, tt_move,
                           killers, moves, np.int64(1), deadline, stats)
-        _undo(grid, heights, rows, columns, c)
+        undo(grid, heights, rows, columns, c)
         if stats[S_ABORTED]:
             return -1
         scores[c] = v

@@ -34,7 +34,7 @@ import time
 import numpy as np
 
 from .board.jit import HAVE_NUMBA, njit, now
-from .board.rules import fits_bitboard
+from .board.bitboard import fits_bitboard
 from .position import Position
 
 INVALID_MOVE = -1000  # score printed by analyze() for a full column

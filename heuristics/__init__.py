@@ -5,7 +5,7 @@ Every evaluation is a numba kernel with one signature::
     evaluate(grid, heights, rows, columns, inarow, windows, mark) -> int64
 
 scoring the position for ``mark`` (higher is better for ``mark``), where
-``windows = agents.board.rules.window_table(rows, columns, inarow)``. Searches take the
+``windows = agents.board.grid.window_table(rows, columns, inarow)``. Searches take the
 kernel as an argument, so a new evaluation needs no change in any search.
 """
 from .threats import threats_eval

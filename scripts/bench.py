@@ -20,7 +20,8 @@ import numpy as np
 import agents
 from agents.board.reference import random_position
 from agents.reference import _Cfg, tutorial_scores
-from agents.board.rules import _heights, parse_config
+from agents.board.grid import column_heights
+from agents.board.rules import parse_config
 from .args import ArgumentParser, positive_int_arg, progress
 
 SECTIONS = ["scripts.bench_mcts"]
@@ -41,7 +42,7 @@ def bench_minimax_vs_tutorial(positions, quiet=False):
     mm = agents.make("minimax", depth=3)
     b0, m0 = positions[0]
     g0 = np.array(b0, dtype=np.int8)
-    mm.scores(g0, _heights(g0, 6, 7), m0, cfg)  # compile
+    mm.scores(g0, column_heights(g0, 6, 7), m0, cfg)  # compile
     t_ref = t_ours = 0.0
     same = 0
     for board, mark in progress(positions, "tutorial vs minimax", "pos", not quiet):
@@ -49,7 +50,7 @@ def bench_minimax_vs_tutorial(positions, quiet=False):
         ref = tutorial_scores(board, mark, _Cfg(6, 7, 4), 3)
         t_ref += time.perf_counter() - t
         grid = np.array(board, dtype=np.int8)
-        heights = _heights(grid, 6, 7)
+        heights = column_heights(grid, 6, 7)
         t = time.perf_counter()
         ours, _ = mm.scores(grid, heights, mark, cfg)
         t_ours += time.perf_counter() - t
@@ -70,7 +71,7 @@ def bench_nodes_per_second(positions, seconds, quiet=False):
     t_total = 0.0
     for board, mark in positions:
         grid = np.array(board, dtype=np.int8)
-        h = _heights(grid, 6, 7)
+        h = column_heights(grid, 6, 7)
         mm.scores(grid, h, mark, cfg)
         t = time.perf_counter()
         _, n = mm.scores(grid, h, mark, cfg)
@@ -81,7 +82,7 @@ def bench_nodes_per_second(positions, seconds, quiet=False):
     nodes, t_total, depths = 0, 0.0, []
     for board, mark in progress(positions, "alphabeta", "pos", not quiet):
         grid = np.array(board, dtype=np.int8)
-        h = _heights(grid, 6, 7)
+        h = column_heights(grid, 6, 7)
         t = time.perf_counter()
         _, _, depth, n = ab.search(grid, h, mark, cfg, time.perf_counter() + seconds)
         t_total += time.perf_counter() - t

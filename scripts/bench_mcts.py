@@ -15,7 +15,8 @@ import time
 import numpy as np
 
 from agents import mcts
-from agents.board.rules import fits_bitboard, parse_config
+from agents.board.bitboard import fits_bitboard
+from agents.board.rules import parse_config
 from agents.uct_reference import Board, XorShift, rollout, uct_search
 
 SHAPE = (6, 7, 4)

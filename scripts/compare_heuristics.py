@@ -15,7 +15,7 @@ import sys
 import numpy as np
 
 import agents
-from agents.board.rules import _drop, _heights, _is_win_at
+from agents.board.grid import column_heights, drop, is_win_at
 from .args import ArgumentParser, add_config_argument, positive_int_arg, progress_bar
 from .runner import parse_match_config
 
@@ -26,13 +26,13 @@ def play(first, second, opening, cfg):
     heights = np.zeros(cfg.columns, dtype=np.int64)
     mark = 1
     for c in opening:
-        _drop(grid, heights, cfg.rows, cfg.columns, c, mark)
+        drop(grid, heights, cfg.rows, cfg.columns, c, mark)
         mark = 3 - mark
     players = {1: first, 2: second}
     while heights.sum() < cfg.rows * cfg.columns:
         col = players[mark]({"board": grid.tolist(), "mark": mark}, dict(cfg._asdict()))
-        idx = _drop(grid, heights, cfg.rows, cfg.columns, col, mark)
-        if _is_win_at(grid, cfg.rows, cfg.columns, cfg.inarow, idx):
+        idx = drop(grid, heights, cfg.rows, cfg.columns, col, mark)
+        if is_win_at(grid, cfg.rows, cfg.columns, cfg.inarow, idx):
             return 1.0 if mark == 1 else 0.0
         mark = 3 - mark
     return 0.5
@@ -42,13 +42,13 @@ def random_opening(rng, plies, cfg):
     """A random opening that does not end the game."""
     while True:
         grid = np.zeros(cfg.rows * cfg.columns, dtype=np.int8)
-        heights = _heights(grid, cfg.rows, cfg.columns)
+        heights = column_heights(grid, cfg.rows, cfg.columns)
         moves, ok = [], True
         for i in range(plies):
             c = rng.choice([c for c in range(cfg.columns) if heights[c] < cfg.rows])
-            idx = _drop(grid, heights, cfg.rows, cfg.columns, c, 1 + i % 2)
+            idx = drop(grid, heights, cfg.rows, cfg.columns, c, 1 + i % 2)
             moves.append(c)
-            if _is_win_at(grid, cfg.rows, cfg.columns, cfg.inarow, idx):
+            if is_win_at(grid, cfg.rows, cfg.columns, cfg.inarow, idx):
                 ok = False
                 break
         if ok:

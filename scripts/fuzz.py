@@ -33,7 +33,7 @@ import traceback
 import numpy as np
 
 import agents
-from agents.board.rules import _drop, _is_win_at
+from agents.board.grid import drop, is_win_at
 from .args import SPEC_HELP, ArgumentParser, positive_int_arg, progress_bar
 from .runner import Struct, build_agent, parse_spec
 
@@ -77,8 +77,8 @@ def random_reachable(rng, cfg):
         legal = [c for c in range(columns) if heights[c] < rows]
         rng.shuffle(legal)
         for c in legal:
-            idx = _drop(grid, heights, rows, columns, c, mark)
-            if not _is_win_at(grid, rows, columns, inarow, idx):
+            idx = drop(grid, heights, rows, columns, c, mark)
+            if not is_win_at(grid, rows, columns, inarow, idx):
                 break
             grid[idx] = 0
             heights[c] -= 1
@@ -123,8 +123,8 @@ def play_game(agent, cfg, rng, max_moves=None):
         if status:
             failures.append((status, f"move {move!r} ({type(move).__name__}) in {elapsed:.3f} s"))
             break
-        idx = _drop(grid, heights, rows, columns, move, mark)
-        if _is_win_at(grid, rows, columns, inarow, idx):
+        idx = drop(grid, heights, rows, columns, move, mark)
+        if is_win_at(grid, rows, columns, inarow, idx):
             break
         mark = 3 - mark
     return moves, failures, worst, worst_act

@@ -39,7 +39,7 @@ import numpy as np  # noqa: E402
 from agents.lookahead import AlphaBetaAgent  # noqa: E402
 from agents.book_format import BOOK_NAME, EXACT, HEURISTIC, KIND_NAMES, WEAK, canonical, \
     encode_book  # noqa: E402
-from agents.board.rules import parse_config  # noqa: E402
+from agents.board.rules import parse_config
 from agents.position import Position  # noqa: E402
 from agents.solver import DEFAULT_TT_BITS, Solver  # noqa: E402
 

@@ -10,7 +10,7 @@ import sys
 
 import numpy as np
 
-from agents.board.rules import _drop, _is_win_at
+from agents.board.grid import drop, is_win_at
 from .args import SPEC_HELP, ArgumentParser, add_config_argument
 from .runner import Struct, _config_struct, build_agent, parse_match_config, parse_spec, warm_up
 
@@ -81,9 +81,9 @@ def play(spec, cfg, human_mark=1, seed=0, ask=input, say=print):
                 say(f"{spec.text} played an invalid column {col!r}: you win")
                 return human_mark
             say(f"{spec.text} plays column {col + 1}")
-        idx = _drop(grid, heights, cfg.rows, cfg.columns, col, mark)
+        idx = drop(grid, heights, cfg.rows, cfg.columns, col, mark)
         say(render(grid, cfg))
-        if _is_win_at(grid, cfg.rows, cfg.columns, cfg.inarow, idx):
+        if is_win_at(grid, cfg.rows, cfg.columns, cfg.inarow, idx):
             say("you win!" if mark == human_mark else f"{spec.text} wins")
             return mark
     say("draw: the board is full")

@@ -40,7 +40,8 @@ from collections import namedtuple
 import numpy as np
 
 import agents
-from agents.board.rules import _drop, _is_win_at, parse_config
+from agents.board.grid import drop, is_win_at
+from agents.board.rules import parse_config
 # the command lines' helpers, re-exported here for the scripts that import them from runner
 from .args import ArgumentParser, fail, parse_options, parse_value, positive_int_arg, require  # noqa: F401
 
@@ -289,8 +290,8 @@ def play_game(game):
         col = int(ch) - 1
         if not _valid_column(col, heights, cfg):
             raise ValueError(f"opening {game.opening!r}: move {i + 1} is not legal")
-        idx = _drop(grid, heights, cfg.rows, cfg.columns, col, 1 + i % 2)
-        if _is_win_at(grid, cfg.rows, cfg.columns, cfg.inarow, idx):
+        idx = drop(grid, heights, cfg.rows, cfg.columns, col, 1 + i % 2)
+        if is_win_at(grid, cfg.rows, cfg.columns, cfg.inarow, idx):
             raise ValueError(f"opening {game.opening!r} is already won")
         moves.append(col)
     for step in range(len(game.opening), cfg.rows * cfg.columns):
@@ -319,8 +320,8 @@ def play_game(game):
             break
         overage[p] -= max(0.0, elapsed - cfg.actTimeout)
         moves.append(action)
-        idx = _drop(grid, heights, cfg.rows, cfg.columns, action, mark)
-        if _is_win_at(grid, cfg.rows, cfg.columns, cfg.inarow, idx):
+        idx = drop(grid, heights, cfg.rows, cfg.columns, action, mark)
+        if is_win_at(grid, cfg.rows, cfg.columns, cfg.inarow, idx):
             winner = mark
             break
     result = {0: "1/2-1/2", 1: "1-0", 2: "0-1"}[winner]

@@ -55,8 +55,9 @@ from pathlib import Path
 import numpy as np
 
 import agents
-from agents.board.rules import (_heights, center_order, drop_piece, fits_bitboard, parse_board,
-                          parse_config, winner)
+from agents.board.bitboard import fits_bitboard
+from agents.board.grid import center_order, column_heights
+from agents.board.rules import drop_piece, parse_board, parse_config, winner
 from agents.search import PROVEN, WIN
 from agents.position import Position
 from agents.solver import Solver
@@ -436,7 +437,7 @@ def _alphabeta_scores(app, cfg, board, mark, moves, deadline):
     remaining time shared among the columns left): (scores, complete), complete when
     every column's value is proven (a forced win, loss or draw)."""
     grid = parse_board(board, cfg)
-    heights = _heights(grid, cfg.rows, cfg.columns)
+    heights = column_heights(grid, cfg.rows, cfg.columns)
     columns = [c for c in center_order(cfg.columns) if heights[c] < cfg.rows]
     scores = [None] * cfg.columns
     complete = True
@@ -452,7 +453,7 @@ def _alphabeta_scores(app, cfg, board, mark, moves, deadline):
                 scores[c] = outcome(0, moves + 1, moves)
                 continue
             share = max(0.0, deadline - time.perf_counter()) / (len(columns) - i)
-            h = _heights(child, cfg.rows, cfg.columns)
+            h = column_heights(child, cfg.rows, cfg.columns)
             _, value, depth, _ = ab.search(child, h, 3 - mark, cfg, time.perf_counter() + share)
             value = -value
             if abs(value) >= PROVEN:

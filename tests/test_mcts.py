@@ -12,7 +12,9 @@ import agents
 from agents import mcts
 from agents.mcts import DRAW, LOSS, UNKNOWN, WIN, search, seed_state
 from agents.board.reference import random_position, ref_drop, ref_legal_moves, ref_winner
-from agents.board.rules import _bb_from_grid, _heights, _wins_by_playing, fits_bitboard, parse_config
+from agents.board.bitboard import bb_from_grid, fits_bitboard
+from agents.board.grid import column_heights, wins_by_playing
+from agents.board.rules import parse_config
 from agents.uct_reference import Board, best_move, uct_search
 from conftest import POSITIONS, board_from_moves
 
@@ -168,15 +170,15 @@ def test_bitboard_winning_cells_match_the_array_rule(shape):
     H = rows + 1
     for board in random_boards(shape, 20, seed=2):
         grid = np.array(board, dtype=np.int8)
-        heights = _heights(grid, rows, columns)
+        heights = column_heights(grid, rows, columns)
         for mark in (1, 2):
-            stones, mask = _bb_from_grid(grid, rows, columns, mark)
+            stones, mask = bb_from_grid(grid, rows, columns, mark)
             cells = int(mcts._bb_winning_cells(stones, H, inarow))
             for c in range(columns):
                 if heights[c] < rows:
                     bit = 1 << (c * H + int(heights[c]))
                     assert bool(cells & bit) == bool(
-                        _wins_by_playing(grid, heights, rows, columns, inarow, c, mark))
+                        wins_by_playing(grid, heights, rows, columns, inarow, c, mark))
 
 
 # ---------------------------------------------------------------------------

@@ -5,6 +5,8 @@ import numpy as np
 import pytest
 
 from agents.board import rules
+from agents.board.bitboard import bb_can_play, bb_from_grid, bb_has_line, bb_play, fits_bitboard
+from agents.board.grid import column_heights, window_table, wins_by_playing
 from agents.board.jit import njit
 from agents.board.reference import random_position, ref_drop, ref_legal_moves, ref_lines, \
     ref_winner
@@ -37,7 +39,7 @@ def test_kernels_match_reference_on_random_positions(shape):
     for board in random_boards(shape, n, seed=sum(shape)):
         assert rules.legal_moves(board, cfg) == ref_legal_moves(board, rows, columns)
         grid = np.array(board, dtype=np.int8)
-        assert list(rules._heights(grid, rows, columns)) == [
+        assert list(column_heights(grid, rows, columns)) == [
             sum(1 for r in range(rows) if board[c + r * columns]) for c in range(columns)]
         for c in ref_legal_moves(board, rows, columns):
             for mark in (1, 2):
@@ -47,17 +49,17 @@ def test_kernels_match_reference_on_random_positions(shape):
                 assert rules.winner(expected, cfg) == w
                 assert rules.is_win(expected, mark, cfg) == (w == mark or
                                                             ref_winner_mark(expected, shape, mark))
-                heights = rules._heights(grid, rows, columns)
-                assert rules._wins_by_playing(grid, heights, rows, columns, inarow, c, mark) == \
+                heights = column_heights(grid, rows, columns)
+                assert wins_by_playing(grid, heights, rows, columns, inarow, c, mark) == \
                     ref_winner_mark(expected, shape, mark)
                 # array path and bitboard path agree
                 arr = bool(rules._has_line_array(np.array(expected, dtype=np.int8), rows, columns,
                                                  inarow, mark))
                 assert arr == ref_winner_mark(expected, shape, mark)
-                if rules.fits_bitboard(rows, columns):
-                    stones, _ = rules._bb_from_grid(np.array(expected, dtype=np.int8), rows,
+                if fits_bitboard(rows, columns):
+                    stones, _ = bb_from_grid(np.array(expected, dtype=np.int8), rows,
                                                     columns, mark)
-                    assert bool(rules._bb_has_line(stones, rows + 1, inarow)) == arr
+                    assert bool(bb_has_line(stones, rows + 1, inarow)) == arr
 
 
 def ref_winner_mark(board, shape, mark):
@@ -66,7 +68,7 @@ def ref_winner_mark(board, shape, mark):
 
 @pytest.mark.parametrize("shape", SHAPES)
 def test_window_table_matches_brute_force_lines(shape):
-    table = rules.window_table(*shape)
+    table = window_table(*shape)
     assert sorted(map(sorted, table.tolist())) == sorted(map(sorted, ref_lines(*shape)))
 
 
@@ -77,16 +79,16 @@ def test_bitboard_play_matches_array_drop():
         grid = np.array(board, dtype=np.int8)
         for c in ref_legal_moves(board, rows, columns):
             mark = 1 + sum(1 for v in board if v) % 2
-            cur, mask = rules._bb_from_grid(grid, rows, columns, mark)
-            assert rules._bb_can_play(mask, c, rows + 1, rows)
-            nxt_cur, nxt_mask = rules._bb_play(cur, mask, c, rows + 1)
+            cur, mask = bb_from_grid(grid, rows, columns, mark)
+            assert bb_can_play(mask, c, rows + 1, rows)
+            nxt_cur, nxt_mask = bb_play(cur, mask, c, rows + 1)
             after = np.array(ref_drop(board, c, mark, rows, columns), dtype=np.int8)
-            opp, all_ = rules._bb_from_grid(after, rows, columns, 3 - mark)
+            opp, all_ = bb_from_grid(after, rows, columns, 3 - mark)
             assert (nxt_cur, nxt_mask) == (opp, all_)
         full = [c for c in range(columns) if board[c] != 0]
         for c in full:
-            _, mask = rules._bb_from_grid(grid, rows, columns, 1)
-            assert not rules._bb_can_play(mask, c, rows + 1, rows)
+            _, mask = bb_from_grid(grid, rows, columns, 1)
+            assert not bb_can_play(mask, c, rows + 1, rows)
         _ = rng
 
 
@@ -100,8 +102,8 @@ def _perft_level(cur, mask, rows, columns, inarow):
     k = 0
     for i in range(n):
         for c in range(columns):
-            if rules._bb_can_play(mask[i], c, H, rows):
-                nc, nm = rules._bb_play(cur[i], mask[i], c, H)
+            if bb_can_play(mask[i], c, H, rows):
+                nc, nm = bb_play(cur[i], mask[i], c, H)
                 out_cur[k] = nc
                 out_mask[k] = nm
                 k += 1
@@ -113,7 +115,7 @@ def _won(cur, mask, rows, inarow):
     """Has the player who just moved (stones = mask ^ cur) a line?"""
     out = np.zeros(cur.shape[0], dtype=np.bool_)
     for i in range(cur.shape[0]):
-        out[i] = rules._bb_has_line(cur[i] ^ mask[i], rows + 1, inarow)
+        out[i] = bb_has_line(cur[i] ^ mask[i], rows + 1, inarow)
     return out
 
 

@@ -8,7 +8,8 @@ import agents
 from agents.board.reference import random_position
 from agents.reference import ConnectX, Counter, _Cfg, minimax_value, tutorial_get_heuristic, \
     tutorial_heuristic_flat, tutorial_scores
-from agents.board.rules import _heights, parse_config, window_table
+from agents.board.grid import column_heights, window_table
+from agents.board.rules import parse_config
 from heuristics import threats_eval, windows_eval
 
 
@@ -30,7 +31,7 @@ def test_windows_heuristic_equals_tutorial(shape):
     windows = window_table(*shape)
     for board, mark in positions(shape, 30, seed=11):
         grid = np.array(board, dtype=np.int8)
-        h = _heights(grid, rows, columns)
+        h = column_heights(grid, rows, columns)
         for m in (1, 2):
             expected = tutorial_get_heuristic(grid.reshape(rows, columns), m, _Cfg(*shape))
             assert windows_eval(grid, h, rows, columns, inarow, windows, m) == expected
@@ -68,7 +69,7 @@ def test_threats_heuristic_matches_reference_and_is_symmetric(shape):
     windows = window_table(*shape)
     for board, _ in positions(shape, 30, seed=5):
         grid = np.array(board, dtype=np.int8)
-        h = _heights(grid, rows, columns)
+        h = column_heights(grid, rows, columns)
         v1 = threats_eval(grid, h, rows, columns, inarow, windows, 1)
         assert v1 == -threats_eval(grid, h, rows, columns, inarow, windows, 2)
         assert v1 == (ref_threats(board, 1, rows, columns, inarow)
@@ -82,7 +83,7 @@ def test_minimax_depth3_matches_tutorial_on_random_positions():
     agent = agents.make("minimax", depth=3)
     for board, mark in positions((6, 7, 4), 50, seed=2024, max_stones=36):
         grid = np.array(board, dtype=np.int8)
-        h = _heights(grid, 6, 7)
+        h = column_heights(grid, 6, 7)
         ours, _ = agent.scores(grid, h, mark, cfg)
         expected = tutorial_scores(board, mark, _Cfg(6, 7, 4), 3)
         assert {c: int(ours[c]) for c in expected} == expected
@@ -101,7 +102,7 @@ def test_alphabeta_value_equals_minimax_with_no_more_nodes(shape, depth):
     game = ConnectX(rows, columns, inarow, heuristic=tutorial_heuristic_flat)
     for board, mark in positions(shape, 12, seed=depth * 31 + rows):
         grid = np.array(board, dtype=np.int8)
-        h = _heights(grid, rows, columns)
+        h = column_heights(grid, rows, columns)
         col, value, nodes = agent.fixed_depth(grid, h, mark, cfg, depth)
         state = (tuple(board), mark)
         counter = Counter()

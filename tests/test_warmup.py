@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from agents.board import rules
+from agents.board.grid import column_heights, grid_winner
 from agents.board.reference import random_position, ref_drop, ref_legal_moves
 from agents.warmup import Warmup
 from tests.conftest import ROOT
@@ -37,8 +38,8 @@ def test_numpy_twins_match_the_kernels(shape):
                       for c in ref_legal_moves(b, rows, columns) for m in (1, 2))
     for b in boards:
         grid = np.array(b, dtype=np.int8)
-        assert rules._winner_np(grid, cfg) == int(rules._winner(grid, rows, columns, inarow))
-        assert list(rules._heights_np(grid, cfg)) == list(rules._heights(grid, rows, columns))
+        assert rules._winner_np(grid, cfg) == int(grid_winner(grid, rows, columns, inarow))
+        assert list(rules._heights_np(grid, cfg)) == list(column_heights(grid, rows, columns))
 
 
 def _burn(stop):
@@ -97,7 +98,7 @@ import agents.warmup
 agents.warmup.Warmup.start = lambda self: self   # no background thread: see what the move needs
 import agents
 from agents import base, lookahead, search, solver
-from agents.board import rules
+from agents.board import bitboard, grid, rules
 from agents.board.jit import is_compiled
 a = agents.make("perfect", warmup="background")
 cfg = {"rows": 6, "columns": 7, "inarow": 4, "actTimeout": 2}
@@ -105,7 +106,7 @@ out = []
 for board, mark in json.loads(sys.argv[1]):
     out.append([a({"board": board, "mark": mark, "remainingOverageTime": 60}, cfg),
                 a.last.get("source")])
-kernels = [getattr(m, k) for m in (base, lookahead, rules, search, solver) for k in dir(m)
+kernels = [getattr(m, k) for m in (base, lookahead, bitboard, grid, rules, search, solver) for k in dir(m)
            if hasattr(getattr(m, k), "overloads")]
 print(json.dumps({"moves": out, "compiled": sorted(k.py_func.__name__ for k in kernels
                                                      if is_compiled(k))}))

@@ -1,0 +1,92 @@
+"""Bitboard kernels (boards with ``columns * (rows + 1) <= 64``).
+
+Layout, ``(current, mask)`` and the play/shift rules: see :mod:`agents.board`.
+Kernels take plain ints and do not validate.
+"""
+import numpy as np
+
+from .grid import EMPTY
+from .jit import njit
+
+MAX_BITBOARD_BITS = 64
+
+# ---------------------------------------------------------------------------
+# Bitboard kernels (columns * (rows + 1) <= 64)
+# ---------------------------------------------------------------------------
+
+
+def fits_bitboard(rows, columns):
+    """True when the board fits the 64-bit layout drawn above."""
+    return columns * (rows + 1) <= MAX_BITBOARD_BITS
+
+
+@njit
+def bb_bottom(col, H):
+    return np.uint64(1) << np.uint64(col * H)
+
+
+@njit
+def bb_top(col, H, rows):
+    """Bit of the top playable cell of ``col``."""
+    return np.uint64(1) << np.uint64(col * H + rows - 1)
+
+
+@njit
+def bb_column(col, H, rows):
+    """All playable cells of ``col``."""
+    return ((np.uint64(1) << np.uint64(rows)) - np.uint64(1)) << np.uint64(col * H)
+
+
+@njit
+def bb_can_play(mask, col, H, rows):
+    return (np.uint64(mask) & bb_top(col, H, rows)) == np.uint64(0)
+
+
+@njit
+def bb_play(current, mask, col, H):
+    """Play ``col``; returns the new (current, mask), current = the opponent's stones."""
+    current = np.uint64(current)
+    mask = np.uint64(mask)
+    new_current = current ^ mask
+    new_mask = mask | (mask + bb_bottom(col, H))
+    return new_current, new_mask
+
+
+@njit
+def bb_shift(x, s):
+    """x >> s with shifts of 64 and more giving 0 (LLVM leaves them undefined)."""
+    if s >= 64:
+        return np.uint64(0)
+    return np.uint64(x) >> np.uint64(s)
+
+
+@njit
+def bb_has_line(stones, H, inarow):
+    """True if ``stones`` contain ``inarow`` in a line (any direction)."""
+    stones = np.uint64(stones)
+    for s in (1, H - 1, H, H + 1):
+        m = stones
+        for i in range(1, inarow):
+            m &= bb_shift(stones, s * i)
+            if m == np.uint64(0):
+                break
+        if m != np.uint64(0):
+            return True
+    return False
+
+
+@njit
+def bb_from_grid(grid, rows, columns, mark):
+    """(stones of ``mark``, all stones) of a Kaggle flat grid."""
+    H = rows + 1
+    mine = np.uint64(0)
+    mask = np.uint64(0)
+    for r in range(rows):
+        for c in range(columns):
+            v = grid[c + r * columns]
+            if v != EMPTY:
+                bit = np.uint64(1) << np.uint64(c * H + (rows - 1 - r))
+                mask |= bit
+                if v == mark:
+                    mine |= bit
+    return mine, mask
