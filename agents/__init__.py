@@ -8,14 +8,14 @@ import importlib
 
 # name -> "module:Class"
 AGENTS = {
-    "random": "agents.baselines:RandomAgent",
-    "onestep": "agents.baselines:OneStepAgent",
-    "rules": "agents.baselines:RulesAgent",
-    "minimax": "agents.lookahead:MinimaxAgent",
-    "alphabeta": "agents.lookahead:AlphaBetaAgent",
-    "tutorial": "agents.baselines:TutorialAgent",  # the Kaggle tutorial's agent, pure Python
-    "mcts": "agents.mcts:MCTSAgent",
-    "perfect": "agents.perfect:PerfectAgent",  # exact solver + book, alphabeta fallback
+    "random": "agents.players.baselines:RandomAgent",
+    "onestep": "agents.players.baselines:OneStepAgent",
+    "rules": "agents.players.baselines:RulesAgent",
+    "minimax": "agents.players.lookahead:MinimaxAgent",
+    "alphabeta": "agents.players.lookahead:AlphaBetaAgent",
+    "tutorial": "agents.players.baselines:TutorialAgent",  # the Kaggle tutorial's agent, pure Python
+    "mcts": "agents.players.mcts:MCTSAgent",
+    "perfect": "agents.players.perfect:PerfectAgent",  # exact solver + book, alphabeta fallback
 }
 
 # Agents for the seed lessons' other games (not ConnectX players): make() builds them,
@@ -27,7 +27,7 @@ OTHER_GAMES = {
 # The default agent of submission.build and scripts.seed_experiments: the strongest 7x6
 # player, "perfect" (opening book + exact solver + traps; alphabeta on boards the solver
 # does not fit). Its Kaggle file compiles its kernels in a background thread while the
-# book answers (agents.warmup), so the first move costs well under a second.
+# book answers (agents.players.warmup), so the first move costs well under a second.
 BEST = "perfect"
 
 

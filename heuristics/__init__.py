@@ -8,8 +8,8 @@ scoring the position for ``mark`` (higher is better for ``mark``), where
 ``windows = agents.board.grid.window_table(rows, columns, inarow)``. Searches take the
 kernel as an argument, so a new evaluation needs no change in any search.
 """
-from .threats import threats_eval
-from .tutorial import windows_eval
+from heuristics.threats import threats_eval
+from heuristics.tutorial import windows_eval
 
 HEURISTICS = {
     "windows": windows_eval,   # the Kaggle tutorial's window count

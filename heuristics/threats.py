@@ -14,7 +14,7 @@ For each player:
 * every stone in a centre column adds ``CENTRE``.
 
 Scale: a threat is worth about 10 open two-stone windows; all values stay far
-below the search's win score (``agents.search.WIN``).
+below the search's win score (``agents.search.scores.WIN``).
 """
 import numpy as np
 

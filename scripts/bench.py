@@ -3,7 +3,7 @@
     python -m scripts.bench [--positions N] [--seconds S]
 
 * minimax depth 3 (numba) against the Kaggle tutorial's pure-Python agent
-  (agents.reference) on the same random positions, after warm-up: per-move
+  (agents.search.reference) on the same random positions, after warm-up: per-move
   times and their ratio;
 * nodes per second of ``minimax`` (depth 4) and ``alphabeta`` (fixed time) on
   the same positions;
@@ -19,10 +19,10 @@ import numpy as np
 
 import agents
 from agents.board.reference import random_position
-from agents.reference import _Cfg, tutorial_scores
+from agents.search.reference import _Cfg, tutorial_scores
 from agents.board.grid import column_heights
 from agents.board.rules import parse_config
-from .args import ArgumentParser, positive_int_arg, progress
+from scripts.args import ArgumentParser, positive_int_arg, progress
 
 SECTIONS = ["scripts.bench_mcts"]
 

@@ -18,8 +18,8 @@ import sys
 import tempfile
 import time
 
-from .args import SPEC_HELP, ArgumentParser, add_config_argument, positive_int_arg
-from .runner import parse_match_config, parse_spec
+from scripts.args import ArgumentParser, SPEC_HELP, add_config_argument, positive_int_arg
+from scripts.runner import parse_match_config, parse_spec
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # fast agents (about 40 ms and 1 ms a move), but enough play per game that 200

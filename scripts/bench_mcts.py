@@ -4,7 +4,7 @@
 Prints, measured in this run (these machines are noisy, so only ratios mean much):
 
 * rollouts (= UCT iterations, one rollout each) per second of the numba search
-  (:mod:`agents.mcts`) against the pure-Python reference (:mod:`agents.uct_reference`),
+  (:mod:`agents.search.mcts`) against the pure-Python reference (:mod:`agents.search.uct_reference`),
   same position, same algorithm, same random numbers, for the light and the random
   rollout policy, with their ratio; and the two rollout functions alone;
 * simulations per second of the agent's search on the empty 7x6 board for ``S``
@@ -14,10 +14,10 @@ import time
 
 import numpy as np
 
-from agents import mcts
+from agents.search import mcts
 from agents.board.bitboard import fits_bitboard
 from agents.board.rules import parse_config
-from agents.uct_reference import Board, XorShift, rollout, uct_search
+from agents.search.uct_reference import Board, XorShift, rollout, uct_search
 
 SHAPE = (6, 7, 4)
 
@@ -98,7 +98,7 @@ def simulations_per_second(seconds=1.0):
 
 
 def run(seconds=1.0):
-    print("== MCTS (agents.mcts) vs pure-Python UCT (agents.uct_reference), empty 7x6 ==")
+    print("== MCTS (agents.search.mcts) vs pure-Python UCT (agents.search.uct_reference), empty 7x6 ==")
     print(f"{'':26}{'python /s':>12}{'numba /s':>12}{'ratio':>9}")
     for light in (True, False):
         name = "light" if light else "random"
@@ -112,7 +112,7 @@ def run(seconds=1.0):
 
 
 def main(argv=None, prog="python -m scripts.bench_mcts"):
-    from .args import ArgumentParser
+    from scripts.args import ArgumentParser
     p = ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
     p.add_argument("--seconds", type=float, default=1.0,
                    help="search time for the simulations/s figure (default 1)")

@@ -53,7 +53,7 @@ def sign(x):
 
 
 def board_of(moves, rows=6, columns=7):
-    from agents.position import Position
+    from agents.search.position import Position
     p = Position.from_moves(moves, rows, columns)  # validates the line
     board = [0] * (rows * columns)
     heights = [0] * columns

@@ -21,7 +21,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-from agents.solver import DEFAULT_TT_BITS, Solver, warm_up  # noqa: E402
+from agents.search.solver import DEFAULT_TT_BITS, Solver, warm_up
 from scripts.args import ArgumentParser  # noqa: E402
 
 POSITIONS = os.path.join(ROOT, "tests", "data", "positions")

@@ -4,7 +4,7 @@
 
 Plays kaggle-environments games in ONE process, as a local ``env.run`` does: the
 ``perfect`` Kaggle file (built now, ``warmup=background``: its kernels compile in a
-thread while its book answers, see ``agents/warmup.py``) against ``--opponent``,
+thread while its book answers, see ``agents/players/warmup.py``) against ``--opponent``,
 then the same opponent against ``agents.make("perfect")`` compiled beforehand
 (``warmup=now``). The file's kernels compile once per process, so each command
 measures one game of each kind: run it again for another sample. The opponent

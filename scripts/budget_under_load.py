@@ -15,8 +15,8 @@ import sys
 import time
 
 from agents.board.reference import ref_drop, ref_winner
-from .args import SPEC_HELP, ArgumentParser, add_config_argument, positive_int_arg, progress_bar
-from .runner import Struct, build_agent, parse_match_config, parse_spec
+from scripts.args import (ArgumentParser, SPEC_HELP, add_config_argument, positive_int_arg, progress_bar)
+from scripts.runner import Struct, build_agent, parse_match_config, parse_spec
 
 
 def _hog():

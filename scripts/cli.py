@@ -12,7 +12,7 @@ import importlib
 import inspect
 import sys
 
-from .args import report
+from scripts.args import report
 
 COMMANDS = {
     "match": ("scripts.match", "head-to-head match, colours alternating, with Elo interval"),

@@ -15,9 +15,8 @@ second loses a game.
 import sys
 import time
 
-from agents.games.coins import (CoinGame, MinimaxPlayer, RandomPlayer, RulePlayer, mover_loses,
-                                play_game)
-from agents.reference import Counter, alphabeta_value, minimax_value
+from agents.games.coins import (CoinGame, MinimaxPlayer, RandomPlayer, RulePlayer, mover_loses, play_game)
+from agents.search.reference import Counter, alphabeta_value, minimax_value
 
 
 def value_table(coins, max_take):
@@ -42,7 +41,7 @@ def match(first, second, games, coins, max_take):
 
 
 def main(argv=None, prog="python -m scripts.coin_game"):
-    from .args import ArgumentParser, positive_int_arg
+    from scripts.args import ArgumentParser, positive_int_arg
     parser = ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=positive_int_arg, default=100, help="games (default 100)")
     parser.add_argument("--coins", type=positive_int_arg, default=21,

@@ -16,8 +16,8 @@ import numpy as np
 
 import agents
 from agents.board.grid import column_heights, drop, is_win_at
-from .args import ArgumentParser, add_config_argument, positive_int_arg, progress_bar
-from .runner import parse_match_config
+from scripts.args import ArgumentParser, add_config_argument, positive_int_arg, progress_bar
+from scripts.runner import parse_match_config
 
 
 def play(first, second, opening, cfg):

@@ -34,8 +34,8 @@ import numpy as np
 
 import agents
 from agents.board.grid import drop, is_win_at
-from .args import SPEC_HELP, ArgumentParser, positive_int_arg, progress_bar
-from .runner import Struct, build_agent, parse_spec
+from scripts.args import ArgumentParser, SPEC_HELP, positive_int_arg, progress_bar
+from scripts.runner import Struct, build_agent, parse_spec
 
 # Agents that are not ConnectX players or have no time management of their own.
 EXCLUDED = {"tutorial"}

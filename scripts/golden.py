@@ -77,8 +77,8 @@ def sample_lines(name, step):
 
 def record():
     """The golden data: ``{key: value}`` with readable keys."""
-    from agents.position import Position
-    from agents.solver import Solver
+    from agents.search.position import Position
+    from agents.search.solver import Solver
     out = {}
     for rows, columns, inarow, count, lo, hi in SHAPES:
         shape = f"{columns}x{rows}/{inarow}"
@@ -94,7 +94,7 @@ def record():
                 play("perfect", {"tt_bits": 20, "traps": False, "time_limit": 60.0}, b, m,
                      rows, columns, inarow) for b, m in boards]
     # 7x6: the book (early positions) and solved late positions from the shared set
-    from agents.book_format import load_book
+    from agents.search.book_format import load_book
     opening_book = load_book()
     book = [(b, m) for b, m in positions(6, 7, 4, 400, 0, 10, seed=607)
             if opening_book.lookup(Position.from_grid(b, 6, 7, 4, m)) is not None][:40]

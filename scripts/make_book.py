@@ -4,8 +4,8 @@ The book holds the positions the agent meets when it plays its own book moves:
 as first player from the empty board, as second player from each first move;
 after each book move every reply of the opponent (that does not end the game)
 leads to the next book position. Each position is solved exactly
-(:meth:`agents.solver.Solver.best_move`) and stored with its best column and
-score, mirror images folded (see :mod:`agents.perfect` for the format).
+(:meth:`agents.search.solver.Solver.best_move`) and stored with its best column and
+score, mirror images folded (see :mod:`agents.players.perfect` for the format).
 
 ``--weak`` stores outcome-keeping moves (kind WEAK: about ten times cheaper to
 prove than exact ones: the committed book is weak-solved down to the empty
@@ -36,12 +36,11 @@ if ROOT not in sys.path:
 
 import numpy as np  # noqa: E402
 
-from agents.lookahead import AlphaBetaAgent  # noqa: E402
-from agents.book_format import BOOK_NAME, EXACT, HEURISTIC, KIND_NAMES, WEAK, canonical, \
-    encode_book  # noqa: E402
+from agents.players.lookahead import AlphaBetaAgent
+from agents.search.book_format import (BOOK_NAME, EXACT, HEURISTIC, KIND_NAMES, WEAK, canonical, encode_book)
 from agents.board.rules import parse_config
-from agents.position import Position  # noqa: E402
-from agents.solver import DEFAULT_TT_BITS, Solver  # noqa: E402
+from agents.search.position import Position
+from agents.search.solver import DEFAULT_TT_BITS, Solver
 
 ROWS, COLUMNS, INAROW = 6, 7, 4
 

@@ -28,12 +28,10 @@ from collections import namedtuple
 
 import numpy as np
 
-from . import stats
-from .args import SPEC_HELP, ArgumentParser, add_games_arguments, positive_int_arg, progress_bar
-from .replays import check_replays, write_replays
-from .runner import (FAILURES, Game, elo_difference, format_elo, game_seeds, in_process_only,
-                     parse_match_config, parse_spec, process_pool, require, run_games,
-                     score_interval, score_of)
+from scripts import stats
+from scripts.args import (ArgumentParser, SPEC_HELP, add_games_arguments, positive_int_arg, progress_bar)
+from scripts.replays import check_replays, write_replays
+from scripts.runner import (FAILURES, Game, elo_difference, format_elo, game_seeds, in_process_only, parse_match_config, parse_spec, process_pool, require, run_games, score_interval, score_of)
 
 
 def schedule(spec_a, spec_b, n, seed, cfg, openings=None):
@@ -430,7 +428,7 @@ def add_trust_arguments(p, sprt=True):
 def trust_options(args, cfg):
     """(openings list or None, Sprt or None) of the parsed flags; ValueError if bad.
     Also checks early that ``--replays`` can be written."""
-    from . import openings as suites
+    from scripts import openings as suites
     if args.openings is None:
         args.openings = suites.default_openings(cfg.rows, cfg.columns, cfg.inarow)
     openings = suites.resolve(args.openings, cfg.rows, cfg.columns, cfg.inarow)

@@ -17,11 +17,11 @@ Every K-ply move sequence is played out; sequences that reach the same position
 "Close to balanced" means: the exact solver proves ``|score| <= T`` (default
 :data:`BOUND` = 4), i.e. with perfect play neither side connects four before its
 ``22 - T``-th stone -- the game goes to the last few empty cells. That takes two
-null-window searches (:meth:`agents.solver.Solver.score_at_least` at ``T + 1`` and
+null-window searches (:meth:`agents.search.solver.Solver.score_at_least` at ``T + 1`` and
 ``-T``), far cheaper than an exact solve of a 4-stone position (seconds to minutes
 each). The kept openings are then narrowed towards their exact score with the time
 left, so each line reads ``moves lo hi``: the score (side to move, the convention of
-:mod:`agents.solver`) lies in ``[lo, hi]``, exact when ``lo == hi``. Openings whose
+:mod:`agents.search.solver`) lies in ``[lo, hi]``, exact when ``lo == hi``. Openings whose
 bound could not be proved within the per-search deadline are left out and counted in
 the file's header.
 """
@@ -56,7 +56,7 @@ def shipped():
 
 def check_opening(moves, rows, columns, inarow):
     """``ValueError`` if ``moves`` is not a legal, unfinished position on this board."""
-    from agents.position import Position
+    from agents.search.position import Position
     if not moves.isdigit() and moves:
         bad = next(ch for ch in moves if not ch.isdigit())
         raise ValueError(f"opening {moves!r}: {bad!r} is not a column")
@@ -134,7 +134,7 @@ def mirror(moves, columns=7):
 def distinct_openings(k, rows=6, columns=7, inarow=4):
     """Every unfinished position after ``k`` plies, mirror images folded: the smallest
     move string reaching it or its mirror, sorted."""
-    from agents.position import Position
+    from agents.search.position import Position
     best = {}
     frontier = [("", Position(rows, columns, inarow))]
     for _ in range(k):
@@ -165,7 +165,7 @@ def generate(k, bound=BOUND, deadline_each=20.0, budget=600.0, log=sys.stderr):
     Phase 1 proves ``-bound <= score <= bound`` (or refutes it) for each opening with
     a deadline of ``deadline_each`` seconds per search; phase 2 narrows the kept ones
     towards their exact score by bisection until ``budget`` seconds have passed."""
-    from agents.solver import Solver, warm_up
+    from agents.search.solver import Solver, warm_up
     solver = Solver(*STANDARD)
     warm_up(solver)
     start, cpu0 = time.perf_counter(), time.process_time()
@@ -235,7 +235,7 @@ def write_suite(path, k, rows, counts, bound, command):
 
 
 def main(argv=None):
-    from .runner import ArgumentParser
+    from scripts.runner import ArgumentParser
     p = ArgumentParser(prog="python -m scripts.openings",
                        description="Generate a balanced:K opening suite.")
     p.add_argument("--generate", type=int, required=True, metavar="K", help="plies")

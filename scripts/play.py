@@ -11,8 +11,8 @@ import sys
 import numpy as np
 
 from agents.board.grid import drop, is_win_at
-from .args import SPEC_HELP, ArgumentParser, add_config_argument
-from .runner import Struct, _config_struct, build_agent, parse_match_config, parse_spec, warm_up
+from scripts.args import ArgumentParser, SPEC_HELP, add_config_argument
+from scripts.runner import (Struct, _config_struct, build_agent, parse_match_config, parse_spec, warm_up)
 
 SYMBOLS = {0: ".", 1: "X", 2: "O"}
 

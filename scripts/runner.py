@@ -43,9 +43,9 @@ import agents
 from agents.board.grid import drop, is_win_at
 from agents.board.rules import parse_config
 # the command lines' helpers, re-exported here for the scripts that import them from runner
-from .args import ArgumentParser, fail, parse_options, parse_value, positive_int_arg, require  # noqa: F401
+from scripts.args import (ArgumentParser, fail, parse_options, parse_value, positive_int_arg, require)
 
-from .stats import Z95, wilson  # noqa: F401 - Z95 is part of this module's interface
+from scripts.stats import Z95, wilson
 
 KAGGLE_PREFIX = "kaggle."
 KAGGLE_BUILTINS = ("random", "negamax")

@@ -16,12 +16,12 @@ import sys
 
 import agents
 
-from .match import match
-from .runner import ArgumentParser, fail, parse_match_config, positive_int_arg
+from scripts.match import match
+from scripts.runner import ArgumentParser, fail, parse_match_config, positive_int_arg
 
 # the book's result for the first agent of experiment 1: (won, tied, lost) of 100
 BOOK_MINIMAX_VS_RULES = (68, 6, 26)
-TUTORIAL = "tutorial"  # the registry's pure-Python tutorial agent (agents/reference.py)
+TUTORIAL = "tutorial"  # the registry's pure-Python tutorial agent (agents/search/reference.py)
 
 def default_ours():
     """The package's strongest agent at a fixed depth when it has one (reproducible)."""

@@ -32,7 +32,7 @@ Design:
   server goes on.
 
 Scores of :func:`analyse`: with the exact solver (boards with
-``columns * (rows + 1) <= 64``) the solver's convention of :mod:`agents.solver`
+``columns * (rows + 1) <= 64``) the solver's convention of :mod:`agents.search.solver`
 (side to move; 0 a draw; a faster win scores higher); elsewhere alphabeta's value
 (:mod:`agents.search`: ``WIN - stones`` for a proven result, else the heuristic at
 the horizon). Both are turned into ``outcome`` ("win", "draw", "loss", or "eval" for
@@ -58,12 +58,12 @@ import agents
 from agents.board.bitboard import fits_bitboard
 from agents.board.grid import center_order, column_heights
 from agents.board.rules import drop_piece, parse_board, parse_config, winner
-from agents.search import PROVEN, WIN
-from agents.position import Position
-from agents.solver import Solver
-from agents.solver import warm_up as warm_up_solver
-from .args import ArgumentParser, fail, positive_int_arg
-from .runner import MatchConfig, Struct, _config_struct, parse_spec
+from agents.search.scores import PROVEN, WIN
+from agents.search.position import Position
+from agents.search.solver import Solver
+from agents.search.solver import warm_up as warm_up_solver
+from scripts.args import ArgumentParser, fail, positive_int_arg
+from scripts.runner import MatchConfig, Struct, _config_struct, parse_spec
 
 WEB = Path(__file__).with_name("web")
 STATIC = {"/": ("index.html", "text/html; charset=utf-8"),

@@ -6,7 +6,7 @@ with the shared ``--config rows=R,columns=C,inarow=K`` and one-line errors.
 """
 import sys
 
-from .args import ArgumentParser, add_config_argument, parse_options
+from scripts.args import ArgumentParser, add_config_argument, parse_options
 
 BOARD_KEYS = ("rows", "columns", "inarow")
 

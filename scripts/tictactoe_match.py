@@ -121,7 +121,7 @@ def summary(records):
 
 
 def main(argv=None, prog="python -m scripts.tictactoe_match"):
-    from .args import ArgumentParser
+    from scripts.args import ArgumentParser
     parser = ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100, help="games per opponent and colour")
     parser.add_argument("--seed", type=int, default=0, help="seed of the games (default 0)")
@@ -133,7 +133,7 @@ def main(argv=None, prog="python -m scripts.tictactoe_match"):
 
     import agents
     from agents.games.tictactoe import ReferencePlayer, TicTacToe, solve
-    from agents.reference import Counter, alphabeta_value, minimax_value
+    from agents.search.reference import Counter, alphabeta_value, minimax_value
 
     start = time.perf_counter()
     table = solve()

@@ -25,11 +25,10 @@ import sys
 
 import numpy as np
 
-from .args import SPEC_HELP, ArgumentParser, add_games_arguments, positive_int_arg, progress_bar
-from .match import add_trust_arguments, json_safe, pair_openings, trust_options, worker_shares
-from .replays import write_replays
-from .runner import (Game, Struct, Z95, game_seeds, in_process_only, parse_match_config,
-                     parse_spec, require, run_games, score_of)
+from scripts.args import (ArgumentParser, SPEC_HELP, add_games_arguments, positive_int_arg, progress_bar)
+from scripts.match import (add_trust_arguments, json_safe, pair_openings, trust_options, worker_shares)
+from scripts.replays import write_replays
+from scripts.runner import (Game, Struct, Z95, game_seeds, in_process_only, parse_match_config, parse_spec, require, run_games, score_of)
 
 PRIOR_SD = 1000.0  # Elo; weak next to the few hundred Elo between agents that score 25-75%
 ELO = 400.0 / math.log(10.0)  # Elo points per unit of natural log-odds

@@ -37,7 +37,7 @@ _STATE = {
     "numba_error": None,       # numba imported but failed: the kernels went plain Python
     "load_seconds": None,      # installing the modules and building the agent
     "compile_seconds": 0.0,    # numba compilation inside moves, all moves together
-    "warmup": None,            # background compilation (agents.warmup), if the agent has one
+    "warmup": None,            # background compilation (agents.players.warmup), if the agent has one
     "first_move_seconds": None,
     "first_move_cpu_seconds": None,  # less sensitive to a busy machine than wall time
     "max_move_seconds": 0.0,   # slowest move after the first

@@ -1,4 +1,4 @@
-"""MCTS (agents.mcts) against its pure-Python reference (agents.uct_reference), the
+"""MCTS (agents.search.mcts) against its pure-Python reference (agents.search.uct_reference), the
 solver's proofs against an exhaustive minimax, hand-drawn tic-tac-toe-sized positions,
 and the agent's contract (every configuration, options, reproducibility, tree reuse)."""
 import os
@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 
 import agents
-from agents import mcts
-from agents.mcts import DRAW, LOSS, UNKNOWN, WIN, search, seed_state
+from agents.search import mcts
+from agents.search.mcts import DRAW, LOSS, UNKNOWN, WIN, search, seed_state
 from agents.board.reference import random_position, ref_drop, ref_legal_moves, ref_winner
 from agents.board.bitboard import bb_from_grid, fits_bitboard
 from agents.board.grid import column_heights, wins_by_playing
 from agents.board.rules import parse_config
-from agents.uct_reference import Board, best_move, uct_search
+from agents.search.uct_reference import Board, best_move, uct_search
 from conftest import POSITIONS, board_from_moves
 
 
@@ -145,7 +145,7 @@ def test_kernel_builds_the_reference_tree(shape, light, bitboard):
         assert root_children(tree) == reference_children(root)
         assert int(tree.proof[0]) == root.proof
         assert kernel_subtree(tree) == reference_subtree(root)  # every node, not only the root
-        k = mcts._best_child(0, tree.first, tree.nchild, tree.proof, tree.visits, tree.wins)
+        k = mcts.best_child(0, tree.first, tree.nchild, tree.proof, tree.visits, tree.wins)
         assert int(tree.move[k]) == best_move(root)
 
 
@@ -209,7 +209,7 @@ def test_proven_values_agree_with_minimax(shape, stones):
             if tree.proof[k] != UNKNOWN:
                 assert PROOF_VALUE[int(tree.proof[k])] == values[col]
         # and the move played is an optimal one
-        k = mcts._best_child(0, tree.first, tree.nchild, tree.proof, tree.visits, tree.wins)
+        k = mcts.best_child(0, tree.first, tree.nchild, tree.proof, tree.visits, tree.wins)
         assert values[int(tree.move[k])] == max(values.values())
         checked += 1
 
@@ -395,7 +395,7 @@ def test_tree_reuse_keeps_the_subtree_of_the_actual_reply():
     stats = root_children_of(old, grandchild)
     # the copy kernel reproduces the subtree exactly, root in slot 0
     copy = mcts.Tree(old.capacity)
-    n = mcts._copy_subtree(int(grandchild), *old.arrays(), *copy.arrays(),
+    n = mcts.copy_subtree(int(grandchild), *old.arrays(), *copy.arrays(),
                            np.empty(old.capacity, dtype=np.int32))
     copy.count[0] = n
     expected = kernel_subtree(old, grandchild)

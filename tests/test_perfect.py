@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 
 import agents
-from agents import book_format as B
-from agents import perfect as P
+from agents.search import book_format as B
+from agents.players import perfect as P
 from agents.board import rules
-from agents.position import Position
-from agents.solver import Solver
+from agents.search.position import Position
+from agents.search.solver import Solver
 
 from conftest import POSITIONS, board_from_moves
 

@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 import agents
-from agents.base import Agent
+from agents.players.base import Agent
 from agents.board.rules import drop_piece, legal_moves, winner
-from agents.solver import Solver
+from agents.search.solver import Solver
 from scripts import serve
 from scripts.match import main as match_main
 

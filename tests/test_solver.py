@@ -7,8 +7,9 @@ import random
 import numpy as np
 import pytest
 
-from agents import solver as S
-from agents.position import Position, _has_line
+from agents.search import solver as S
+from agents.solver import main as solver_main
+from agents.search.position import Position, _has_line
 from agents.board.reference import ref_drop, ref_legal_moves, ref_winner
 
 from conftest import POSITIONS
@@ -276,7 +277,7 @@ def test_win_in_one_and_forced_block(solver):
 def test_cli_scores_and_errors():
     out = io.StringIO()
     lines = "12332365265661174712777667 junk\n48\n1111111\n1212121\n" + "136172562576671 11\n"
-    S.main([], stdin=io.StringIO(lines), stdout=out)
+    solver_main([], stdin=io.StringIO(lines), stdout=out)
     rows = out.getvalue().splitlines()
     assert len(rows) == 5
     assert rows[0].split()[:2] == ["12332365265661174712777667", "-7"]
@@ -290,5 +291,5 @@ def test_cli_scores_and_errors():
 def test_cli_analyze():
     out = io.StringIO()
     fields = read_lines("analysis.txt")[0]
-    S.main(["-a"], stdin=io.StringIO(fields[0] + "\n"), stdout=out)
+    solver_main(["-a"], stdin=io.StringIO(fields[0] + "\n"), stdout=out)
     assert out.getvalue().split() == fields

@@ -121,8 +121,9 @@ def test_alphabeta_bundle_is_the_package_source(tmp_path, capsys):
         if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Subscript) \
                 and node.targets[0].value.id == "_MODULES":
             modules[node.targets[0].slice.value] = ast.literal_eval(node.value)
-    for name in ("agents", "agents.board.jit", "agents.board.rules", "agents.base", "agents.search",
-                 "agents.lookahead", "heuristics", "heuristics.threats"):
+    for name in ("agents", "agents.board.jit", "agents.board.rules", "agents.players.base",
+                 "agents.search.alphabeta", "agents.players.lookahead", "heuristics",
+                 "heuristics.threats"):
         assert name in modules
     for name, (is_package, source) in modules.items():
         path, package = bld.module_file(name)

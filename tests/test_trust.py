@@ -53,7 +53,7 @@ def test_distinct_openings_fold_transpositions_and_mirrors():
     assert one == ["1", "2", "3", "4"]
     assert len(two) == 25 and "44" in two and "17" in two and "71" not in two
     # every 2-ply position or its mirror is represented exactly once
-    from agents.position import Position
+    from agents.search.position import Position
     keys = set()
     for a in range(1, 8):
         for b in range(1, 8):
@@ -266,7 +266,7 @@ def test_score_at_least_agrees_with_the_exact_score():
     null-window bound agrees with the solved score for every threshold around it."""
     import random
 
-    from agents.solver import Solver
+    from agents.search.solver import Solver
     solver = Solver(tt_bits=16)
     rng = random.Random(16)
     checked = 0

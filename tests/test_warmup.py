@@ -1,4 +1,4 @@
-"""Background compilation (agents.warmup) and the no-kernel first move of ``perfect``."""
+"""Background compilation (agents.players.warmup) and the no-kernel first move of ``perfect``."""
 import json
 import os
 import random
@@ -13,7 +13,7 @@ import pytest
 from agents.board import rules
 from agents.board.grid import column_heights, grid_winner
 from agents.board.reference import random_position, ref_drop, ref_legal_moves
-from agents.warmup import Warmup
+from agents.players.warmup import Warmup
 from tests.conftest import ROOT
 
 SHAPES = [(6, 7, 4), (4, 5, 3), (5, 4, 3), (3, 3, 3), (8, 9, 5), (1, 5, 2), (5, 1, 3), (4, 4, 6),
@@ -94,10 +94,11 @@ def test_warmup_records_a_failing_unit_and_goes_on():
 
 FIRST_MOVE = r"""
 import json, sys
-import agents.warmup
-agents.warmup.Warmup.start = lambda self: self   # no background thread: see what the move needs
+import agents.players.warmup
+agents.players.warmup.Warmup.start = lambda self: self   # no background thread: see what the move needs
 import agents
-from agents import base, lookahead, search, solver
+from agents.players import base, lookahead
+from agents.search import alphabeta, minimax, solver, tactics
 from agents.board import bitboard, grid, rules
 from agents.board.jit import is_compiled
 a = agents.make("perfect", warmup="background")
@@ -106,7 +107,7 @@ out = []
 for board, mark in json.loads(sys.argv[1]):
     out.append([a({"board": board, "mark": mark, "remainingOverageTime": 60}, cfg),
                 a.last.get("source")])
-kernels = [getattr(m, k) for m in (base, lookahead, bitboard, grid, rules, search, solver) for k in dir(m)
+kernels = [getattr(m, k) for m in (base, lookahead, bitboard, grid, rules, alphabeta, minimax, solver, tactics) for k in dir(m)
            if hasattr(getattr(m, k), "overloads")]
 print(json.dumps({"moves": out, "compiled": sorted(k.py_func.__name__ for k in kernels
                                                      if is_compiled(k))}))

@@ -5,8 +5,8 @@ Kernels take plain ints and do not validate.
 """
 import numpy as np
 
-from .grid import EMPTY
-from .jit import njit
+from agents.board.grid import EMPTY
+from agents.board.jit import njit
 
 MAX_BITBOARD_BITS = 64
 

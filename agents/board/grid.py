@@ -7,7 +7,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .jit import njit
+from agents.board.jit import njit
 
 EMPTY = 0
 

@@ -34,7 +34,7 @@ def njit(fn=None, **options):
 
 def is_compiled(kernel):
     """True if calling ``kernel`` runs code compiled already (or plain Python, without
-    numba): it has at least one compiled overload. See :mod:`agents.warmup`."""
+    numba): it has at least one compiled overload. See :mod:`agents.players.warmup`."""
     overloads = getattr(kernel, "overloads", None)
     return overloads is None or len(overloads) > 0
 

@@ -1,7 +1,7 @@
 """Slow, obviously-correct pure-Python rules on plain lists (Kaggle layout: row 0 at
 the top, ``index = column + row * columns``), for checking the kernels of
 :mod:`agents.board.rules` on seeded random positions. Nothing fast uses them; the
-references of the searches built on them are in :mod:`agents.reference`."""
+references of the searches built on them are in :mod:`agents.search.reference`."""
 
 
 def ref_lines(rows, columns, inarow):

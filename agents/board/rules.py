@@ -8,9 +8,9 @@ from collections import namedtuple
 
 import numpy as np
 
-from .bitboard import bb_from_grid, bb_has_line, fits_bitboard
-from .grid import EMPTY, column_heights, drop, grid_winner, is_win_at, window_table
-from .jit import is_compiled, njit
+from agents.board.bitboard import bb_from_grid, bb_has_line, fits_bitboard
+from agents.board.grid import EMPTY, column_heights, drop, grid_winner, is_win_at, window_table
+from agents.board.jit import is_compiled, njit
 
 Config = namedtuple("Config", "rows columns inarow")
 
@@ -100,7 +100,7 @@ def parse_board(board, cfg, allow_terminal=False):
 def heights_of(grid, cfg):
     """Stones in each column of a validated grid (int64 array): the ``column_heights``
     kernel, or :func:`_heights_np` while the kernel is not compiled yet
-    (:mod:`agents.warmup`: a first move must not wait for numba)."""
+    (:mod:`agents.players.warmup`: a first move must not wait for numba)."""
     if is_compiled(column_heights):
         return column_heights(grid, cfg.rows, cfg.columns)
     return _heights_np(grid, cfg)
@@ -108,7 +108,7 @@ def heights_of(grid, cfg):
 
 def winner_of(grid, cfg):
     """``grid_winner`` of a grid: the kernel, or :func:`_winner_np` while the kernel is not
-    compiled yet (:mod:`agents.warmup`)."""
+    compiled yet (:mod:`agents.players.warmup`)."""
     if is_compiled(grid_winner):
         return int(grid_winner(grid, cfg.rows, cfg.columns, cfg.inarow))
     return _winner_np(grid, cfg)

@@ -7,7 +7,7 @@ takes, the opponent takes the rest of ``max_take + 1`` and keeps the count a mul
 With 21 coins and takes of 1 or 2 the first player is lost, so a perfect second
 player wins every game.
 
-* :class:`CoinGame` (an :class:`agents.reference.Game`) for the reference searches.
+* :class:`CoinGame` (an :class:`agents.search.reference.Game`) for the reference searches.
   States are ``(coins left, player to move)`` with players 1 and 2; a finished game
   is worth +1 to the player who took the last coin and -1 to the other.
 * :class:`CoinEnv`: a tiny gym-style environment (``reset``, ``step``) and
@@ -19,7 +19,7 @@ player wins every game.
 """
 import random
 
-from ..reference import Game, alphabeta_value, best_actions, minimax_value
+from agents.search.reference import Game, alphabeta_value, best_actions, minimax_value
 
 FIRST, SECOND = 1, 2
 

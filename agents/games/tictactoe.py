@@ -1,4 +1,4 @@
-"""Tic-tac-toe: the rules as a :class:`agents.reference.Game`, an exact solver, and a
+"""Tic-tac-toe: the rules as a :class:`agents.search.reference.Game`, an exact solver, and a
 perfect agent for kaggle-environments' ``open_spiel_tic_tac_toe``.
 
 Board layout: a tuple of 9 marks, row by row, ``cell = 3 * row + column``::
@@ -13,21 +13,21 @@ Marks: ``EMPTY = 0``, ``X = 1`` (moves first; OpenSpiel player 0), ``O = 2``
 (OpenSpiel player 1). OpenSpiel draws the same board as three lines of ``x``, ``o``
 and ``.`` (``"x.o\\n...\\n..o"``), and its action for a cell is the cell index.
 
-Scores (same convention as :class:`agents.reference.ConnectX`): a won game is worth
+Scores (same convention as :class:`agents.search.reference.ConnectX`): a won game is worth
 ``+-(10 - stones on the board)`` to the winner and loser, so a sooner win scores
 higher; a draw is 0. Every value in this module is from the point of view named
 next to it (``player`` for the reference searches, the side to move for the solver).
 
 The solver is a memoised negamax over the 5478 positions reachable from the empty
 board (terminal ones included); the agent looks its moves up in that table. The
-plain :func:`agents.reference.minimax_value` and :func:`agents.reference.alphabeta_value`
+plain :func:`agents.search.reference.minimax_value` and :func:`agents.search.reference.alphabeta_value`
 solve the same game without memory, and the tests check them against each other.
 """
 import functools
 import random
 from collections.abc import Mapping, Sequence
 
-from ..reference import Game, best_actions, minimax_value
+from agents.search.reference import Game, best_actions, minimax_value
 
 EMPTY, X, O = 0, 1, 2
 CELLS = 9

@@ -1,4 +1,5 @@
-"""What every agent shares: option checking, input validation, the time budget, tactics.
+"""What every agent shares: option checking, input validation, the time budget.
+(The tactics every agent shares are search kernels: :mod:`agents.search.tactics`.)
 
 An agent is a callable ``agent(obs, config) -> int`` that kaggle-environments runs
 directly. Subclasses declare ``OPTIONS`` (name -> (checker, default)) and implement
@@ -9,9 +10,8 @@ import time
 
 import numpy as np
 
-from .board.jit import njit
-from .board.grid import center_order, drop, is_full, is_win_at, undo, wins_by_playing
-from .board.rules import heights_of, parse_observation
+from agents.board.grid import center_order
+from agents.board.rules import heights_of, parse_observation
 
 # Seconds kept back from config.actTimeout: interpreter and kaggle-environments
 # overhead around the call, garbage collection, process scheduling.
@@ -154,107 +154,20 @@ class Agent:
         raise NotImplementedError
 
 
-@njit
-def _tactical_move(grid, heights, rows, columns, inarow, mark):
-    """A column that wins now, else the column that blocks the opponent's only
-    immediate win, else -1 (no tactic, or several opponent wins: lost anyway)."""
-    for c in range(columns):
-        if heights[c] < rows and wins_by_playing(grid, heights, rows, columns, inarow, c, mark):
-            return c
-    block = -1
-    for c in range(columns):
-        if heights[c] < rows and wins_by_playing(grid, heights, rows, columns, inarow, c,
-                                                   3 - mark):
-            if block >= 0:
-                return block  # two threats: block one, the game is lost anyway
-            block = c
-    return block
-
-
-@njit
-def _safe_moves(grid, heights, rows, columns, inarow, mark):
-    """Boolean per column: legal and does not let the opponent win at once on top of it."""
-    safe = np.zeros(columns, dtype=np.bool_)
-    for c in range(columns):
-        if heights[c] >= rows:
-            continue
-        idx = drop(grid, heights, rows, columns, c, mark)
-        ok = True
-        if heights[c] < rows:
-            ok = not wins_by_playing(grid, heights, rows, columns, inarow, c, 3 - mark)
-        undo(grid, heights, rows, columns, c)
-        safe[c] = ok
-        _ = idx
-    return safe
-
-
-@njit
-def _forced_result(grid, heights, rows, columns, inarow, mark, depth, last_idx):
-    """+1 if ``mark`` (to move) forces a win within ``depth`` plies, -1 if it is forced
-    to lose within ``depth`` plies, else 0. ``last_idx`` is the previous stone (-1: none)."""
-    if last_idx >= 0 and is_win_at(grid, rows, columns, inarow, last_idx):
-        return -1
-    if depth == 0 or is_full(heights, rows):
-        return 0
-    best = -1
-    for c in range(columns):
-        if heights[c] < rows:
-            idx = drop(grid, heights, rows, columns, c, mark)
-            v = -_forced_result(grid, heights, rows, columns, inarow, 3 - mark, depth - 1, idx)
-            undo(grid, heights, rows, columns, c)
-            if v > best:
-                best = v
-                if best == 1:
-                    break
-    return best
-
-
-def safety_net(grid, heights, cfg, mark, best):
-    """Filter a search's best columns so an immediate win or a forced block is never missed.
-
-    * If ``mark`` can win now and no column of ``best`` wins now or forces a win within
-      the next two plies of its own (the tutorial's minimax sometimes prefers such a
-      delayed, still forced, win), return the winning columns.
-    * Else if the opponent has exactly one immediate win and ``best`` does not block it,
-      return that column. Otherwise ``best`` unchanged."""
-    r, c, k = cfg.rows, cfg.columns, cfg.inarow
-    legal = [col for col in range(c) if heights[col] < r]
-    wins = [col for col in legal if wins_by_playing(grid, heights, r, c, k, col, mark)]
-    if wins:
-        if any(col in wins for col in best):
-            return [col for col in best if col in wins]
-        for col in best:
-            idx = drop(grid, heights, r, c, col, mark)
-            forced = -_forced_result(grid, heights, r, c, k, 3 - mark, 2, idx)
-            undo(grid, heights, r, c, col)
-            if forced == 1:
-                return best
-        return wins
-    threats = [col for col in legal if wins_by_playing(grid, heights, r, c, k, col, 3 - mark)]
-    if len(threats) == 1 and threats[0] not in best:
-        return threats
-    return best
-
-
-def tactical_move(grid, heights, cfg, mark):
-    """Python entry to ``_tactical_move``: int column or -1."""
-    return int(_tactical_move(grid, heights, cfg.rows, cfg.columns, cfg.inarow, mark))
-
 
 def warmup_units():
-    """Units for :class:`agents.warmup.Warmup`: the validation kernels every agent call
-    runs (``grid_winner``, ``column_heights``) and ``_tactical_move``."""
-    from .board.grid import column_heights, grid_winner
-    from .board.rules import parse_config
+    """Units for :class:`agents.players.warmup.Warmup`: the validation kernels every
+    agent call runs (``grid_winner``, ``column_heights``) and the shared tactics."""
+    from agents.board.grid import column_heights, grid_winner
+    from agents.search.tactics import warmup_units as tactics_units
+    from agents.board.rules import parse_config
     cfg = parse_config(None)
     grid = np.zeros(cfg.rows * cfg.columns, dtype=np.int8)
 
     def rules():
         grid_winner(grid, cfg.rows, cfg.columns, cfg.inarow)
         column_heights(grid, cfg.rows, cfg.columns)
-    heights = np.zeros(cfg.columns, dtype=np.int64)
-    return [("grid.grid_winner+column_heights", rules, 1.0),
-            ("base._tactical_move", lambda: tactical_move(grid, heights, cfg, 1), 0.3)]
+    return [("grid.grid_winner+column_heights", rules, 1.0)] + tactics_units()
 
 
 def pick(rng, columns_list, cfg):
@@ -268,5 +181,3 @@ def legal_columns(heights, cfg):
 
 def centre_first(cfg):
     return center_order(cfg.columns)
-
-

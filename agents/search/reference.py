@@ -14,7 +14,7 @@ import random
 
 import numpy as np
 
-from .board.reference import ref_drop, ref_legal_moves, ref_winner
+from agents.board.reference import ref_drop, ref_legal_moves, ref_winner
 
 # ---------------------------------------------------------------------------
 # Game protocol
@@ -122,7 +122,7 @@ def best_actions(game, state, depth, search=minimax_value):
 # ---------------------------------------------------------------------------
 
 
-WIN = 1 << 40  # same scale as agents.search.WIN: a win is WIN - stones on the board
+WIN = 1 << 40  # same scale as agents.search.scores.WIN: a win is WIN - stones on the board
 
 
 class ConnectX(Game):

@@ -6,19 +6,20 @@ import numpy as np
 
 from heuristics import get as get_heuristic
 
-from .base import Agent, boolean, heuristic_name, optional, positive_int, positive_number, \
-    safety_net, seed_value, tactical_move
-from .baselines import best_columns
-from .board.grid import cell_window_table, center_order, window_table
-from .search import INF, PROVEN, S_ABORTED, S_NODES, Tables, _negamax, _root_search, \
-    _tutorial_scores, _tutorial_scores_counts
+from agents.players.base import (Agent, boolean, heuristic_name, optional, positive_int, positive_number, seed_value)
+from agents.search.tactics import safety_net, tactical_move
+from agents.players.baselines import best_columns
+from agents.board.grid import cell_window_table, center_order, window_table
+from agents.search.alphabeta import Tables, negamax, root_search
+from agents.search.minimax import minimax_scores, minimax_scores_counts
+from agents.search.scores import INF, PROVEN, S_ABORTED, S_NODES
 
 
 class MinimaxAgent(Agent):
     """Depth-``depth`` minimax exactly as the Kaggle tutorial defines it: the window
     heuristic at the horizon and at terminal nodes, random choice among tied best
     columns (``seed`` makes it reproducible). With ``tactics`` (default) a safety net
-    (``agents.base.safety_net``) guarantees that an immediate win is not traded for a
+    (``agents.search.tactics.safety_net``) guarantees that an immediate win is not traded for a
     non-forced line and that a lone immediate threat is blocked; it never fires when the
     tutorial's choice already does both, which on random positions is always (the
     tutorial does sometimes delay a win by two plies, keeping it forced)."""
@@ -36,11 +37,11 @@ class MinimaxAgent(Agent):
         """The tutorial's score for each column (-INF for a full column) and the node count."""
         stats = np.zeros(2, dtype=np.int64)
         if self.heuristic == "windows":  # incremental form of the same heuristic
-            s = _tutorial_scores_counts(grid, heights, cfg.rows, cfg.columns, cfg.inarow,
+            s = minimax_scores_counts(grid, heights, cfg.rows, cfg.columns, cfg.inarow,
                                         window_table(*cfg), cell_window_table(*cfg), self.depth,
                                         mark, stats)
         else:
-            s = _tutorial_scores(grid, heights, cfg.rows, cfg.columns, cfg.inarow,
+            s = minimax_scores(grid, heights, cfg.rows, cfg.columns, cfg.inarow,
                                  window_table(*cfg), self.evaluate, self.depth, mark, stats)
         return s, int(stats[S_NODES])
 
@@ -82,12 +83,12 @@ class AlphaBetaAgent(Agent):
         """One alpha-beta search at ``depth`` from an empty table: (column, value, nodes).
 
         ``value`` equals the plain minimax value at ``depth`` (tested against
-        ``agents.reference.minimax_value``)."""
+        ``agents.search.reference.minimax_value``)."""
         t = self.tables(cfg)
         t.clear()
         stats = np.zeros(2, dtype=np.int64)
         scores = np.full(cfg.columns, -INF, dtype=np.int64)
-        col = _root_search(grid, heights, cfg.rows, cfg.columns, cfg.inarow, window_table(*cfg),
+        col = root_search(grid, heights, cfg.rows, cfg.columns, cfg.inarow, window_table(*cfg),
                            self.evaluate, center_order(cfg.columns), depth, mark, t.zobrist,
                            t.tt_key, t.tt_val, t.tt_info, t.tt_move, t.killers, t.moves, 0.0, -1,
                            stats, scores)
@@ -114,7 +115,7 @@ class AlphaBetaAgent(Agent):
         first = -1
         for depth in range(1, limit + 1):
             t0 = time.perf_counter()
-            col = _root_search(grid, heights, cfg.rows, cfg.columns, cfg.inarow, windows,
+            col = root_search(grid, heights, cfg.rows, cfg.columns, cfg.inarow, windows,
                                self.evaluate, order, depth, mark, t.zobrist, t.tt_key, t.tt_val,
                                t.tt_info, t.tt_move, t.killers, t.moves,
                                deadline if depth > 1 else 0.0, first, stats, scores)
@@ -143,11 +144,11 @@ class AlphaBetaAgent(Agent):
 
 
 def warmup_units(heuristic="threats"):
-    """Units for :class:`agents.warmup.Warmup`: the iterative-deepening search with
-    ``heuristic`` (``_root_search``, ``_negamax`` and the evaluation), compiled by one
+    """Units for :class:`agents.players.warmup.Warmup`: the iterative-deepening search with
+    ``heuristic`` (``root_search``, ``negamax`` and the evaluation), compiled by one
     short search on the empty 7x6 board with a private agent (small table: the
     kernels' types do not depend on its size)."""
-    from .board.rules import parse_config
+    from agents.board.rules import parse_config
     cfg = parse_config(None)
     agent = AlphaBetaAgent(heuristic=heuristic, tt_bits=10)
     grid = np.zeros(cfg.rows * cfg.columns, dtype=np.int8)
@@ -156,16 +157,16 @@ def warmup_units(heuristic="threats"):
     def search():
         agent.search(grid, heights, 1, cfg, time.perf_counter() + 0.05, 2)
 
-    def negamax():
-        # the recursive search on its own, with the types _root_search passes it
+    def negamax_unit():
+        # the recursive search on its own, with the types root_search passes it
         t = agent.tables(cfg)
         stats = np.zeros(2, dtype=np.int64)
-        _negamax(grid, heights, cfg.rows, cfg.columns, cfg.inarow, windows, agent.evaluate,
+        negamax(grid, heights, cfg.rows, cfg.columns, cfg.inarow, windows, agent.evaluate,
                  order, 1, -INF, INF, 2, 1, 1, np.uint64(0), t.zobrist, t.tt_key, t.tt_val,
                  t.tt_info, t.tt_move, t.killers, t.moves, np.int64(1), 0.0, stats)
     windows = window_table(*cfg)
     order = center_order(cfg.columns)
     return [(f"heuristics.{heuristic}", lambda: agent.evaluate(grid, heights, cfg.rows, cfg.columns,
                                                               cfg.inarow, windows, 1), 0.6),
-            ("search._negamax", negamax, 1.0),
-            ("search._root_search", search, 0.6)]
+            ("alphabeta.negamax", negamax_unit, 1.0),
+            ("alphabeta.root_search", search, 0.6)]

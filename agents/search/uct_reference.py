@@ -1,5 +1,5 @@
 """Slow, obviously-correct pure-Python UCT with MCTS-Solver: the reference for
-:mod:`agents.mcts`.
+:mod:`agents.search.mcts`.
 
 One :class:`Node` object per tree node and a plain-list board (:class:`Board`,
 Kaggle's layout: flat, row 0 at the top). The algorithm is the same as the numba
@@ -20,7 +20,7 @@ MASK64 = (1 << 64) - 1
 
 
 class XorShift:
-    """xorshift64; ``below(n)`` draws the same numbers as ``agents.mcts._rand_below``."""
+    """xorshift64; ``below(n)`` draws the same numbers as ``agents.search.mcts._rand_below``."""
 
     def __init__(self, state):
         self.state = int(state) & MASK64

@@ -1,7 +1,7 @@
 """The solver's position, as in Pascal Pons' ``Position``: two bitboards (the stones
 of the side to move, ``pos``, and all stones, ``mask``) and the number of stones, in
-the bitboard layout of :mod:`agents.board.rules` (``H = rows + 1`` bits a column,
-bottom cell lowest). Plain Python: the kernels of :mod:`agents.solver` take its three
+the bitboard layout of :mod:`agents.board` (``H = rows + 1`` bits a column,
+bottom cell lowest). Plain Python: the kernels of :mod:`agents.search.solver` take its three
 integers. Short verbs: ``play``, ``can_play``, ``is_winning_move``; built from a
 1-based move string (``from_moves("4453")``) or a Kaggle grid (``from_grid``)."""
 

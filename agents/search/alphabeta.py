@@ -1,125 +1,15 @@
-"""Depth-limited searches in numba: the tutorial's minimax and negamax alpha-beta.
+"""Negamax alpha-beta with a transposition table, killer moves and centre-first
+ordering, in numba, on the array representation of :mod:`agents.board` (every board
+shape); the evaluation kernel is an argument (see :mod:`heuristics`).
 
-Both work on the array representation of :mod:`agents.board.rules` (every board
-shape) and take the evaluation kernel as an argument (see :mod:`heuristics`).
-
-Scores (int64, alpha-beta): from the side to move. A won position is worth
-``WIN - stones`` to the winner, where ``stones`` is the number of stones on the
-board when the line is completed (so sooner wins score higher and later losses
-score higher); a full board is 0; at the horizon the evaluation of the root
-player, negated when the opponent is to move -- which makes the negamax value
-equal to the classic minimax value for the root player at every node.
-``|score| >= WIN - MAX_STONES`` means a proven result.
+Scores (side to move, wins scored by the stones on the board) and the stats slots:
+:mod:`agents.search.scores`.
 """
 import numpy as np
 
-from heuristics.tutorial import counts_eval, update_counts, window_counts
-
-from .board.jit import njit, now
-from .board.grid import drop, is_full, is_win_at, undo
-
-WIN = 1 << 40
-MAX_STONES = 1 << 20          # more stones than any board can hold
-INF = 1 << 50
-PROVEN = WIN - MAX_STONES     # |score| >= PROVEN: a forced win or loss
-
-EXACT, LOWER, UPPER = 0, 1, 2
-CHECK_EVERY = 127             # nodes between two looks at the clock (mask): ~0.1 ms on 7x6,
-                              # a few ms where one evaluation scans hundreds of long windows
-
-# stats slots shared by the kernels
-S_NODES, S_ABORTED = 0, 1
-
-
-# ---------------------------------------------------------------------------
-# The tutorial's minimax (heuristic everywhere, including at terminal nodes)
-# ---------------------------------------------------------------------------
-
-
-@njit
-def _tutorial_minimax(grid, heights, rows, columns, inarow, windows, evaluate,
-                      depth, maximizing, mark, last_idx, stats):
-    """The Kaggle tutorial's ``minimax(node, depth, maximizingPlayer, mark)``.
-
-    ``last_idx`` is where the last stone landed: a node is terminal when that
-    stone completed a line or the board is full (the root is never terminal),
-    and terminal and horizon nodes alike score ``evaluate(..., mark)``."""
-    stats[S_NODES] += 1
-    if depth == 0 or is_win_at(grid, rows, columns, inarow, last_idx) or is_full(heights, rows):
-        return evaluate(grid, heights, rows, columns, inarow, windows, mark)
-    mover = mark if maximizing else 3 - mark
-    best = -INF if maximizing else INF
-    for c in range(columns):
-        if heights[c] < rows:
-            idx = drop(grid, heights, rows, columns, c, mover)
-            v = _tutorial_minimax(grid, heights, rows, columns, inarow, windows, evaluate,
-                                  depth - 1, not maximizing, mark, idx, stats)
-            undo(grid, heights, rows, columns, c)
-            if maximizing:
-                if v > best:
-                    best = v
-            elif v < best:
-                best = v
-    return best
-
-
-@njit
-def _tutorial_scores(grid, heights, rows, columns, inarow, windows, evaluate, nsteps, mark,
-                     stats):
-    """The tutorial's ``score_move`` for every column (``-INF`` marks a full column)."""
-    scores = np.full(columns, -INF, dtype=np.int64)
-    for c in range(columns):
-        if heights[c] < rows:
-            idx = drop(grid, heights, rows, columns, c, mark)
-            scores[c] = _tutorial_minimax(grid, heights, rows, columns, inarow, windows,
-                                          evaluate, nsteps - 1, False, mark, idx, stats)
-            undo(grid, heights, rows, columns, c)
-    return scores
-
-
-@njit
-def _tutorial_minimax_counts(grid, heights, rows, columns, inarow, counts, totals, cell_windows,
-                             depth, maximizing, mark, last_idx, stats):
-    """``_tutorial_minimax`` with the window heuristic kept incrementally
-    (``heuristics.tutorial.window_counts``): same values, far fewer operations."""
-    stats[S_NODES] += 1
-    if depth == 0 or is_win_at(grid, rows, columns, inarow, last_idx) or is_full(heights, rows):
-        return counts_eval(totals, mark)
-    mover = mark if maximizing else 3 - mark
-    best = -INF if maximizing else INF
-    for c in range(columns):
-        if heights[c] < rows:
-            idx = drop(grid, heights, rows, columns, c, mover)
-            update_counts(counts, totals, cell_windows, idx, mover, inarow, 1)
-            v = _tutorial_minimax_counts(grid, heights, rows, columns, inarow, counts, totals,
-                                         cell_windows, depth - 1, not maximizing, mark, idx, stats)
-            update_counts(counts, totals, cell_windows, idx, mover, inarow, -1)
-            undo(grid, heights, rows, columns, c)
-            if maximizing:
-                if v > best:
-                    best = v
-            elif v < best:
-                best = v
-    return best
-
-
-@njit
-def _tutorial_scores_counts(grid, heights, rows, columns, inarow, windows, cell_windows, nsteps,
-                            mark, stats):
-    """``_tutorial_scores`` for the window heuristic, computed incrementally."""
-    counts, totals = window_counts(grid, windows, inarow)
-    scores = np.full(columns, -INF, dtype=np.int64)
-    for c in range(columns):
-        if heights[c] < rows:
-            idx = drop(grid, heights, rows, columns, c, mark)
-            update_counts(counts, totals, cell_windows, idx, mark, inarow, 1)
-            scores[c] = _tutorial_minimax_counts(grid, heights, rows, columns, inarow, counts,
-                                                 totals, cell_windows, nsteps - 1, False, mark,
-                                                 idx, stats)
-            update_counts(counts, totals, cell_windows, idx, mark, inarow, -1)
-            undo(grid, heights, rows, columns, c)
-    return scores
-
+from agents.board.grid import drop, is_win_at, undo
+from agents.board.jit import njit, now
+from agents.search.scores import CHECK_EVERY, EXACT, INF, LOWER, S_ABORTED, S_NODES, UPPER, WIN
 
 # ---------------------------------------------------------------------------
 # Negamax alpha-beta with a transposition table
@@ -189,7 +79,7 @@ def _order_moves(heights, rows, columns, order, tt_move, killers, ply, out):
 
 
 @njit
-def _negamax(grid, heights, rows, columns, inarow, windows, evaluate, order,
+def negamax(grid, heights, rows, columns, inarow, windows, evaluate, order,
              depth, alpha, beta, mark, root_mark, stones, key, zobrist,
              tt_key, tt_val, tt_info, tt_move, killers, moves, ply, deadline, stats):
     """Negamax alpha-beta value of a non-terminal position, ``mark`` to move.
@@ -239,7 +129,7 @@ def _negamax(grid, heights, rows, columns, inarow, windows, evaluate, order,
             v = 0
         else:
             child_key = key ^ zobrist[mark, idx]
-            v = -_negamax(grid, heights, rows, columns, inarow, windows, evaluate, order,
+            v = -negamax(grid, heights, rows, columns, inarow, windows, evaluate, order,
                           depth - 1, -beta, -alpha, 3 - mark, root_mark, stones + 1, child_key,
                           zobrist, tt_key, tt_val, tt_info, tt_move, killers, moves, ply + 1,
                           deadline, stats)
@@ -271,7 +161,7 @@ def _negamax(grid, heights, rows, columns, inarow, windows, evaluate, order,
 
 
 @njit
-def _root_search(grid, heights, rows, columns, inarow, windows, evaluate, order, depth, mark,
+def root_search(grid, heights, rows, columns, inarow, windows, evaluate, order, depth, mark,
                  zobrist, tt_key, tt_val, tt_info, tt_move, killers, moves, deadline,
                  first_move, stats, scores):
     """Negamax value of every legal root move at ``depth`` (``scores``; -INF if full or cut).
@@ -300,7 +190,7 @@ def _root_search(grid, heights, rows, columns, inarow, windows, evaluate, order,
             stats[S_NODES] += 1
             v = 0
         else:
-            v = -_negamax(grid, heights, rows, columns, inarow, windows, evaluate, order,
+            v = -negamax(grid, heights, rows, columns, inarow, windows, evaluate, order,
                           depth - 1, -INF, -best, 3 - mark, mark, stones + 1,
                           key ^ zobrist[mark, idx], zobrist, tt_key, tt_val, tt_info, tt_move,
                           killers, moves, np.int64(1), deadline, stats)

@@ -1,13 +1,13 @@
 """The opening book: its file format (``encode_book``/``decode_book``), mirror folding
 (``canonical``) and lookup (:class:`Book`), read from the package resource
 ``BOOK_NAME`` through :mod:`agents.resources`. Built by ``scripts/make_book.py``
-with the exact solver; played by the ``perfect`` agent (:mod:`agents.perfect`)."""
+with the exact solver; played by the ``perfect`` agent (:mod:`agents.players.perfect`)."""
 import struct
 import zlib
 
 import numpy as np
 
-from .resources import read_resource
+from agents.resources import read_resource
 
 BOOK_NAME = "book7x6.bin"
 BOOK_MAGIC = b"C4BOOK1\0"

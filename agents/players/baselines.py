@@ -4,11 +4,11 @@ import numpy as np
 
 from heuristics import get as get_heuristic
 
-from .base import Agent, _forced_result, _safe_moves, boolean, heuristic_name, legal_columns, \
-    pick, positive_int, safety_net, seed_value, tactical_move
-from .reference import tutorial_best_columns
-from .board.grid import drop, undo, window_table
-from .search import _tutorial_scores
+from agents.players.base import (Agent, boolean, heuristic_name, legal_columns, pick, positive_int, seed_value)
+from agents.search.tactics import forced_result, safe_moves, safety_net, tactical_move
+from agents.search.reference import tutorial_best_columns
+from agents.board.grid import drop, undo, window_table
+from agents.search.minimax import minimax_scores
 
 
 class RandomAgent(Agent):
@@ -24,7 +24,7 @@ class RandomAgent(Agent):
 class OneStepAgent(Agent):
     """The tutorial's one-step lookahead: drop each column, score the result with the
     window heuristic, random among the best. With ``tactics`` (default) the safety net
-    of ``agents.base.safety_net`` makes sure a lone immediate threat is blocked (the
+    of ``agents.search.tactics.safety_net`` makes sure a lone immediate threat is blocked (the
     tutorial's one-step score can prefer removing two distant opponent threes)."""
 
     name = "onestep"
@@ -37,7 +37,7 @@ class OneStepAgent(Agent):
 
     def choose(self, grid, heights, mark, cfg, clock):
         stats = np.zeros(2, dtype=np.int64)
-        scores = _tutorial_scores(grid, heights, cfg.rows, cfg.columns, cfg.inarow,
+        scores = minimax_scores(grid, heights, cfg.rows, cfg.columns, cfg.inarow,
                                   window_table(*cfg), self.evaluate, 1, mark, stats)
         best = best_columns(scores, heights, cfg)
         if self.tactics:
@@ -64,13 +64,13 @@ class RulesAgent(Agent):
         t = tactical_move(grid, heights, cfg, mark)
         if t >= 0:
             return t
-        safe = _safe_moves(grid, heights, cfg.rows, cfg.columns, cfg.inarow, mark)
+        safe = safe_moves(grid, heights, cfg.rows, cfg.columns, cfg.inarow, mark)
         candidates = [c for c in legal_columns(heights, cfg) if safe[c]] \
             or legal_columns(heights, cfg)
         values = {}
         for c in candidates:
             idx = drop(grid, heights, cfg.rows, cfg.columns, c, mark)
-            values[c] = -_forced_result(grid, heights, cfg.rows, cfg.columns, cfg.inarow,
+            values[c] = -forced_result(grid, heights, cfg.rows, cfg.columns, cfg.inarow,
                                         3 - mark, self.lookahead - 1, idx)
             undo(grid, heights, cfg.rows, cfg.columns, c)
         top = max(values.values())
@@ -79,7 +79,7 @@ class RulesAgent(Agent):
 
 class TutorialAgent(Agent):
     """The Kaggle tutorial's N-step lookahead agent itself (pure Python, from
-    ``agents.reference``): slow (0.2-0.5 s a move at depth 3), for comparisons."""
+    ``agents.search.reference``): slow (0.2-0.5 s a move at depth 3), for comparisons."""
 
     name = "tutorial"
     OPTIONS = {"nsteps": (positive_int("nsteps", 5), 3), "seed": (seed_value, None)}

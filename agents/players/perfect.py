@@ -3,7 +3,7 @@
 For each move, in this order:
 
 1. the opening book (7x6, four in a row only): positions the agent meets when it
-   plays its own book moves, as either colour, solved by :mod:`agents.solver`
+   plays its own book moves, as either colour, solved by :mod:`agents.search.solver`
    (``scripts/make_book.py``), mirror images folded. Entries are EXACT (optimal
    column), WEAK (the column keeps the win or the draw) or HEURISTIC (the
    first plies, too early for the solver: a fixed-depth alphabeta move). In a
@@ -14,7 +14,7 @@ For each move, in this order:
    positions past 7 stones that games against ``alphabeta`` keep passing through
    hold the optimal column that lost least when played out against a ladder of
    ``alphabeta`` opponents (``scripts/playout_book.py``);
-2. the exact solver (:func:`agents.solver.Solver.best_move`) under the time
+2. the exact solver (:func:`agents.search.solver.Solver.best_move`) under the time
    budget. Its first probes ask "can I win?" then "can I at least draw?", so
    even when it runs out of time it often knows a column that keeps the
    game-theoretic outcome, and plays it;
@@ -35,10 +35,10 @@ the loss is, every column is a candidate. As second player, after the first
 player's proven-winning centre opening, traps and the playout book entries are
 what turn alphabeta's wins into draws and losses (:meth:`PerfectAgent._trap`).
 
-Scores count stones (see :mod:`agents.solver`), so the best score is also the
+Scores count stones (see :mod:`agents.search.solver`), so the best score is also the
 fastest win or the slowest loss.
 
-Time: ``actTimeout`` less the safety margin of :class:`agents.base.Clock`, or
+Time: ``actTimeout`` less the safety margin of :class:`agents.players.base.Clock`, or
 ``time_limit`` (the *plain budget*). With ``use_overage`` (default) the agent
 spends ``remainingOverageTime`` on two things only:
 
@@ -55,23 +55,23 @@ agent plays the centre-most open column at once.
 
 Compiling (option ``warmup``): ``"now"`` compiles the kernels in the constructor
 (local play: nothing to pay during the game); ``"background"`` (the Kaggle file)
-compiles them in a thread while the book answers (:mod:`agents.warmup`), so the
+compiles them in a thread while the book answers (:mod:`agents.players.warmup`), so the
 first move costs a few tenths of a second.
 """
 import time
 
 import numpy as np
 
-from .base import Agent, Clock, _field, boolean, choice, optional, positive_int, \
-    positive_number, tactical_move
-from .lookahead import AlphaBetaAgent
-from .search import PROVEN
-from .board.bitboard import fits_bitboard
-from .board.grid import center_order
-from .book_format import KIND_NAMES, load_book
-from .position import Position
-from .solver import DEFAULT_TT_BITS, Solver, warmup_units as solver_units
-from .warmup import Warmup
+from agents.players.base import (Agent, Clock, _field, boolean, choice, optional, positive_int, positive_number)
+from agents.search.tactics import tactical_move
+from agents.players.lookahead import AlphaBetaAgent
+from agents.search.scores import PROVEN
+from agents.board.bitboard import fits_bitboard
+from agents.board.grid import center_order
+from agents.search.book_format import KIND_NAMES, load_book
+from agents.search.position import Position
+from agents.search.solver import DEFAULT_TT_BITS, Solver, warmup_units as solver_units
+from agents.players.warmup import Warmup
 
 # Seconds of the move's budget kept for the alpha-beta fallback after an unfinished
 # exact search (at most this share of the budget).
@@ -110,13 +110,13 @@ _WARMUP = None
 
 
 def shared_warmup():
-    """The process's one :class:`agents.warmup.Warmup` of the kernels this agent plays
+    """The process's one :class:`agents.players.warmup.Warmup` of the kernels this agent plays
     with (validation, tactics, solver, the ``alphabeta`` model and fallback): every
     ``perfect`` agent of the process shares it, as they share the compiled kernels."""
     global _WARMUP
     if _WARMUP is None:
-        from .base import warmup_units as base_units
-        from .lookahead import warmup_units as alphabeta_units
+        from agents.players.base import warmup_units as base_units
+        from agents.players.lookahead import warmup_units as alphabeta_units
         rules, tactics = base_units()
         units = [u for u in solver_units() if u[0] != "solver._analyze"]  # unused in play
         assert units[-1][0] == SOLVER_READY
@@ -169,11 +169,11 @@ class PerfectAgent(Agent):
     one whose likely reply is a mistake, default True), ``warmup`` (when the numba
     kernels compile: ``"now"``, in the constructor, the default for local play;
     ``"background"``, in a thread while the book answers, see
-    :mod:`agents.warmup`: what the Kaggle file uses)."""
+    :mod:`agents.players.warmup`: what the Kaggle file uses)."""
 
     name = "perfect"
     # what submission.build uses unless told otherwise: on Kaggle the first move must
-    # not wait for numba (see agents.warmup)
+    # not wait for numba (see agents.players.warmup)
     SUBMISSION_OPTIONS = {"warmup": "background"}
     OPTIONS = {"tt_bits": (positive_int("tt_bits", 28), DEFAULT_TT_BITS),
                "time_limit": (optional(positive_number("time_limit")), None),

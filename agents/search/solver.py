@@ -1,0 +1,775 @@
+"""Perfect Connect Four solver (any board that fits the 64-bit bitboard).
+
+The classic design of Pascal Pons' solver, written as numba kernels:
+
+* the bitboard position of :mod:`agents.board` -- ``(pos, mask, moves)``: the
+  stones of the side to move, all stones, the number of stones -- held here as
+  plain int64 (a board of at most 64 bits never sets bit 63 in a stone or in
+  ``mask``, because bit 63 is a sentinel);
+* negamax with alpha-beta, written as an explicit stack (one kernel call per
+  null-window probe, no recursion, no allocation inside the loop);
+* moves that hand the opponent a win are never searched, a forced block is the
+  only move searched, two opponent threats are a loss without search;
+* centre-first move order refined by the number of winning cells a move creates;
+* a transposition table of lower/upper bounds keyed by the position, with
+  mirror-symmetric positions sharing one entry;
+* at the root, null-window probes narrow the score interval ("iterative
+  deepening over the interval").
+
+Score convention (side to move, the convention of the public benchmark sets,
+see ``tests/data/positions/README.md``): 0 is a draw; a win with the winning
+stone dropped when ``m`` stones are on the board scores ``(N + 1 - m) // 2``
+(``N = rows * columns``), so a faster win scores higher; a loss is the negated
+score of the opponent's win. On 7x6 this is "22 minus the winner's stones".
+
+Command line: ``python -m agents.solver [-a] [-w]`` reads move strings (1-based
+columns, first token of each line) on stdin and prints ``moves score nodes
+microseconds``; ``-a`` prints the score of each column instead (-1000 for a
+full column). Bad lines print ``moves error: <what is wrong>`` and the solver
+goes on.
+"""
+import time
+
+import numpy as np
+
+from agents.board.jit import HAVE_NUMBA, njit, now
+from agents.board.bitboard import fits_bitboard
+from agents.search.position import Position
+
+INVALID_MOVE = -1000  # score printed by analyze() for a full column
+
+# g[] -- the geometry vector every kernel receives (int64).
+G_W, G_ROWS, G_H, G_INAROW, G_FAST, G_BOTTOM, G_BOARD, G_TTSIZE, G_SYM, G_N = range(10)
+G_ORDER = 10  # G_ORDER .. G_ORDER+W-1: columns centre first; then W column masks
+
+# stats[] -- counters shared with Python.
+S_NODES, S_ABORTED = 0, 1
+
+DEFAULT_TT_BITS = 24  # 2**24 (next prime) entries of 8 bytes: 128 MiB
+SYM_STONES = 12  # mirror images share TT slots below this many stones (see _key)
+
+# ---------------------------------------------------------------------------
+# popcount: one instruction under numba, a loop in plain Python
+# ---------------------------------------------------------------------------
+
+def _jit_enabled():
+    if not HAVE_NUMBA:
+        return False
+    from numba.core import config
+    return not config.DISABLE_JIT
+
+
+if _jit_enabled():  # an LLVM intrinsic cannot run as plain Python (NUMBA_DISABLE_JIT=1)
+    from numba import types as _types
+    from numba.extending import intrinsic as _intrinsic
+
+    @_intrinsic
+    def _ctpop64(typingctx, x):
+        if not isinstance(x, _types.Integer):
+            return None
+        sig = _types.int64(_types.int64)
+
+        def codegen(context, builder, signature, args):
+            v = context.cast(builder, args[0], x, _types.int64)
+            return builder.ctpop(v)
+        return sig, codegen
+
+    @njit
+    def _popcount(x):
+        return _ctpop64(x)
+else:  # pragma: no cover
+    def _popcount(x):
+        return bin(int(x) & 0xFFFFFFFFFFFFFFFF).count("1")
+
+
+# ---------------------------------------------------------------------------
+# Bitboard helpers (int64 flavour of the layout drawn in agents.board)
+# ---------------------------------------------------------------------------
+
+
+@njit
+def _shift(x, d):
+    """x >> d for d > 0, x << -d for d < 0, 0 once the shift leaves 64 bits."""
+    if d >= 64 or d <= -64:
+        return 0
+    if d >= 0:
+        return x >> d
+    return x << (-d)
+
+
+@njit
+def _winning_cells(pos, mask, g):
+    """Empty playable cells that would complete ``inarow`` for the stones ``pos``.
+
+    Lines that wrap from one column into the next always cross a sentinel cell
+    (never a stone, never playable), so they can only "complete" on a sentinel,
+    which the final mask removes."""
+    H = g[G_H]
+    r = 0
+    if g[G_FAST] == 1:  # inarow == 4 and 3 * (H + 1) < 64: Pons' shifts
+        r = (pos << 1) & (pos << 2) & (pos << 3)
+        s = H
+        p = (pos << s) & (pos << (2 * s))
+        r |= p & (pos << (3 * s))
+        r |= p & (pos >> s)
+        p = (pos >> s) & (pos >> (2 * s))
+        r |= p & (pos << s)
+        r |= p & (pos >> (3 * s))
+        s = H - 1
+        p = (pos << s) & (pos << (2 * s))
+        r |= p & (pos << (3 * s))
+        r |= p & (pos >> s)
+        p = (pos >> s) & (pos >> (2 * s))
+        r |= p & (pos << s)
+        r |= p & (pos >> (3 * s))
+        s = H + 1
+        p = (pos << s) & (pos << (2 * s))
+        r |= p & (pos << (3 * s))
+        r |= p & (pos >> s)
+        p = (pos >> s) & (pos >> (2 * s))
+        r |= p & (pos << s)
+        r |= p & (pos >> (3 * s))
+    else:  # any inarow: the empty cell at index k of the line, stones at the others
+        k_in = g[G_INAROW]
+        for di in range(4):
+            s = 1
+            if di == 1:
+                s = H - 1
+            elif di == 2:
+                s = H
+            elif di == 3:
+                s = H + 1
+            for k in range(k_in):
+                m = -1
+                for j in range(k_in):
+                    if j != k:
+                        m &= _shift(pos, (j - k) * s)
+                        if m == 0:
+                            break
+                r |= m
+    return r & (g[G_BOARD] ^ mask)
+
+
+@njit
+def _possible(mask, g):
+    return (mask + g[G_BOTTOM]) & g[G_BOARD]
+
+
+@njit
+def _can_win_next(pos, mask, g):
+    return (_winning_cells(pos, mask, g) & _possible(mask, g)) != 0
+
+
+@njit
+def _non_losing_moves(pos, mask, g):
+    """Playable cells that do not let the opponent win at once (0: every move loses).
+
+    A single opponent threat forces the block; two threats lose; a cell right
+    under an opponent's winning cell would let the opponent play it."""
+    possible = _possible(mask, g)
+    opp_win = _winning_cells(pos ^ mask, mask, g)
+    forced = possible & opp_win
+    if forced != 0:
+        if (forced & (forced - 1)) != 0:
+            return 0
+        possible = forced
+    return possible & ~(opp_win >> 1)
+
+
+@njit
+def _mirror(x, g):
+    """The bitboard ``x`` mirrored left-right."""
+    W = g[G_W]
+    H = g[G_H]
+    col = (1 << H) - 1
+    out = 0
+    for c in range(W):
+        out |= ((x >> (c * H)) & col) << ((W - 1 - c) * H)
+    return out
+
+
+@njit
+def _key(pos, mask, moves, g):
+    """Unique key of a position (no carry crosses a column: ``pos`` is inside
+    ``mask``); the smaller of it and its mirror image when fewer than ``g[G_SYM]``
+    stones are on the board. Mirror transpositions are common near a symmetric
+    root and rare deep in the tree, where the mirroring would cost more than it saves;
+    the rule depends on the position only, so every visit finds the same slot."""
+    k = pos + mask
+    if moves < g[G_SYM]:
+        m = _mirror(k, g)
+        if m < k:
+            return m
+    return k
+
+
+@njit
+def _col_of(move, g):
+    """Column index of a one-bit move."""
+    H = g[G_H]
+    W = g[G_W]
+    for c in range(W):
+        if move & g[G_ORDER + W + c]:
+            return c
+    return -1
+
+
+# ---------------------------------------------------------------------------
+# Transposition table: one int64 a slot, (key // size) << 8 | value.
+# key % size is the slot, so (slot, key // size) gives the key back: no collisions.
+# value 0 = empty; 1..MAX-MIN+1 an upper bound; above that a lower bound.
+# ---------------------------------------------------------------------------
+
+
+@njit
+def _tt_get(tt, key):
+    size = tt.shape[0]
+    q = key // size  # one division: the slot is key - q * size
+    e = tt[key - q * size]
+    if (e >> 8) == q:
+        return e & 255
+    return 0
+
+
+@njit
+def _tt_put(tt, key, value):
+    size = tt.shape[0]
+    q = key // size
+    tt[key - q * size] = (q << 8) | value
+
+
+# ---------------------------------------------------------------------------
+# The search
+# ---------------------------------------------------------------------------
+
+
+@njit
+def _score_bounds(g):
+    """(MIN_SCORE, MAX_SCORE): the extreme scores of a position that is not won next move."""
+    n = g[G_N]
+    return -(n // 2) + 3, (n + 1) // 2 - 3
+
+
+@njit
+def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, st, mv, sc, stats, deadline):
+    """Negamax value of a position whose side to move cannot win at once.
+
+    Fail-soft alpha-beta: a result ``<= alpha0`` is an upper bound, ``>= beta0``
+    a lower bound, in between the exact score. Explicit stack: ``st[d]`` holds
+    (pos, mask, alpha, beta, key, moves left to try) of depth ``d``; ``mv[d]`` the
+    moves, best last. With ``deadline > 0`` the clock is read every 4096 nodes;
+    past it ``stats[S_ABORTED]`` is set and 0 returned (never stored)."""
+    N = g[G_N]
+    W = g[G_W]
+    MIN, MAX = _score_bounds(g)
+    d = 0
+    pos = pos0
+    mask = mask0
+    alpha = alpha0
+    beta = beta0
+    nodes = stats[S_NODES]
+    while True:
+        # ---- enter the node at depth d: a value r (leaf) or a sorted move list
+        moves = moves0 + d
+        nodes += 1
+        leaf = True
+        r = 0
+        if deadline > 0.0 and (nodes & 4095) == 0 and now() > deadline:
+            stats[S_NODES] = nodes
+            stats[S_ABORTED] = 1
+            return 0
+        possible = _non_losing_moves(pos, mask, g)
+        if possible == 0:
+            r = -((N - moves) // 2)
+        elif moves >= N - 2:
+            r = 0
+        else:
+            lo = -((N - 2 - moves) // 2)
+            hi = (N - 1 - moves) // 2
+            key = 0
+            done = False
+            if alpha < lo:
+                alpha = lo
+                if alpha >= beta:
+                    r = alpha
+                    done = True
+            if not done and beta > hi:
+                beta = hi
+                if alpha >= beta:
+                    r = beta
+                    done = True
+            if not done:
+                key = _key(pos, mask, moves, g)
+                val = _tt_get(tt, key)
+                if val != 0:
+                    if val > MAX - MIN + 1:
+                        lo = val + 2 * MIN - MAX - 2
+                        if alpha < lo:
+                            alpha = lo
+                            if alpha >= beta:
+                                r = alpha
+                                done = True
+                    else:
+                        hi = val + MIN - 1
+                        if beta > hi:
+                            beta = hi
+                            if alpha >= beta:
+                                r = beta
+                                done = True
+            if not done:
+                leaf = False
+                n = 0
+                for i in range(W - 1, -1, -1):  # centre last in, first out at equal score
+                    move = possible & g[G_ORDER + W + g[G_ORDER + i]]
+                    if move != 0:
+                        s = _popcount(_winning_cells(pos | move, mask, g))
+                        j = n
+                        while j > 0 and sc[d, j - 1] > s:
+                            sc[d, j] = sc[d, j - 1]
+                            mv[d, j] = mv[d, j - 1]
+                            j -= 1
+                        sc[d, j] = s
+                        mv[d, j] = move
+                        n += 1
+                st[d, 0] = pos
+                st[d, 1] = mask
+                st[d, 2] = alpha
+                st[d, 3] = beta
+                st[d, 4] = key
+                st[d, 5] = n
+        # ---- hand values up the stack until a node has another move to try
+        while leaf:
+            if d == 0:
+                stats[S_NODES] = nodes
+                return r
+            d -= 1
+            score = -r
+            if score >= st[d, 3]:
+                _tt_put(tt, st[d, 4], score + MAX - 2 * MIN + 2)
+                r = score
+                continue
+            if score > st[d, 2]:
+                st[d, 2] = score
+            if st[d, 5] == 0:
+                _tt_put(tt, st[d, 4], st[d, 2] - MIN + 1)
+                r = st[d, 2]
+                continue
+            leaf = False
+        # ---- descend into the next move of depth d
+        st[d, 5] -= 1
+        move = mv[d, st[d, 5]]
+        pos = st[d, 0] ^ st[d, 1]
+        mask = st[d, 1] | move
+        alpha = -st[d, 3]
+        beta = -st[d, 2]
+        d += 1
+
+
+@njit
+def _half(x):
+    """x / 2 rounded toward zero (C semantics, as in the reference solver)."""
+    if x < 0:
+        return -((-x) // 2)
+    return x // 2
+
+
+@njit
+def _solve(pos, mask, moves, weak, g, tt, st, mv, sc, stats, deadline):
+    """Exact score (weak: -1, 0, 1) of a position that is not over; 0 if aborted."""
+    N = g[G_N]
+    if moves >= N:
+        return 0
+    if _can_win_next(pos, mask, g):
+        r = (N + 1 - moves) // 2
+        return 1 if weak else r
+    lo = -((N - moves) // 2)
+    hi = (N + 1 - moves) // 2
+    if weak:
+        lo = -1
+        hi = 1
+    while lo < hi:
+        med = lo + (hi - lo) // 2
+        if med <= 0 and _half(lo) < med:
+            med = _half(lo)
+        elif med >= 0 and _half(hi) > med:
+            med = _half(hi)
+        r = _search(pos, mask, moves, med, med + 1, g, tt, st, mv, sc, stats, deadline)
+        if stats[S_ABORTED]:
+            return 0
+        if r <= med:
+            hi = r
+        else:
+            lo = r
+    if weak:
+        return 1 if lo > 0 else (-1 if lo < 0 else 0)
+    return lo
+
+
+@njit
+def _column_move(mask, c, g):
+    """The one-bit move of column ``c``; 0 if the column is full."""
+    H = g[G_H]
+    if mask & (1 << (c * H + g[G_ROWS] - 1)):
+        return 0
+    return (mask + (1 << (c * H))) & g[G_ORDER + g[G_W] + c]
+
+
+@njit
+def _analyze(pos, mask, moves, weak, g, tt, st, mv, sc, stats, deadline, out):
+    """Score of playing each column into ``out`` (INVALID_MOVE for a full column)."""
+    N = g[G_N]
+    win = _winning_cells(pos, mask, g)
+    for c in range(g[G_W]):
+        move = _column_move(mask, c, g)
+        if move == 0:
+            out[c] = INVALID_MOVE
+            continue
+        if win & move:
+            out[c] = 1 if weak else (N + 1 - moves) // 2
+        else:
+            out[c] = -_solve(pos ^ mask, mask | move, moves + 1, weak, g, tt, st, mv, sc,
+                             stats, deadline)
+        if stats[S_ABORTED]:
+            return
+
+
+@njit
+def _moves_at_least(pos, mask, moves, t, g, tt, st, mv, sc, stats, deadline, out):
+    """``out[c]`` = 1 if playing column ``c`` scores at least ``t``, else 0 (and
+    INVALID_MOVE for a full column): one null-window search per column."""
+    N = g[G_N]
+    win = _winning_cells(pos, mask, g)
+    for c in range(g[G_W]):
+        move = _column_move(mask, c, g)
+        if move == 0:
+            out[c] = INVALID_MOVE
+            continue
+        if win & move:
+            out[c] = 1 if (N + 1 - moves) // 2 >= t else 0
+            continue
+        if moves + 1 >= N:  # the board is full after this move: a draw
+            out[c] = 1 if t <= 0 else 0
+            continue
+        if _can_win_next(pos ^ mask, mask | move, g):  # hands the opponent a four
+            r = -((N - moves) // 2)
+        else:
+            r = -_search(pos ^ mask, mask | move, moves + 1, -t, -(t - 1), g, tt, st, mv, sc,
+                         stats, deadline)
+        if stats[S_ABORTED]:
+            return
+        out[c] = 1 if r > t - 1 else 0
+
+
+@njit
+def _best_move(pos, mask, moves, weak_first, weak, g, tt, st, mv, sc, stats, deadline, result):
+    """An optimal column and the score interval, into ``result`` = (col, lo, hi).
+
+    The column's score is at least ``lo``; the position's score is in
+    ``[lo, hi]`` (``lo == hi`` unless aborted). Among several optimal columns the
+    first in move order is kept, and since scores count stones a faster win
+    (or slower loss) always scores strictly higher. ``weak_first`` probes
+    "win?" then "at least a draw?" before narrowing, so an aborted search still
+    returns a column that keeps the game-theoretic outcome whenever
+    ``lo >= 1`` or ``lo >= 0 >= hi``. ``weak`` stops there: the interval is then
+    one of [1, 1] (win), [0, 0] (draw), [-1, -1] (loss) and the column keeps
+    the outcome."""
+    N = g[G_N]
+    W = g[G_W]
+    H = g[G_H]
+    rows = g[G_ROWS]
+    possible = _possible(mask, g)
+    win = _winning_cells(pos, mask, g) & possible
+    if win != 0:
+        r = (N + 1 - moves) // 2
+        c = _col_of(win & -win, g)
+        result[0] = c
+        result[1] = r
+        result[2] = r
+        return
+    safe = _non_losing_moves(pos, mask, g)
+    if safe == 0 or moves >= N - 2:
+        r = 0 if safe != 0 else -((N - moves) // 2)
+        pick = safe if safe != 0 else possible
+        for i in range(W):
+            c = g[G_ORDER + i]
+            if pick & g[G_ORDER + W + c]:
+                result[0] = c
+                result[1] = r
+                result[2] = r
+                return
+    # children in the search's move order (best first)
+    n = 0
+    cols = np.empty(W, dtype=np.int64)
+    keys = np.empty(W, dtype=np.int64)
+    for i in range(W - 1, -1, -1):
+        c = g[G_ORDER + i]
+        move = safe & g[G_ORDER + W + c]
+        if move != 0:
+            s = _popcount(_winning_cells(pos | move, mask, g))
+            j = n
+            while j > 0 and keys[j - 1] > s:
+                keys[j] = keys[j - 1]
+                cols[j] = cols[j - 1]
+                j -= 1
+            keys[j] = s
+            cols[j] = c
+            n += 1
+    order = cols[:n][::-1].copy()
+    lo = -((N - 2 - moves) // 2)
+    hi = (N - 1 - moves) // 2
+    best = order[0]
+    if weak:
+        lo = -1 if lo < -1 else lo
+        hi = 1 if hi > 1 else hi
+    result[0] = best
+    result[1] = lo
+    result[2] = hi
+    while lo < hi:
+        if weak_first and lo < 0 < hi:
+            med = 0
+        elif weak_first and lo < -1 and hi == 0:
+            med = -1
+        else:
+            med = lo + (hi - lo) // 2
+            if med <= 0 and _half(lo) < med:
+                med = _half(lo)
+            elif med >= 0 and _half(hi) > med:
+                med = _half(hi)
+        found = False
+        rmax = lo
+        for i in range(n):
+            c = order[i]
+            move = safe & g[G_ORDER + W + c]
+            r = -_search(pos ^ mask, mask | move, moves + 1, -(med + 1), -med, g, tt, st, mv, sc,
+                         stats, deadline)
+            if stats[S_ABORTED]:
+                return
+            if r > med:
+                lo = r
+                best = c
+                found = True
+                # try the proven column first from now on
+                for k in range(i, 0, -1):
+                    order[k] = order[k - 1]
+                order[0] = c
+                break
+            if r > rmax:
+                rmax = r
+        if not found:
+            hi = rmax
+        if weak:
+            lo = 1 if lo > 1 else (-1 if lo < -1 else lo)
+            hi = 1 if hi > 1 else (-1 if hi < -1 else hi)
+        result[0] = best
+        result[1] = lo
+        result[2] = hi
+    _ = H
+    _ = rows
+
+
+# ---------------------------------------------------------------------------
+# Python API
+# ---------------------------------------------------------------------------
+
+
+def next_prime(n):
+    """Smallest prime >= n."""
+    def is_prime(k):
+        if k < 2:
+            return False
+        i = 2
+        while i * i <= k:
+            if k % i == 0:
+                return False
+            i += 1
+        return True
+    while not is_prime(n):
+        n += 1
+    return n
+
+
+def geometry(rows, columns, inarow, tt_size=1, symmetric=True):
+    """The int64 vector ``g`` of a board shape (see the G_* indices). ``symmetric``:
+    True (mirror keys below SYM_STONES stones), False, or a number of stones."""
+    if not fits_bitboard(rows, columns):
+        raise ValueError(f"a {columns}x{rows} board needs {columns * (rows + 1)} bits; the solver "
+                         f"handles boards with columns * (rows + 1) <= 64")
+    H = rows + 1
+    order = sorted(range(columns), key=lambda c: (abs(2 * c - (columns - 1)), c))
+    g = np.zeros(G_ORDER + 2 * columns, dtype=np.int64)
+    g[G_W], g[G_ROWS], g[G_H], g[G_INAROW] = columns, rows, H, inarow
+    g[G_FAST] = 1 if inarow == 4 and 3 * (H + 1) < 64 else 0
+    g[G_BOTTOM] = sum(1 << (c * H) for c in range(columns))
+    g[G_BOARD] = sum(((1 << rows) - 1) << (c * H) for c in range(columns))
+    g[G_TTSIZE] = tt_size
+    g[G_SYM] = SYM_STONES if symmetric is True else int(symmetric)
+    g[G_N] = rows * columns
+    g[G_ORDER:G_ORDER + columns] = order
+    for c in range(columns):
+        g[G_ORDER + columns + c] = ((1 << rows) - 1) << (c * H)
+    return g
+
+
+class Solver:
+    """Exact solver for one board shape; the transposition table persists between calls.
+
+    ``tt_bits``: the table has ``next_prime(2**tt_bits)`` slots of 8 bytes
+    (default 24: 128 MiB). ``symmetric``: mirror images share table entries in the
+    first ``SYM_STONES`` plies (True), never (False), or below a given number of stones."""
+
+    def __init__(self, rows=6, columns=7, inarow=4, tt_bits=DEFAULT_TT_BITS, symmetric=True):
+        for name, v in (("rows", rows), ("columns", columns), ("inarow", inarow)):
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
+                raise ValueError(f"{name} must be an integer >= 1, got {v!r}")
+        if isinstance(tt_bits, bool) or not isinstance(tt_bits, (int, np.integer)) \
+                or not 10 <= tt_bits <= 30:
+            raise ValueError(f"tt_bits must be an integer in 10..30, got {tt_bits!r}")
+        self.rows, self.columns, self.inarow = int(rows), int(columns), int(inarow)
+        size = next_prime(1 << int(tt_bits))
+        self.g = geometry(self.rows, self.columns, self.inarow, size, symmetric)
+        self.tt = np.zeros(size, dtype=np.int64)
+        depth = self.rows * self.columns + 2
+        self.st = np.zeros((depth, 6), dtype=np.int64)
+        self.mv = np.zeros((depth, self.columns), dtype=np.int64)
+        self.sc = np.zeros((depth, self.columns), dtype=np.int64)
+        self.stats = np.zeros(2, dtype=np.int64)
+        self.nodes = 0
+
+    def reset(self):
+        """Empty the transposition table."""
+        self.tt[:] = 0
+
+    def position(self, moves=""):
+        return Position.from_moves(moves, self.rows, self.columns, self.inarow)
+
+    def _check(self, p):
+        if (p.rows, p.columns, p.inarow) != (self.rows, self.columns, self.inarow):
+            raise ValueError(f"position is {p.columns}x{p.rows}/{p.inarow}, solver is "
+                             f"{self.columns}x{self.rows}/{self.inarow}")
+
+    def _run(self, fn, *args):
+        self.stats[:] = 0
+        out = fn(*args)
+        self.nodes = int(self.stats[S_NODES])
+        return out
+
+    def solve(self, p, weak=False, deadline=0.0):
+        """Score of ``p`` (a Position or a move string); None if ``deadline`` passed."""
+        if isinstance(p, str):
+            p = self.position(p)
+        self._check(p)
+        r = self._run(_solve, p.pos, p.mask, p.moves, bool(weak), self.g, self.tt, self.st,
+                      self.mv, self.sc, self.stats, float(deadline))
+        return None if self.stats[S_ABORTED] else int(r)
+
+    def analyze(self, p, weak=False, deadline=0.0):
+        """Score of each column (INVALID_MOVE = -1000 for a full one); None if out of time."""
+        if isinstance(p, str):
+            p = self.position(p)
+        self._check(p)
+        out = np.full(self.columns, INVALID_MOVE, dtype=np.int64)
+        self._run(_analyze, p.pos, p.mask, p.moves, bool(weak), self.g, self.tt, self.st,
+                  self.mv, self.sc, self.stats, float(deadline), out)
+        return None if self.stats[S_ABORTED] else [int(v) for v in out]
+
+    def moves_at_least(self, p, t, deadline=0.0):
+        """Columns whose score is at least ``t`` (0-based, left to right); None if
+        ``deadline`` passed. With ``t`` the position's exact score these are the
+        optimal columns; with ``t = 0`` the columns that keep at least a draw."""
+        if isinstance(p, str):
+            p = self.position(p)
+        self._check(p)
+        out = np.full(self.columns, INVALID_MOVE, dtype=np.int64)
+        self._run(_moves_at_least, p.pos, p.mask, p.moves, int(t), self.g, self.tt, self.st,
+                  self.mv, self.sc, self.stats, float(deadline), out)
+        if self.stats[S_ABORTED]:
+            return None
+        return [c for c in range(self.columns) if out[c] == 1]
+
+    def score_at_least(self, p, t, deadline=0.0):
+        """True if the score of ``p`` is at least ``t``, False if it is below; None if
+        ``deadline`` passed. One null-window search: bounding a score this way is much
+        cheaper than solving it when ``|t|`` is large (short wins are all it looks for)."""
+        if isinstance(p, str):
+            p = self.position(p)
+        self._check(p)
+        n = self.rows * self.columns
+        if p.moves >= n:
+            return t <= 0
+        if any(p.can_play(c) and p.is_winning_move(c) for c in range(self.columns)):
+            return (n + 1 - p.moves) // 2 >= t
+        r = self._run(_search, p.pos, p.mask, p.moves, int(t) - 1, int(t), self.g, self.tt,
+                      self.st, self.mv, self.sc, self.stats, float(deadline))
+        return None if self.stats[S_ABORTED] else bool(r >= t)
+
+    def best_move(self, p, deadline=0.0, weak_first=True, weak=False):
+        """``(column, lo, hi, complete)``: an optimal 0-based column when ``complete``;
+        otherwise the column scores at least ``lo`` and the position is in ``[lo, hi]``.
+        ``weak``: only the outcome, ``lo == hi`` in (-1, 0, 1), the column keeps it."""
+        if isinstance(p, str):
+            p = self.position(p)
+        self._check(p)
+        if p.moves >= self.rows * self.columns:
+            raise ValueError("the board is full: no move to choose")
+        result = np.zeros(3, dtype=np.int64)
+        self._run(_best_move, p.pos, p.mask, p.moves, bool(weak_first), bool(weak), self.g, self.tt,
+                  self.st, self.mv, self.sc, self.stats, float(deadline), result)
+        col, lo, hi = int(result[0]), int(result[1]), int(result[2])
+        if weak:  # the shortcuts (win now, all moves lose, last cells) give exact scores
+            lo, hi = (lo > 0) - (lo < 0), (hi > 0) - (hi < 0)
+        return col, lo, hi, not self.stats[S_ABORTED]
+
+
+def warmup_units(solver=None):
+    """Units for :class:`agents.players.warmup.Warmup`: each compiles solver kernels by one
+    call on a tiny position (types are the same for every shape). ``solver``: the
+    solver to call (default: a private 7x6 one with a 1024-slot table)."""
+    s = solver if solver is not None else Solver(6, 7, 4, 10)
+    p = s.position("")
+    for c in range(s.columns):
+        if p.can_play(c) and not p.is_winning_move(c):
+            p.play(c)
+            break
+
+    def soon():
+        return time.perf_counter() + 0.001
+
+    def bits():
+        # the small kernels the searches call, with the types they pass (int64 bitboards)
+        pos, mask, g = p.pos, p.mask, s.g
+        _score_bounds(g)
+        _possible(mask, g)
+        _non_losing_moves(pos, mask, g)
+        _can_win_next(pos, mask, g)
+        _popcount(pos)
+
+    def table():
+        pos, mask, g = p.pos, p.mask, s.g
+        key = _key(pos, mask, p.moves, g)
+        _tt_put(s.tt, key, 0)
+        _tt_get(s.tt, key)
+        _half(-3)
+        _col_of(_column_move(mask, 3, g), g)
+        now()
+
+    def search():
+        # the null-window search every entry point below calls, compiled on its own
+        _search(p.pos, p.mask, p.moves, 0, 1, s.g, s.tt, s.st, s.mv, s.sc, s.stats, soon())
+
+    def analyze():
+        s.analyze(p, deadline=soon())
+        s.reset()
+    # (label, call, expected compile seconds on the development machine)
+    return [("solver bitboard kernels", bits, 0.6),
+            ("solver table kernels", table, 0.6),
+            ("solver._search", search, 0.55),
+            ("solver._best_move", lambda: s.best_move(p, deadline=soon()), 0.75),
+            ("solver._moves_at_least", lambda: s.moves_at_least(p, 0, deadline=soon()), 0.35),
+            ("solver._solve", lambda: s.solve(p, deadline=soon()), 0.33),
+            ("solver._analyze", analyze, 0.35)]
+
+
+def warm_up(solver):
+    """Compile every kernel on a tiny position (numba compiles on first call)."""
+    for _, fn, _ in warmup_units(solver):
+        fn()
