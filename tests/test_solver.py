@@ -8,6 +8,8 @@ import numpy as np
 import pytest
 
 from agents.search import solver as S
+from agents.search.position import G_FAST, mirror, winning_cells
+from agents.search.table import table_key
 from agents.solver import main as solver_main
 from agents.search.position import Position, _has_line
 from agents.board.reference import ref_drop, ref_legal_moves, ref_winner
@@ -186,8 +188,8 @@ def test_fast_threats_match_general_path(shape):
     rows, columns, inarow = shape
     fast = S.geometry(rows, columns, inarow)
     slow = fast.copy()
-    slow[S.G_FAST] = 0
-    assert fast[S.G_FAST] == 1
+    slow[G_FAST] = 0
+    assert fast[G_FAST] == 1
     rng = random.Random(7)
     for _ in range(200):
         seq = random_line(rows, columns, inarow, rng.randrange(rows * columns), rng)
@@ -195,7 +197,7 @@ def test_fast_threats_match_general_path(shape):
             continue
         p = Position.from_moves(seq, rows, columns, inarow)
         for stones in (p.pos, p.pos ^ p.mask):
-            assert S._winning_cells(stones, p.mask, fast) == S._winning_cells(stones, p.mask, slow)
+            assert winning_cells(stones, p.mask, fast) == winning_cells(stones, p.mask, slow)
 
 
 def test_winning_cells_against_reference():
@@ -209,7 +211,7 @@ def test_winning_cells_against_reference():
             if seq is None:
                 continue
             p = Position.from_moves(seq, rows, columns, inarow)
-            cells = S._winning_cells(p.pos, p.mask, g)
+            cells = winning_cells(p.pos, p.mask, g)
             for c in range(columns):
                 for r in range(rows):
                     bit = 1 << (c * H + r)
@@ -224,8 +226,8 @@ def test_mirror_and_key():
     g = S.geometry(6, 7, 4)
     p = Position.from_moves("4453")
     q = Position.from_moves("4435")
-    assert S._mirror(p.pos + p.mask, g) == q.pos + q.mask
-    assert S._key(p.pos, p.mask, p.moves, g) == S._key(q.pos, q.mask, q.moves, g)
+    assert mirror(p.pos + p.mask, g) == q.pos + q.mask
+    assert table_key(p.pos, p.mask, p.moves, g) == table_key(q.pos, q.mask, q.moves, g)
 
 
 # ---------------------------------------------------------------------------

@@ -1,9 +1,177 @@
 """The solver's position, as in Pascal Pons' ``Position``: two bitboards (the stones
 of the side to move, ``pos``, and all stones, ``mask``) and the number of stones, in
-the bitboard layout of :mod:`agents.board` (``H = rows + 1`` bits a column,
-bottom cell lowest). Plain Python: the kernels of :mod:`agents.search.solver` take its three
-integers. Short verbs: ``play``, ``can_play``, ``is_winning_move``; built from a
-1-based move string (``from_moves("4453")``) or a Kaggle grid (``from_grid``)."""
+the bitboard layout of :mod:`agents.board` (``H = rows + 1`` bits a column, bottom
+cell lowest).
+
+* :class:`Position`: plain Python, short verbs (``play``, ``can_play``,
+  ``is_winning_move``), built from a 1-based move string (``from_moves("4453")``) or
+  a Kaggle grid (``from_grid``);
+* the int64 kernels the solver's search runs on the same three integers
+  (``winning_cells``, ``possible_moves``, ``non_losing_moves``, ``mirror``,
+  ``popcount``, ...), each taking ``g``, the geometry vector of the board shape
+  (the ``G_*`` indices below; built by :func:`agents.search.solver.geometry`).
+"""
+
+from agents.board.jit import HAVE_NUMBA, njit
+
+# g[] -- the geometry vector every kernel receives (int64).
+G_W, G_ROWS, G_H, G_INAROW, G_FAST, G_BOTTOM, G_BOARD, G_TTSIZE, G_SYM, G_N = range(10)
+G_ORDER = 10  # G_ORDER .. G_ORDER+W-1: columns centre first; then W column masks
+
+# ---------------------------------------------------------------------------
+# popcount: one instruction under numba, a loop in plain Python
+# ---------------------------------------------------------------------------
+
+def _jit_enabled():
+    if not HAVE_NUMBA:
+        return False
+    from numba.core import config
+    return not config.DISABLE_JIT
+
+
+if _jit_enabled():  # an LLVM intrinsic cannot run as plain Python (NUMBA_DISABLE_JIT=1)
+    from numba import types as _types
+    from numba.extending import intrinsic as _intrinsic
+
+    @_intrinsic
+    def _ctpop64(typingctx, x):
+        if not isinstance(x, _types.Integer):
+            return None
+        sig = _types.int64(_types.int64)
+
+        def codegen(context, builder, signature, args):
+            v = context.cast(builder, args[0], x, _types.int64)
+            return builder.ctpop(v)
+        return sig, codegen
+
+    @njit
+    def popcount(x):
+        return _ctpop64(x)
+else:  # pragma: no cover
+    def popcount(x):
+        return bin(int(x) & 0xFFFFFFFFFFFFFFFF).count("1")
+
+
+# ---------------------------------------------------------------------------
+# Bitboard helpers (int64 flavour of the layout drawn in agents.board)
+# ---------------------------------------------------------------------------
+
+
+@njit
+def shift(x, d):
+    """x >> d for d > 0, x << -d for d < 0, 0 once the shift leaves 64 bits."""
+    if d >= 64 or d <= -64:
+        return 0
+    if d >= 0:
+        return x >> d
+    return x << (-d)
+
+
+@njit
+def winning_cells(pos, mask, g):
+    """Empty playable cells that would complete ``inarow`` for the stones ``pos``.
+
+    Lines that wrap from one column into the next always cross a sentinel cell
+    (never a stone, never playable), so they can only "complete" on a sentinel,
+    which the final mask removes."""
+    H = g[G_H]
+    r = 0
+    if g[G_FAST] == 1:  # inarow == 4 and 3 * (H + 1) < 64: Pons' shifts
+        r = (pos << 1) & (pos << 2) & (pos << 3)
+        s = H
+        p = (pos << s) & (pos << (2 * s))
+        r |= p & (pos << (3 * s))
+        r |= p & (pos >> s)
+        p = (pos >> s) & (pos >> (2 * s))
+        r |= p & (pos << s)
+        r |= p & (pos >> (3 * s))
+        s = H - 1
+        p = (pos << s) & (pos << (2 * s))
+        r |= p & (pos << (3 * s))
+        r |= p & (pos >> s)
+        p = (pos >> s) & (pos >> (2 * s))
+        r |= p & (pos << s)
+        r |= p & (pos >> (3 * s))
+        s = H + 1
+        p = (pos << s) & (pos << (2 * s))
+        r |= p & (pos << (3 * s))
+        r |= p & (pos >> s)
+        p = (pos >> s) & (pos >> (2 * s))
+        r |= p & (pos << s)
+        r |= p & (pos >> (3 * s))
+    else:  # any inarow: the empty cell at index k of the line, stones at the others
+        k_in = g[G_INAROW]
+        for di in range(4):
+            s = 1
+            if di == 1:
+                s = H - 1
+            elif di == 2:
+                s = H
+            elif di == 3:
+                s = H + 1
+            for k in range(k_in):
+                m = -1
+                for j in range(k_in):
+                    if j != k:
+                        m &= shift(pos, (j - k) * s)
+                        if m == 0:
+                            break
+                r |= m
+    return r & (g[G_BOARD] ^ mask)
+
+
+@njit
+def possible_moves(mask, g):
+    return (mask + g[G_BOTTOM]) & g[G_BOARD]
+
+
+@njit
+def can_win_next(pos, mask, g):
+    return (winning_cells(pos, mask, g) & possible_moves(mask, g)) != 0
+
+
+@njit
+def non_losing_moves(pos, mask, g):
+    """Playable cells that do not let the opponent win at once (0: every move loses).
+
+    A single opponent threat forces the block; two threats lose; a cell right
+    under an opponent's winning cell would let the opponent play it."""
+    possible = possible_moves(mask, g)
+    opp_win = winning_cells(pos ^ mask, mask, g)
+    forced = possible & opp_win
+    if forced != 0:
+        if (forced & (forced - 1)) != 0:
+            return 0
+        possible = forced
+    return possible & ~(opp_win >> 1)
+
+
+@njit
+def mirror(x, g):
+    """The bitboard ``x`` mirrored left-right."""
+    W = g[G_W]
+    H = g[G_H]
+    col = (1 << H) - 1
+    out = 0
+    for c in range(W):
+        out |= ((x >> (c * H)) & col) << ((W - 1 - c) * H)
+    return out
+
+
+@njit
+def column_of(move, g):
+    """Column index of a one-bit move."""
+    W = g[G_W]
+    for c in range(W):
+        if move & g[G_ORDER + W + c]:
+            return c
+    return -1
+
+
+# ---------------------------------------------------------------------------
+# Position (plain Python)
+# ---------------------------------------------------------------------------
+
 
 
 class Position:

@@ -2,17 +2,17 @@
 
 The classic design of Pascal Pons' solver, written as numba kernels:
 
-* the bitboard position of :mod:`agents.board` -- ``(pos, mask, moves)``: the
-  stones of the side to move, all stones, the number of stones -- held here as
-  plain int64 (a board of at most 64 bits never sets bit 63 in a stone or in
-  ``mask``, because bit 63 is a sentinel);
+* the bitboard position of :mod:`agents.search.position` -- ``(pos, mask, moves)``:
+  the stones of the side to move, all stones, the number of stones -- held as plain
+  int64 (a board of at most 64 bits never sets bit 63 in a stone or in ``mask``,
+  because bit 63 is a sentinel), with its bit kernels there;
 * negamax with alpha-beta, written as an explicit stack (one kernel call per
   null-window probe, no recursion, no allocation inside the loop);
 * moves that hand the opponent a win are never searched, a forced block is the
   only move searched, two opponent threats are a loss without search;
 * centre-first move order refined by the number of winning cells a move creates;
 * a transposition table of lower/upper bounds keyed by the position, with
-  mirror-symmetric positions sharing one entry;
+  mirror-symmetric positions sharing one entry (:mod:`agents.search.table`);
 * at the root, null-window probes narrow the score interval ("iterative
   deepening over the interval").
 
@@ -22,221 +22,27 @@ stone dropped when ``m`` stones are on the board scores ``(N + 1 - m) // 2``
 (``N = rows * columns``), so a faster win scores higher; a loss is the negated
 score of the opponent's win. On 7x6 this is "22 minus the winner's stones".
 
-Command line: ``python -m agents.solver [-a] [-w]`` reads move strings (1-based
-columns, first token of each line) on stdin and prints ``moves score nodes
-microseconds``; ``-a`` prints the score of each column instead (-1000 for a
-full column). Bad lines print ``moves error: <what is wrong>`` and the solver
-goes on.
+This file holds the search kernel, its four entry points (``_solve``, ``_analyze``,
+``_moves_at_least``, ``_best_move``: they share the kernel's stack arrays, which is
+why they stay in one file of ~550 lines) and the :class:`Solver` driver. Command
+line: :mod:`agents.solver` (``python -m agents.solver``).
 """
 import time
 
 import numpy as np
 
-from agents.board.jit import HAVE_NUMBA, njit, now
 from agents.board.bitboard import fits_bitboard
-from agents.search.position import Position
+from agents.board.jit import njit, now
+from agents.search.position import (G_BOARD, G_BOTTOM, G_FAST, G_H, G_INAROW, G_N, G_ORDER, G_ROWS,
+                                    G_SYM, G_TTSIZE, G_W, Position, can_win_next, column_of,
+                                    non_losing_moves, popcount, possible_moves, winning_cells)
+from agents.search.table import DEFAULT_TT_BITS, SYM_STONES, next_prime, table_key, tt_get, tt_put
 
 INVALID_MOVE = -1000  # score printed by analyze() for a full column
 
-# g[] -- the geometry vector every kernel receives (int64).
-G_W, G_ROWS, G_H, G_INAROW, G_FAST, G_BOTTOM, G_BOARD, G_TTSIZE, G_SYM, G_N = range(10)
-G_ORDER = 10  # G_ORDER .. G_ORDER+W-1: columns centre first; then W column masks
 
 # stats[] -- counters shared with Python.
 S_NODES, S_ABORTED = 0, 1
-
-DEFAULT_TT_BITS = 24  # 2**24 (next prime) entries of 8 bytes: 128 MiB
-SYM_STONES = 12  # mirror images share TT slots below this many stones (see _key)
-
-# ---------------------------------------------------------------------------
-# popcount: one instruction under numba, a loop in plain Python
-# ---------------------------------------------------------------------------
-
-def _jit_enabled():
-    if not HAVE_NUMBA:
-        return False
-    from numba.core import config
-    return not config.DISABLE_JIT
-
-
-if _jit_enabled():  # an LLVM intrinsic cannot run as plain Python (NUMBA_DISABLE_JIT=1)
-    from numba import types as _types
-    from numba.extending import intrinsic as _intrinsic
-
-    @_intrinsic
-    def _ctpop64(typingctx, x):
-        if not isinstance(x, _types.Integer):
-            return None
-        sig = _types.int64(_types.int64)
-
-        def codegen(context, builder, signature, args):
-            v = context.cast(builder, args[0], x, _types.int64)
-            return builder.ctpop(v)
-        return sig, codegen
-
-    @njit
-    def _popcount(x):
-        return _ctpop64(x)
-else:  # pragma: no cover
-    def _popcount(x):
-        return bin(int(x) & 0xFFFFFFFFFFFFFFFF).count("1")
-
-
-# ---------------------------------------------------------------------------
-# Bitboard helpers (int64 flavour of the layout drawn in agents.board)
-# ---------------------------------------------------------------------------
-
-
-@njit
-def _shift(x, d):
-    """x >> d for d > 0, x << -d for d < 0, 0 once the shift leaves 64 bits."""
-    if d >= 64 or d <= -64:
-        return 0
-    if d >= 0:
-        return x >> d
-    return x << (-d)
-
-
-@njit
-def _winning_cells(pos, mask, g):
-    """Empty playable cells that would complete ``inarow`` for the stones ``pos``.
-
-    Lines that wrap from one column into the next always cross a sentinel cell
-    (never a stone, never playable), so they can only "complete" on a sentinel,
-    which the final mask removes."""
-    H = g[G_H]
-    r = 0
-    if g[G_FAST] == 1:  # inarow == 4 and 3 * (H + 1) < 64: Pons' shifts
-        r = (pos << 1) & (pos << 2) & (pos << 3)
-        s = H
-        p = (pos << s) & (pos << (2 * s))
-        r |= p & (pos << (3 * s))
-        r |= p & (pos >> s)
-        p = (pos >> s) & (pos >> (2 * s))
-        r |= p & (pos << s)
-        r |= p & (pos >> (3 * s))
-        s = H - 1
-        p = (pos << s) & (pos << (2 * s))
-        r |= p & (pos << (3 * s))
-        r |= p & (pos >> s)
-        p = (pos >> s) & (pos >> (2 * s))
-        r |= p & (pos << s)
-        r |= p & (pos >> (3 * s))
-        s = H + 1
-        p = (pos << s) & (pos << (2 * s))
-        r |= p & (pos << (3 * s))
-        r |= p & (pos >> s)
-        p = (pos >> s) & (pos >> (2 * s))
-        r |= p & (pos << s)
-        r |= p & (pos >> (3 * s))
-    else:  # any inarow: the empty cell at index k of the line, stones at the others
-        k_in = g[G_INAROW]
-        for di in range(4):
-            s = 1
-            if di == 1:
-                s = H - 1
-            elif di == 2:
-                s = H
-            elif di == 3:
-                s = H + 1
-            for k in range(k_in):
-                m = -1
-                for j in range(k_in):
-                    if j != k:
-                        m &= _shift(pos, (j - k) * s)
-                        if m == 0:
-                            break
-                r |= m
-    return r & (g[G_BOARD] ^ mask)
-
-
-@njit
-def _possible(mask, g):
-    return (mask + g[G_BOTTOM]) & g[G_BOARD]
-
-
-@njit
-def _can_win_next(pos, mask, g):
-    return (_winning_cells(pos, mask, g) & _possible(mask, g)) != 0
-
-
-@njit
-def _non_losing_moves(pos, mask, g):
-    """Playable cells that do not let the opponent win at once (0: every move loses).
-
-    A single opponent threat forces the block; two threats lose; a cell right
-    under an opponent's winning cell would let the opponent play it."""
-    possible = _possible(mask, g)
-    opp_win = _winning_cells(pos ^ mask, mask, g)
-    forced = possible & opp_win
-    if forced != 0:
-        if (forced & (forced - 1)) != 0:
-            return 0
-        possible = forced
-    return possible & ~(opp_win >> 1)
-
-
-@njit
-def _mirror(x, g):
-    """The bitboard ``x`` mirrored left-right."""
-    W = g[G_W]
-    H = g[G_H]
-    col = (1 << H) - 1
-    out = 0
-    for c in range(W):
-        out |= ((x >> (c * H)) & col) << ((W - 1 - c) * H)
-    return out
-
-
-@njit
-def _key(pos, mask, moves, g):
-    """Unique key of a position (no carry crosses a column: ``pos`` is inside
-    ``mask``); the smaller of it and its mirror image when fewer than ``g[G_SYM]``
-    stones are on the board. Mirror transpositions are common near a symmetric
-    root and rare deep in the tree, where the mirroring would cost more than it saves;
-    the rule depends on the position only, so every visit finds the same slot."""
-    k = pos + mask
-    if moves < g[G_SYM]:
-        m = _mirror(k, g)
-        if m < k:
-            return m
-    return k
-
-
-@njit
-def _col_of(move, g):
-    """Column index of a one-bit move."""
-    H = g[G_H]
-    W = g[G_W]
-    for c in range(W):
-        if move & g[G_ORDER + W + c]:
-            return c
-    return -1
-
-
-# ---------------------------------------------------------------------------
-# Transposition table: one int64 a slot, (key // size) << 8 | value.
-# key % size is the slot, so (slot, key // size) gives the key back: no collisions.
-# value 0 = empty; 1..MAX-MIN+1 an upper bound; above that a lower bound.
-# ---------------------------------------------------------------------------
-
-
-@njit
-def _tt_get(tt, key):
-    size = tt.shape[0]
-    q = key // size  # one division: the slot is key - q * size
-    e = tt[key - q * size]
-    if (e >> 8) == q:
-        return e & 255
-    return 0
-
-
-@njit
-def _tt_put(tt, key, value):
-    size = tt.shape[0]
-    q = key // size
-    tt[key - q * size] = (q << 8) | value
-
 
 # ---------------------------------------------------------------------------
 # The search
@@ -278,7 +84,7 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, st, mv, sc, stats, deadli
             stats[S_NODES] = nodes
             stats[S_ABORTED] = 1
             return 0
-        possible = _non_losing_moves(pos, mask, g)
+        possible = non_losing_moves(pos, mask, g)
         if possible == 0:
             r = -((N - moves) // 2)
         elif moves >= N - 2:
@@ -299,8 +105,8 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, st, mv, sc, stats, deadli
                     r = beta
                     done = True
             if not done:
-                key = _key(pos, mask, moves, g)
-                val = _tt_get(tt, key)
+                key = table_key(pos, mask, moves, g)
+                val = tt_get(tt, key)
                 if val != 0:
                     if val > MAX - MIN + 1:
                         lo = val + 2 * MIN - MAX - 2
@@ -322,7 +128,7 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, st, mv, sc, stats, deadli
                 for i in range(W - 1, -1, -1):  # centre last in, first out at equal score
                     move = possible & g[G_ORDER + W + g[G_ORDER + i]]
                     if move != 0:
-                        s = _popcount(_winning_cells(pos | move, mask, g))
+                        s = popcount(winning_cells(pos | move, mask, g))
                         j = n
                         while j > 0 and sc[d, j - 1] > s:
                             sc[d, j] = sc[d, j - 1]
@@ -345,13 +151,13 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, st, mv, sc, stats, deadli
             d -= 1
             score = -r
             if score >= st[d, 3]:
-                _tt_put(tt, st[d, 4], score + MAX - 2 * MIN + 2)
+                tt_put(tt, st[d, 4], score + MAX - 2 * MIN + 2)
                 r = score
                 continue
             if score > st[d, 2]:
                 st[d, 2] = score
             if st[d, 5] == 0:
-                _tt_put(tt, st[d, 4], st[d, 2] - MIN + 1)
+                tt_put(tt, st[d, 4], st[d, 2] - MIN + 1)
                 r = st[d, 2]
                 continue
             leaf = False
@@ -379,7 +185,7 @@ def _solve(pos, mask, moves, weak, g, tt, st, mv, sc, stats, deadline):
     N = g[G_N]
     if moves >= N:
         return 0
-    if _can_win_next(pos, mask, g):
+    if can_win_next(pos, mask, g):
         r = (N + 1 - moves) // 2
         return 1 if weak else r
     lo = -((N - moves) // 2)
@@ -418,7 +224,7 @@ def _column_move(mask, c, g):
 def _analyze(pos, mask, moves, weak, g, tt, st, mv, sc, stats, deadline, out):
     """Score of playing each column into ``out`` (INVALID_MOVE for a full column)."""
     N = g[G_N]
-    win = _winning_cells(pos, mask, g)
+    win = winning_cells(pos, mask, g)
     for c in range(g[G_W]):
         move = _column_move(mask, c, g)
         if move == 0:
@@ -438,7 +244,7 @@ def _moves_at_least(pos, mask, moves, t, g, tt, st, mv, sc, stats, deadline, out
     """``out[c]`` = 1 if playing column ``c`` scores at least ``t``, else 0 (and
     INVALID_MOVE for a full column): one null-window search per column."""
     N = g[G_N]
-    win = _winning_cells(pos, mask, g)
+    win = winning_cells(pos, mask, g)
     for c in range(g[G_W]):
         move = _column_move(mask, c, g)
         if move == 0:
@@ -450,7 +256,7 @@ def _moves_at_least(pos, mask, moves, t, g, tt, st, mv, sc, stats, deadline, out
         if moves + 1 >= N:  # the board is full after this move: a draw
             out[c] = 1 if t <= 0 else 0
             continue
-        if _can_win_next(pos ^ mask, mask | move, g):  # hands the opponent a four
+        if can_win_next(pos ^ mask, mask | move, g):  # hands the opponent a four
             r = -((N - moves) // 2)
         else:
             r = -_search(pos ^ mask, mask | move, moves + 1, -t, -(t - 1), g, tt, st, mv, sc,
@@ -477,16 +283,16 @@ def _best_move(pos, mask, moves, weak_first, weak, g, tt, st, mv, sc, stats, dea
     W = g[G_W]
     H = g[G_H]
     rows = g[G_ROWS]
-    possible = _possible(mask, g)
-    win = _winning_cells(pos, mask, g) & possible
+    possible = possible_moves(mask, g)
+    win = winning_cells(pos, mask, g) & possible
     if win != 0:
         r = (N + 1 - moves) // 2
-        c = _col_of(win & -win, g)
+        c = column_of(win & -win, g)
         result[0] = c
         result[1] = r
         result[2] = r
         return
-    safe = _non_losing_moves(pos, mask, g)
+    safe = non_losing_moves(pos, mask, g)
     if safe == 0 or moves >= N - 2:
         r = 0 if safe != 0 else -((N - moves) // 2)
         pick = safe if safe != 0 else possible
@@ -505,7 +311,7 @@ def _best_move(pos, mask, moves, weak_first, weak, g, tt, st, mv, sc, stats, dea
         c = g[G_ORDER + i]
         move = safe & g[G_ORDER + W + c]
         if move != 0:
-            s = _popcount(_winning_cells(pos | move, mask, g))
+            s = popcount(winning_cells(pos | move, mask, g))
             j = n
             while j > 0 and keys[j - 1] > s:
                 keys[j] = keys[j - 1]
@@ -570,22 +376,6 @@ def _best_move(pos, mask, moves, weak_first, weak, g, tt, st, mv, sc, stats, dea
 # ---------------------------------------------------------------------------
 # Python API
 # ---------------------------------------------------------------------------
-
-
-def next_prime(n):
-    """Smallest prime >= n."""
-    def is_prime(k):
-        if k < 2:
-            return False
-        i = 2
-        while i * i <= k:
-            if k % i == 0:
-                return False
-            i += 1
-        return True
-    while not is_prime(n):
-        n += 1
-    return n
 
 
 def geometry(rows, columns, inarow, tt_size=1, symmetric=True):
@@ -738,18 +528,18 @@ def warmup_units(solver=None):
         # the small kernels the searches call, with the types they pass (int64 bitboards)
         pos, mask, g = p.pos, p.mask, s.g
         _score_bounds(g)
-        _possible(mask, g)
-        _non_losing_moves(pos, mask, g)
-        _can_win_next(pos, mask, g)
-        _popcount(pos)
+        possible_moves(mask, g)
+        non_losing_moves(pos, mask, g)
+        can_win_next(pos, mask, g)
+        popcount(pos)
 
     def table():
         pos, mask, g = p.pos, p.mask, s.g
-        key = _key(pos, mask, p.moves, g)
-        _tt_put(s.tt, key, 0)
-        _tt_get(s.tt, key)
+        key = table_key(pos, mask, p.moves, g)
+        tt_put(s.tt, key, 0)
+        tt_get(s.tt, key)
         _half(-3)
-        _col_of(_column_move(mask, 3, g), g)
+        column_of(_column_move(mask, 3, g), g)
         now()
 
     def search():
