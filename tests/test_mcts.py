@@ -10,7 +10,9 @@ import pytest
 
 import agents
 from agents.search import mcts
-from agents.search.mcts import DRAW, LOSS, UNKNOWN, WIN, search, seed_state
+from agents.board.bitboard import bb_winning_cells
+from agents.search.mcts import DRAW, LOSS, UNKNOWN, WIN, search
+from agents.search.rollout import seed_state
 from agents.board.reference import random_position, ref_drop, ref_legal_moves, ref_winner
 from agents.board.bitboard import bb_from_grid, fits_bitboard
 from agents.board.grid import column_heights, wins_by_playing
@@ -173,7 +175,7 @@ def test_bitboard_winning_cells_match_the_array_rule(shape):
         heights = column_heights(grid, rows, columns)
         for mark in (1, 2):
             stones, mask = bb_from_grid(grid, rows, columns, mark)
-            cells = int(mcts._bb_winning_cells(stones, H, inarow))
+            cells = int(bb_winning_cells(stones, H, inarow))
             for c in range(columns):
                 if heights[c] < rows:
                     bit = 1 << (c * H + int(heights[c]))

@@ -2,8 +2,8 @@
 import numpy as np
 
 from agents.players.base import Agent, boolean, optional, positive_int, positive_number, seed_value
-from agents.search.mcts import (DEFAULT_C, DEFAULT_MAX_NODES, DRAW, LOSS, S_ITERATIONS, S_MAX_DEPTH,
-                                UNKNOWN, WIN, Tree, best_child, copy_subtree, search, seed_state)
+from agents.search.mcts import (DEFAULT_C, DEFAULT_MAX_NODES, S_ITERATIONS, S_MAX_DEPTH, Tree,
+                                best_child, copy_subtree, search)
 
 
 def rollout_policy(value):
@@ -105,4 +105,4 @@ class MCTSAgent(Agent):
         return col
 
 
-__all__ = ["MCTSAgent", "Tree", "search", "seed_state", "UNKNOWN", "WIN", "DRAW", "LOSS"]
+__all__ = ["MCTSAgent", "rollout_policy"]

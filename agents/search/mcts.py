@@ -31,9 +31,8 @@ its proven result instead of a rollout, and the search stops when the root is
 proven. The move played is a proven win if there is one (an immediate win
 first), else the most visited child that is not a proven loss.
 
-Rollouts (``light``): take an immediate win, else block the opponent's immediate
-win (the first, scanning columns left to right), else a uniformly random legal
-column; the plain random policy picks uniformly among legal columns.
+Rollouts (``light``: win, else block, else random; or plain random) and the random
+numbers: :mod:`agents.search.rollout`.
 On boards that fit 64 bits (``columns * (rows + 1) <= 64``) the tree walk, the
 expansions and the rollouts use the bitboard of :mod:`agents.board.bitboard`, elsewhere the
 flat array: the same tree either way (the tests check both paths).
@@ -51,167 +50,27 @@ import math
 import numpy as np
 
 from agents.board.jit import njit, now
-from agents.board.bitboard import bb_bottom, bb_column, bb_from_grid, bb_has_line, fits_bitboard
-from agents.board.grid import center_order, drop, is_win_at, wins_by_playing
+from agents.board.bitboard import (bb_bottom, bb_column, bb_from_grid, bb_winning_cells,
+                                   fits_bitboard)
+from agents.board.grid import center_order, drop, wins_by_playing
+from agents.search.rollout import bb_rollout, rollout, seed_state
 
 # proof codes, from the point of view of the player who moved into the node
 UNKNOWN, WIN, DRAW, LOSS = 0, 1, 2, 3
 
 # stats slots filled by _search
-S_ITERATIONS, S_NODES, S_ROLLOUT_PLIES, S_MAX_DEPTH = 0, 1, 2, 3
+S_ITERATIONS, S_NODES, S_MAX_DEPTH = 0, 1, 3  # S_ROLLOUT_PLIES = 2: agents.search.rollout
 
 DEFAULT_MAX_NODES = 1 << 20
 # Exploration constant (rewards in [0, 1]). Tuned in 20-game matches against
 # alphabeta at 0.25 s a move on 7x6: c = 0.25, 0.5, 0.7, 1.0, 2.0 scored 0.55, 0.78,
 # 0.63, 0.30, 0.25 (each +-0.2 or so: a coarse choice, not a fine optimum).
 DEFAULT_C = 0.5
-MASK64 = (1 << 64) - 1
-
-
-# ---------------------------------------------------------------------------
-# Random numbers (xorshift64), identical in agents.search.uct_reference
-# ---------------------------------------------------------------------------
-
-
-def seed_state(seed):
-    """The generator state for an integer ``seed`` (splitmix64 of it, never 0)."""
-    z = (int(seed) + 0x9E3779B97F4A7C15) & MASK64
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-    z ^= z >> 31
-    return np.array([z or 1], dtype=np.uint64)
-
-
-@njit
-def _rand_below(rng, n):
-    """A number in ``0 .. n-1`` from the xorshift64 state ``rng`` (advanced in place): its
-    top 31 bits modulo ``n``. Shifts and XOR only, so the same numbers come out with
-    ``NUMBA_DISABLE_JIT=1`` (numpy scalars) and in plain Python."""
-    x = rng[0]
-    x ^= x >> np.uint64(12)
-    x ^= x << np.uint64(25)
-    x ^= x >> np.uint64(27)
-    rng[0] = x
-    return np.int64(x >> np.uint64(33)) % n
 
 
 # ---------------------------------------------------------------------------
 # Kernels
 # ---------------------------------------------------------------------------
-
-
-@njit
-def _rollout(grid, heights, rows, columns, inarow, mark, light, rng, legal, stats, deadline):
-    """Play the game out from ``grid`` with ``mark`` to move; the winner's mark, 0 for a draw,
-    -1 if the clock passed ``deadline`` (0: none) first -- on big boards one rollout can
-    take longer than a move's budget, so the clock is checked every 64 plies.
-
-    Changes ``grid`` and ``heights``; ``legal`` is scratch space of ``columns`` ints."""
-    ply = 0
-    while True:
-        ply += 1
-        if deadline > 0 and (ply & 63) == 0 and now() >= deadline:
-            return -1
-        n = 0
-        for c in range(columns):
-            if heights[c] < rows:
-                legal[n] = c
-                n += 1
-        if n == 0:
-            return 0
-        stats[S_ROLLOUT_PLIES] += 1
-        if light:
-            block = -1
-            for k in range(n):
-                c = legal[k]
-                if wins_by_playing(grid, heights, rows, columns, inarow, c, mark):
-                    return mark
-                if block < 0 and wins_by_playing(grid, heights, rows, columns, inarow, c,
-                                                  3 - mark):
-                    block = c
-            col = block if block >= 0 else legal[_rand_below(rng, n)]
-            drop(grid, heights, rows, columns, col, mark)  # never a win: checked above
-        else:
-            col = legal[_rand_below(rng, n)]
-            idx = drop(grid, heights, rows, columns, col, mark)
-            if is_win_at(grid, rows, columns, inarow, idx):
-                return mark
-        mark = 3 - mark
-
-
-@njit
-def _bb_winning_cells(stones, H, inarow):
-    """Cells (any, filled or not) that would complete ``inarow`` in a line with ``stones``.
-
-    Vertical lines can only be completed on top: a cell with ``inarow - 1`` stones
-    under it. For the other three directions (shift ``s`` = H - 1, H, H + 1) and each
-    split of the ``inarow - 1`` other cells into ``a`` on one side and the rest on the
-    other, AND the stones shifted onto the missing cell. Written with the shifts
-    inline (twice as fast as looping over a tuple of directions through a helper)."""
-    stones = np.uint64(stones)
-    full = ~np.uint64(0)
-    zero = np.uint64(0)
-    cells = full
-    for i in range(1, inarow):
-        cells &= (stones << np.uint64(i)) if i < 64 else zero
-    for d in range(3):
-        s = H - 1 + d
-        for a in range(inarow):
-            m = full
-            for i in range(1, a + 1):
-                sh = s * i
-                m &= (stones << np.uint64(sh)) if sh < 64 else zero
-            for i in range(1, inarow - a):
-                sh = s * i
-                m &= (stones >> np.uint64(sh)) if sh < 64 else zero
-            cells |= m
-    return cells
-
-
-@njit
-def _bb_rollout(current, mask, rows, columns, inarow, mark, light, rng, legal, stats):
-    """:func:`_rollout` on a bitboard (``current``: stones of ``mark``, the side to move;
-    ``mask``: all stones): the same moves from the same random numbers, faster."""
-    H = rows + 1
-    current = np.uint64(current)
-    mask = np.uint64(mask)
-    bottom = np.uint64(0)
-    board = np.uint64(0)
-    for c in range(columns):
-        bottom |= np.uint64(1) << np.uint64(c * H)
-        board |= bb_column(c, H, rows)
-    one = np.uint64(1)
-    while True:
-        possible = (mask + bottom) & board  # the cell each non-full column would take
-        if possible == np.uint64(0):
-            return 0
-        stats[S_ROLLOUT_PLIES] += 1
-        n = 0
-        for c in range(columns):
-            if possible & bb_column(c, H, rows):
-                legal[n] = c
-                n += 1
-        if light:
-            if _bb_winning_cells(current, H, inarow) & possible:
-                return mark
-            threats = _bb_winning_cells(current ^ mask, H, inarow) & possible
-            col = -1
-            if threats:
-                for c in range(columns):
-                    if threats & bb_column(c, H, rows):
-                        col = c
-                        break
-            else:
-                col = legal[_rand_below(rng, n)]
-            new_mask = mask | (mask + (one << np.uint64(col * H)))
-        else:
-            col = legal[_rand_below(rng, n)]
-            new_mask = mask | (mask + (one << np.uint64(col * H)))
-            if bb_has_line(current | (new_mask ^ mask), H, inarow):
-                return mark
-        current, mask = current ^ mask, new_mask
-        mark = 3 - mark
-
 
 @njit
 def _update_proof(node, first, nchild, proof):
@@ -307,7 +166,7 @@ def _expand_bb(node, current, mask, rows, columns, inarow, stones, order, parent
     """:func:`_expand` on a bitboard (``current``: stones of the side to move, ``mask``:
     all stones, ``stones`` of them): the same children and proofs."""
     H = rows + 1
-    winning = _bb_winning_cells(current, H, inarow)
+    winning = bb_winning_cells(current, H, inarow)
     base = count[0]
     k = 0
     for i in range(columns):
@@ -413,10 +272,10 @@ def _search(root_grid, root_mark, rows, columns, inarow, order, root, parent, fi
             reward = 0.5
         else:
             if bitboard:
-                w = _bb_rollout(current, mask, rows, columns, inarow, mark, light, rng, legal,
+                w = bb_rollout(current, mask, rows, columns, inarow, mark, light, rng, legal,
                                 stats)
             else:
-                w = _rollout(grid, heights, rows, columns, inarow, mark, light, rng, legal,
+                w = rollout(grid, heights, rows, columns, inarow, mark, light, rng, legal,
                              stats, deadline)
                 if w < 0:
                     break  # out of time: this iteration is not counted

@@ -20,7 +20,7 @@ MASK64 = (1 << 64) - 1
 
 
 class XorShift:
-    """xorshift64; ``below(n)`` draws the same numbers as ``agents.search.mcts._rand_below``."""
+    """xorshift64; ``below(n)`` draws the same numbers as ``agents.search.rollout.rand_below``."""
 
     def __init__(self, state):
         self.state = int(state) & MASK64
