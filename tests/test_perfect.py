@@ -8,7 +8,9 @@ import pytest
 
 import agents
 from agents.search import book_format as B
+from agents.players import budget as BU
 from agents.players import perfect as P
+from agents.players import traps as T
 from agents.board import rules
 from agents.search.position import Position
 from agents.search.solver import Solver
@@ -89,8 +91,8 @@ def test_opponent_budget_from_its_replies():
     depth and how many nodes each depth costs; its actual reply narrows the node budget
     it searches with, and the next traps weigh each depth by that budget."""
     trace = [(1, 3, 10), (2, 3, 50), (3, 2, 300), (4, 2, 2000), (5, 4, 9000)]
-    assert [P._reply_at(trace, d) for d in (1, 2, 3, 4, 5, 9)] == [3, 3, 2, 2, 4, 4]
-    assert P._depth_weights(trace, [20, 100, 1000, 5000, 10 ** 6]) == {1: 1, 2: 1, 3: 1,
+    assert [T._reply_at(trace, d) for d in (1, 2, 3, 4, 5, 9)] == [3, 3, 2, 2, 4, 4]
+    assert T._depth_weights(trace, [20, 100, 1000, 5000, 10 ** 6]) == {1: 1, 2: 1, 3: 1,
                                                                        4: 1, 5: 1}
     a = agents.make("perfect", tt_bits=10, book=False)
     a._columns = 7
@@ -108,11 +110,11 @@ def test_opponent_budget_from_its_replies():
     # or past the trace (13500 on), where deeper depths might have played it too
     observe(3)
     b = a._budget_bins()
-    assert not ((b >= 450) & (b < 13500)).any() and b.max() == P.BUDGET_BINS.max()
+    assert not ((b >= 450) & (b < 13500)).any() and b.max() == T.BUDGET_BINS.max()
     assert b.min() < 450
     observe(4)  # depth 5 (9000 nodes, 6000 with slack) or more: both fit 13500 on
     b = a._budget_bins()
-    assert b.min() >= 13500 and b.max() == P.BUDGET_BINS.max()
+    assert b.min() >= 13500 and b.max() == T.BUDGET_BINS.max()
     observe(0)  # a reply no depth plays: no evidence, nothing changes
     assert list(a._budget_bins()) == list(b)
 
@@ -139,11 +141,11 @@ def test_overage_budgets(agent):
 
     def extra(end):
         return end - max(plain, time.perf_counter())
-    assert P.SETTLE_EARLY_MAX - 0.1 < extra(agent._settle_deadline(clock, plain, 0, cfg)) \
-        <= P.SETTLE_EARLY_MAX  # 56 empty cells
-    stones = 56 - P.SETTLE_FROM_EMPTIES
-    assert P.SETTLE_MAX - 0.1 < extra(agent._settle_deadline(clock, plain, stones, cfg)) \
-        <= P.SETTLE_MAX  # min(25, (60 - 5) / 2)
+    assert BU.SETTLE_EARLY_MAX - 0.1 < extra(agent._settle_deadline(clock, plain, 0, cfg)) \
+        <= BU.SETTLE_EARLY_MAX  # 56 empty cells
+    stones = 56 - BU.SETTLE_FROM_EMPTIES
+    assert BU.SETTLE_MAX - 0.1 < extra(agent._settle_deadline(clock, plain, stones, cfg)) \
+        <= BU.SETTLE_MAX  # min(25, (60 - 5) / 2)
     agent._overage = 20.0
     assert abs(extra(agent._settle_deadline(clock, plain, stones, cfg)) - 7.5) < 0.1
     assert agent._trap_deadline(clock, plain, 10) == plain  # 20 s left: none for traps
