@@ -28,6 +28,8 @@ OPEN_FULLER = 8   # window with inarow-2 stones
 OPEN_OTHER = 1    # window with fewer stones (but at least one)
 
 
+# duplicates: the window scan of heuristics.tutorial.windows_eval, written out here because
+# this one also records the empty cell of each window (the threat cell) and stops early.
 @njit
 def _side_value(grid, heights, rows, columns, inarow, windows, mark, threat_seen):
     value = 0

@@ -14,7 +14,8 @@ import time
 
 import numpy as np
 
-from agents.search import mcts, rollout
+from agents.search import mcts
+from agents.search.rollout import bb_rollout, seed_state
 from agents.board.bitboard import fits_bitboard
 from agents.board.rules import parse_config
 from agents.search.uct_reference import Board, XorShift, rollout, uct_search
@@ -40,7 +41,7 @@ def search_rates(light, ref_iterations=400, numba_iterations=50_000, min_seconds
     grid = np.zeros(SHAPE[0] * SHAPE[1], dtype=np.int8)
     mcts.search(grid, 1, cfg, iterations=10, light=light)  # compile
     n, dt = _timed(lambda: uct_search(Board(*SHAPE), 1, ref_iterations, mcts.DEFAULT_C, light,
-                                      int(rollout.seed_state(0)[0])), min_seconds)
+                                      int(seed_state(0)[0])), min_seconds)
     ref = n * ref_iterations / dt
     n, dt = _timed(lambda: mcts.search(grid, 1, cfg, iterations=numba_iterations, light=light,
                                        seed=0), min_seconds)
@@ -51,7 +52,7 @@ def search_rates(light, ref_iterations=400, numba_iterations=50_000, min_seconds
 def rollout_rates(light, ref_rollouts=300, numba_rollouts=100_000, min_seconds=0.5):
     """Rollouts per second from the empty 7x6 board: the two rollout functions alone."""
     rows, columns, inarow = SHAPE
-    rng_ref = XorShift(int(rollout.seed_state(1)[0]))
+    rng_ref = XorShift(int(seed_state(1)[0]))
 
     def ref_batch():
         for _ in range(ref_rollouts):
@@ -59,7 +60,7 @@ def rollout_rates(light, ref_rollouts=300, numba_rollouts=100_000, min_seconds=0
 
     n, dt = _timed(ref_batch, min_seconds)
     ref = n * ref_rollouts / dt
-    rng = rollout.seed_state(1)
+    rng = seed_state(1)
     legal = np.zeros(columns, dtype=np.int64)
     stats = np.zeros(4, dtype=np.int64)
     assert fits_bitboard(rows, columns)
@@ -77,7 +78,7 @@ def _make_rollouts_kernel():
     def rollouts(rows, columns, inarow, light, rng, legal, stats, n):
         total = 0
         for _ in range(n):
-            total += rollout.bb_rollout(0, 0, rows, columns, inarow, 1, light, rng, legal, stats)
+            total += bb_rollout(0, 0, rows, columns, inarow, 1, light, rng, legal, stats)
         return total
 
     return rollouts
@@ -111,6 +112,8 @@ def run(seconds=1.0):
           f"{nodes} nodes, deepest path {depth} plies")
 
 
+# duplicates: each benchmark has a command line of its own (connectx bench NAME), built
+# the same way as the others from scripts.args.
 def main(argv=None, prog="python -m scripts.bench_mcts"):
     from scripts.args import ArgumentParser
     p = ArgumentParser(prog=prog, description=__doc__.splitlines()[0])

@@ -14,6 +14,7 @@ import sys
 
 from scripts.args import report
 
+# duplicates: a table, one row a command (name -> module, help), not repeated code.
 COMMANDS = {
     "match": ("scripts.match", "head-to-head match, colours alternating, with Elo interval"),
     "tournament": ("scripts.tournament", "round robin with a cross table and ratings"),

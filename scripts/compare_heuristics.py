@@ -67,6 +67,8 @@ def main(argv=None, prog="python -m scripts.compare_heuristics"):
                    help="random openings, each played twice (default 50)")
     p.add_argument("--plies", type=int, default=2, help="moves of each opening (default 2)")
     p.add_argument("--seed", type=int, default=0, help="seed of the openings (default 0)")
+# duplicates: the options every match-like script takes (--config, --quiet), as in
+# scripts/budget_under_load.py; scripts.args builds them.
     add_config_argument(p, board_only=True)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     args = p.parse_args(argv)

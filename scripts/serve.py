@@ -676,6 +676,7 @@ def positive_float_arg(text):
     return value
 
 
+# duplicates: an argparse type like scripts.args.positive_int_arg, with the port's range.
 def port_arg(text):
     try:
         value = int(text)

@@ -61,6 +61,8 @@ def minimax_scores(grid, heights, rows, columns, inarow, windows, evaluate, nste
     return scores
 
 
+# duplicates: the same shape as _tutorial_minimax on purpose (module docstring): the plain
+# version is the one this incremental twin is tested against.
 @njit
 def _tutorial_minimax_counts(grid, heights, rows, columns, inarow, counts, totals, cell_windows,
                              depth, maximizing, mark, last_idx, stats):

@@ -76,6 +76,8 @@ def winning_cells(pos, mask, g):
     which the final mask removes."""
     H = g[G_H]
     r = 0
+# duplicates: unrolled on purpose, as in Pons' compute_winning_position: the same three
+# lines per direction; the loop form is the general branch below.
     if g[G_FAST] == 1:  # inarow == 4 and 3 * (H + 1) < 64: Pons' shifts
         r = (pos << 1) & (pos << 2) & (pos << 3)
         s = H

@@ -239,6 +239,8 @@ def _analyze(pos, mask, moves, weak, g, tt, st, mv, sc, stats, deadline, out):
             return
 
 
+# duplicates: the column walk of _analyze, asking one null-window question per column
+# instead of the exact score; each entry point stays a tight loop of its own.
 @njit
 def _moves_at_least(pos, mask, moves, t, g, tt, st, mv, sc, stats, deadline, out):
     """``out[c]`` = 1 if playing column ``c`` scores at least ``t``, else 0 (and
