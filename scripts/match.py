@@ -20,6 +20,10 @@ LOS and the draw ratio; ``--sprt elo0,elo1[,alpha,beta]`` stops early (exit 0 H1
 3 inconclusive); ``--replays DIR`` writes every game's HTML replay and an index.
 
     python -m scripts.match alphabeta:depth=5 alphabeta:depth=4 --games 200 --sprt 0,20
+
+Size: ~450 lines, the match command and its report (schedule with openings, pair
+summaries, SPRT, replays); the games run in :mod:`scripts.runner`, the statistics
+are :mod:`scripts.stats`.
 """
 import contextlib
 import json

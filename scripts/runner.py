@@ -26,6 +26,10 @@ do not depend on the clock (fixed depth or iterations, not ``time_limit``) and,
 for unseeded registry agents and submission files, whose moves do not depend on
 earlier games. A submission file drawing from the global generators is not
 reproducible on a Dask worker, whose event loop draws from them in another thread.
+
+Size: ~450 lines, one job (specs in, games out, on one machine, in a pool or on
+dask); the summaries and statistics of the results live in :mod:`scripts.match` and
+:mod:`scripts.stats`.
 """
 import contextlib
 import io

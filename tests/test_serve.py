@@ -16,7 +16,7 @@ import agents
 from agents.players.base import Agent
 from agents.board.rules import drop_piece, legal_moves, winner
 from agents.search.solver import Solver
-from scripts import serve
+from scripts import serve, serve_game
 from scripts.match import main as match_main
 
 # Known analyses (shared/positions/analysis.txt, exact solver labels; -1000 = full column)
@@ -82,20 +82,20 @@ def test_state_of_a_won_and_of_a_full_game():
         2 2 2 . . . .
         1 1 1 1 . . .
     """
-    cfg = serve.parse_game_config({})
-    s = serve.game_state(cfg, [0, 0, 1, 1, 2, 2, 3])
+    cfg = serve_game.parse_game_config({})
+    s = serve_game.game_state(cfg, [0, 0, 1, 1, 2, 2, 3])
     assert (s["winner"], s["over"], s["to_move"], s["legal"]) == (1, True, 0, [])
-    full = serve.game_state(serve.parse_game_config({"rows": 2, "columns": 2, "inarow": 3}),
+    full = serve_game.game_state(serve_game.parse_game_config({"rows": 2, "columns": 2, "inarow": 3}),
                             [0, 0, 1, 1])
     assert (full["winner"], full["over"], full["legal"]) == (0, True, [])
 
 
 def test_wide_boards_use_comma_separated_move_strings():
-    cfg = serve.parse_game_config({"rows": 5, "columns": 12, "inarow": 4})
-    assert serve.parse_moves("12,1, 10", cfg) == [11, 0, 9]
-    assert serve.game_state(cfg, [11, 0, 9])["notation"] == "12,1,10"
-    with pytest.raises(serve.BadRequest, match="commas"):
-        serve.parse_moves("121", cfg)
+    cfg = serve_game.parse_game_config({"rows": 5, "columns": 12, "inarow": 4})
+    assert serve_game.parse_moves("12,1, 10", cfg) == [11, 0, 9]
+    assert serve_game.game_state(cfg, [11, 0, 9])["notation"] == "12,1,10"
+    with pytest.raises(serve_game.BadRequest, match="commas"):
+        serve_game.parse_moves("121", cfg)
 
 
 # ---------------------------------------------------------------------------
@@ -153,15 +153,15 @@ def test_bad_agents_are_400(server, agent, words):
 
 
 def test_unclocked_agents_are_refused_by_the_size_of_their_search():
-    small, big = serve.parse_game_config({}), serve.parse_game_config({"rows": 20, "columns": 20})
-    serve.check_unclocked(serve.parse_agent("minimax:depth=8"), small, 1.0)  # 5.8e6 leaves
-    serve.check_unclocked(serve.parse_agent("tutorial"), small, 1.0)          # nsteps 3
-    serve.check_unclocked(serve.parse_agent("alphabeta:depth=40"), big, 0.1)  # has a clock
-    serve.check_unclocked(serve.parse_agent("minimax:depth=5"), big, 1.0)    # 3.2e6 leaves
-    with pytest.raises(serve.BadRequest, match="depth=6 on a 20x20 board"):
-        serve.check_unclocked(serve.parse_agent("minimax:depth=6"), big, 1.0)
-    with pytest.raises(serve.BadRequest, match="nsteps=2 on a 20x20 board"):
-        serve.check_unclocked(serve.parse_agent("tutorial:nsteps=2"), big, 2.0)
+    small, big = serve_game.parse_game_config({}), serve_game.parse_game_config({"rows": 20, "columns": 20})
+    serve_game.check_unclocked(serve_game.parse_agent("minimax:depth=8"), small, 1.0)  # 5.8e6 leaves
+    serve_game.check_unclocked(serve_game.parse_agent("tutorial"), small, 1.0)          # nsteps 3
+    serve_game.check_unclocked(serve_game.parse_agent("alphabeta:depth=40"), big, 0.1)  # has a clock
+    serve_game.check_unclocked(serve_game.parse_agent("minimax:depth=5"), big, 1.0)    # 3.2e6 leaves
+    with pytest.raises(serve_game.BadRequest, match="depth=6 on a 20x20 board"):
+        serve_game.check_unclocked(serve_game.parse_agent("minimax:depth=6"), big, 1.0)
+    with pytest.raises(serve_game.BadRequest, match="nsteps=2 on a 20x20 board"):
+        serve_game.check_unclocked(serve_game.parse_agent("tutorial:nsteps=2"), big, 2.0)
 
 
 def test_move_and_analysis_of_a_finished_game_are_400(server):
@@ -347,11 +347,11 @@ def test_immediate_wins_and_losses_are_in_one():
     """On 7x6 a column that wins at once with 6 stones on the board scores (43 - 6) // 2
     = 18 and is a win in 1; a column after which the opponent wins at once (5 stones
     on the board when it does) scores -(43 - 5) // 2 = -19 and is a loss in 1."""
-    assert serve.solver_outcome(18, 6, 42) == {"score": 18, "outcome": "win", "in": 1}
-    assert serve.solver_outcome(-19, 4, 42) == {"score": -19, "outcome": "loss", "in": 1}
-    assert serve.solver_outcome(0, 4, 42) == {"score": 0, "outcome": "draw", "in": None}
+    assert serve_game.solver_outcome(18, 6, 42) == {"score": 18, "outcome": "win", "in": 1}
+    assert serve_game.solver_outcome(-19, 4, 42) == {"score": -19, "outcome": "loss", "in": 1}
+    assert serve_game.solver_outcome(0, 4, 42) == {"score": 0, "outcome": "draw", "in": None}
     # alphabeta's form: the game ends with 7 (our win) or 8 stones (their win)
-    assert serve.outcome(1, 7, 6)["in"] == 1 and serve.outcome(-1, 8, 6)["in"] == 1
+    assert serve_game.outcome(1, 7, 6)["in"] == 1 and serve_game.outcome(-1, 8, 6)["in"] == 1
 
 
 def _reference(board, mark, cfg, memo):
@@ -381,17 +381,17 @@ def test_win_and_loss_counts_match_a_reference_on_small_boards(rows, columns, in
     """``in`` (the winner's moves from now) from the solver's score, against the game
     length a plain recursion finds, on every column of random positions (even and odd
     numbers of cells)."""
-    cfg = serve.parse_game_config({"rows": rows, "columns": columns, "inarow": inarow})
+    cfg = serve_game.parse_game_config({"rows": rows, "columns": columns, "inarow": inarow})
     app, memo, rng = serve.App(searches=1), {}, np.random.default_rng(rows * columns)
     checked = 0
     for _ in range(12):
         moves = []
         for _ in range(int(rng.integers(0, rows * columns - 2))):
-            state = serve.game_state(cfg, moves)
+            state = serve_game.game_state(cfg, moves)
             if state["over"]:
                 break
             moves.append(int(rng.choice(state["legal"])))
-        state = serve.game_state(cfg, moves)
+        state = serve_game.game_state(cfg, moves)
         if state["over"]:
             continue
         reply = serve.analyse(app, {"config": cfg._asdict(), "moves": moves})
@@ -476,7 +476,7 @@ def test_load_200_requests_from_8_clients(server):
     for _ in range(200):
         moves = []
         for _ in range(int(rng.integers(0, 12))):
-            legal = serve.game_state(serve.parse_game_config({}), moves)["legal"]
+            legal = serve_game.game_state(serve_game.parse_game_config({}), moves)["legal"]
             if not legal:
                 break
             moves.append(int(rng.choice(legal)))
