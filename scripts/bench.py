@@ -3,8 +3,9 @@
     python -m scripts.bench [--positions N] [--seconds S]
 
 * minimax depth 3 (numba) against the Kaggle tutorial's pure-Python agent
-  (agents.search.reference) on the same random positions, after warm-up: per-move
-  times and their ratio;
+  (agents.search.reference) on the same random positions with 2-30 stones, both
+  called whole as Kaggle calls them, after warm-up: median times and their ratio;
+* the per-call overhead of each agent: the call less the time inside its search;
 * nodes per second of ``minimax`` (depth 4) and ``alphabeta`` (fixed time) on
   the same positions;
 * further sections from other modules (MCTS) when present.
@@ -19,10 +20,11 @@ import numpy as np
 
 import agents
 from agents.board.reference import random_position
-from agents.search.reference import _Cfg, tutorial_scores
+from agents.search.reference import TutorialConfig, make_tutorial_agent, tutorial_scores
 from agents.board.grid import column_heights
 from agents.board.rules import parse_config
 from scripts.args import ArgumentParser, positive_int_arg, progress
+from scripts.runner import Struct
 
 SECTIONS = ["scripts.bench_mcts"]
 
@@ -31,36 +33,89 @@ def sample_positions(n, seed):
     rng = random.Random(seed)
     out = []
     while len(out) < n:
-        b = random_position(6, 7, 4, rng.randrange(0, 30), rng)
+        b = random_position(6, 7, 4, rng.randrange(2, 31), rng)
         if b is not None:
             out.append((b, 1 + sum(1 for v in b if v) % 2))
     return out
 
 
+def kaggle_config(rows=6, columns=7, inarow=4):
+    """The config object kaggle-environments hands an agent (attributes and keys)."""
+    return Struct(rows=rows, columns=columns, inarow=inarow, actTimeout=2, timeout=2,
+                  episodeSteps=1000, agentTimeout=60, runTimeout=1200)
+
+
 def bench_minimax_vs_tutorial(positions, quiet=False):
-    cfg = parse_config({})
-    mm = agents.make("minimax", depth=3)
+    """Whole agent calls, as Kaggle makes them: ``minimax`` depth 3 (numba, validation
+    included) against the tutorial's own agent (pure Python, ``N_STEPS = 3``), both
+    warmed, on the same positions; medians and the median of the per-position ratios.
+    The column scores of the two searches are compared too (they must be identical)."""
+    config = kaggle_config()
+    cfg = parse_config(config)
+    mm = agents.make("minimax", depth=3, seed=0)
+    tutorial = make_tutorial_agent(3, seed=0)
     b0, m0 = positions[0]
-    g0 = np.array(b0, dtype=np.int8)
-    mm.scores(g0, column_heights(g0, 6, 7), m0, cfg)  # compile
-    t_ref = t_ours = 0.0
-    same = 0
-    for board, mark in progress(positions, "tutorial vs minimax", "pos", not quiet):
+    for agent in (mm, tutorial):
+        agent(Struct(board=b0, mark=m0, remainingOverageTime=60), config)  # warm up
+    # one agent after the other, each warm: interleaving them measures a cold numba call
+    # (caches and branch predictors full of the tutorial's Python), 2-4x slower
+    t_ref, t_ours, same = [], [], 0
+    obs = [Struct(board=list(b), mark=m, remainingOverageTime=60, step=0) for b, m in positions]
+    for o in progress(obs, "tutorial", "pos", not quiet):
         t = time.perf_counter()
-        ref = tutorial_scores(board, mark, _Cfg(6, 7, 4), 3)
-        t_ref += time.perf_counter() - t
+        tutorial(o, config)
+        t_ref.append(time.perf_counter() - t)
+    for o in obs:
+        t = time.perf_counter()
+        mm(o, config)
+        t_ours.append(time.perf_counter() - t)
+    for board, mark in positions:
         grid = np.array(board, dtype=np.int8)
-        heights = column_heights(grid, 6, 7)
-        t = time.perf_counter()
-        ours, _ = mm.scores(grid, heights, mark, cfg)
-        t_ours += time.perf_counter() - t
+        ours, _ = mm.scores(grid, column_heights(grid, 6, 7), mark, cfg)
+        ref = tutorial_scores(board, mark, TutorialConfig(6, 7, 4), 3)
         same += all(ours[c] == s for c, s in ref.items())
     n = len(positions)
-    print(f"minimax depth 3 vs tutorial agent on {n} random 7x6 positions "
-          f"(identical column scores on {same}/{n})")
-    print(f"  tutorial (pure Python): {1e3 * t_ref / n:9.3f} ms/move")
-    print(f"  minimax (numba)       : {1e3 * t_ours / n:9.3f} ms/move")
-    print(f"  speed-up              : {t_ref / t_ours:9.0f}x")
+    ratios = np.array(t_ref) / np.array(t_ours)
+    print(f"minimax depth 3 vs the tutorial's agent, whole calls on {n} random 7x6 positions "
+          f"with 2-30 stones (identical column scores on {same}/{n})")
+    print(f"  tutorial (pure Python): median {1e3 * np.median(t_ref):9.3f} ms/move")
+    print(f"  minimax (numba)       : median {1e3 * np.median(t_ours):9.3f} ms/move")
+    print(f"  speed-up              : {np.median(t_ref) / np.median(t_ours):9.0f}x (ratio of "
+          f"medians), {np.median(ratios):.0f}x (median ratio), {ratios.min():.0f}x (lowest)")
+
+
+def bench_call_overhead(positions, quiet=False):
+    """What an agent call costs beyond its search: the whole call (validation, clock,
+    conversion, tie-breaking) less the time inside ``choose``, per agent, warmed."""
+    config = kaggle_config()
+    specs = [("random", {}), ("rules", {}), ("minimax", {"depth": 3}),
+             ("alphabeta", {"depth": 4}), ("mcts", {"iterations": 100, "seed": 0})]
+    print(f"per-call overhead on {len(positions)} random 7x6 positions (call - choose, "
+          "microseconds)")
+    for name, opts in specs:
+        agent = agents.make(name, **opts)
+        inner = agent.choose
+        spent = []
+
+        def timed_choose(*a, _inner=inner, _spent=spent):
+            t = time.perf_counter()
+            try:
+                return _inner(*a)
+            finally:
+                _spent.append(time.perf_counter() - t)
+        agent.choose = timed_choose
+        calls = []
+        for k, (board, mark) in enumerate(positions):
+            obs = Struct(board=list(board), mark=mark, remainingOverageTime=60, step=0)
+            if k == 0:
+                agent(obs, config)  # warm up
+                spent.clear()
+            t = time.perf_counter()
+            agent(obs, config)
+            calls.append(time.perf_counter() - t)
+        over = 1e6 * (np.array(calls) - np.array(spent))
+        print(f"  {name:10} median {np.median(over):6.1f}   p90 {np.percentile(over, 90):6.1f}"
+              f"   (median call {1e6 * np.median(calls):9.1f})")
 
 
 def bench_nodes_per_second(positions, seconds, quiet=False):
@@ -103,6 +158,9 @@ def main(argv=None, prog="python -m scripts.bench"):
     args = p.parse_args(argv)
     positions = sample_positions(args.positions, args.seed)
     bench_minimax_vs_tutorial(positions, args.quiet)
+    print()
+    bench_call_overhead(positions, args.quiet)
+    print()
     bench_nodes_per_second(positions[:20], args.seconds, args.quiet)
     for name in SECTIONS:
         if importlib.util.find_spec(name) is not None:

@@ -12,7 +12,7 @@ import numpy as np
 
 from agents.board.grid import drop, is_win_at
 from scripts.args import ArgumentParser, SPEC_HELP, add_config_argument
-from scripts.runner import (Struct, _config_struct, build_agent, parse_match_config, parse_spec, warm_up)
+from scripts.runner import (Struct, config_struct, build_agent, parse_match_config, parse_spec, warm_up)
 
 SYMBOLS = {0: ".", 1: "X", 2: "O"}
 
@@ -56,7 +56,7 @@ def play(spec, cfg, human_mark=1, seed=0, ask=input, say=print):
     None (the human quit)."""
     warm_up(spec, cfg)
     agent = build_agent(spec, seed)
-    config = _config_struct(cfg)
+    config = config_struct(cfg)
     grid = np.zeros(cfg.rows * cfg.columns, dtype=np.int8)
     heights = np.zeros(cfg.columns, dtype=np.int64)
     say(f"you are {SYMBOLS[human_mark]}, {spec.text} is {SYMBOLS[3 - human_mark]}; "

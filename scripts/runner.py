@@ -220,7 +220,7 @@ def _seeded_builtin(name, seed):
                               fn.__closure__)
 
 
-def _config_struct(cfg):
+def config_struct(cfg):
     return Struct(rows=cfg.rows, columns=cfg.columns, inarow=cfg.inarow,
                   actTimeout=cfg.actTimeout, timeout=cfg.actTimeout,
                   agentTimeout=cfg.remainingOverageTime, episodeSteps=1000, runTimeout=1200)
@@ -236,7 +236,7 @@ def warm_up(spec, cfg):
         return
     state.warm.add(key)
     agent = build_agent(spec, 0)
-    config = _config_struct(cfg)
+    config = config_struct(cfg)
     board = [0] * (cfg.rows * cfg.columns)
     sink = io.StringIO()
     try:
@@ -282,7 +282,7 @@ def play_game(game):
     random.seed(py_seed)
     np.random.seed(np_seed)
     players = [build_agent(game.specs[0], seed1), build_agent(game.specs[1], seed2)]
-    config = _config_struct(cfg)
+    config = config_struct(cfg)
     grid = np.zeros(cfg.rows * cfg.columns, dtype=np.int8)
     heights = np.zeros(cfg.columns, dtype=np.int64)
     overage = [cfg.remainingOverageTime] * 2

@@ -65,7 +65,7 @@ from agents.search.position import Position
 from agents.search.solver import Solver
 from agents.search.solver import warm_up as warm_up_solver
 from scripts.args import ArgumentParser, fail, positive_int_arg
-from scripts.runner import MatchConfig, Struct, _config_struct
+from scripts.runner import MatchConfig, Struct, config_struct
 from scripts.serve_game import (MAX_SIDE, MOVE_TIME, UNCLOCKED, AgentFailed, BadRequest, Busy,
                                 agent_catalogue, check_unclocked, game_state, outcome, parse_agent,
                                 parse_game, play_moves, replay, solver_outcome)
@@ -180,7 +180,7 @@ def agent_move(app, request):
     if won or len(moves) == cfg.rows * cfg.columns:
         raise BadRequest("the game is over: no move to play")
     mark = 1 + len(moves) % 2
-    config = _config_struct(MatchConfig(*cfg, app.move_time, 0.0))
+    config = config_struct(MatchConfig(*cfg, app.move_time, 0.0))
     obs = Struct(board=list(board), mark=mark, step=len(moves), remainingOverageTime=0.0)
     with app.slot(), app.agents.get(spec.text,
                                     lambda: agents.make(spec.name, **spec.options)) as agent:

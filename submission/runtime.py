@@ -164,7 +164,7 @@ class _CompileTimer:
         _STATE["compile_seconds"] += seconds
 
 
-def _field(obj, name):
+def field_of(obj, name):
     if isinstance(obj, dict):
         return obj[name]
     return getattr(obj, name)
@@ -173,8 +173,8 @@ def _field(obj, name):
 def _legal_columns(obs, config):
     """Columns whose top cell is empty; ``ValueError`` if obs/config cannot be read."""
     try:
-        columns = int(_field(config, "columns"))
-        board = list(_field(obs, "board"))
+        columns = int(field_of(config, "columns"))
+        board = list(field_of(obs, "board"))
     except (KeyError, AttributeError, TypeError, ValueError) as exc:
         raise ValueError(
             f"agent needs obs.board (a list) and config.columns (an int): {exc!r}") from None
@@ -243,7 +243,7 @@ def agent(obs, config):
     column = _play(obs, config, legal)
     if column is None:
         _STATE["fallbacks"] += 1
-        column = _fallback_move(legal, int(_field(config, "columns")))
+        column = _fallback_move(legal, int(field_of(config, "columns")))
     seconds = _time.perf_counter() - start
     _STATE["calls"] += 1
     _STATE["total_seconds"] += seconds

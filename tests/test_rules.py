@@ -215,3 +215,46 @@ def test_drop_piece_rejects_full_column_and_bad_column():
         rules.drop_piece(board, 3, 1, CFG)
     with pytest.raises(ValueError, match="column must be"):
         rules.drop_piece(board, 7, 1, CFG)
+
+
+def test_parse_position_one_pass_matches_the_checks_one_by_one():
+    """``parse_position`` (one kernel pass) and ``parse_board`` + ``heights_of`` give the
+    same grid and heights on valid boards, and the same ValueError on broken ones:
+    values out of range, floating stones, full and won boards, wrong lengths and types."""
+    rng = random.Random(11)
+    seen = {"ok": 0, "error": 0}
+    for rows, columns, inarow in [(6, 7, 4), (5, 4, 3), (8, 9, 5), (3, 3, 3)]:
+        config = {"rows": rows, "columns": columns, "inarow": inarow}
+        cfg = rules.parse_config(config)
+        for k in range(120):
+            board = random_position(rows, columns, inarow, rng.randrange(0, rows * columns), rng)
+            if board is None:
+                continue
+            broken = list(board)
+            kind = k % 6
+            if kind == 1:
+                broken[rng.randrange(len(broken))] = rng.choice([3, -1, 7])
+            elif kind == 2:
+                top = [i for i in range(columns) if broken[i + (rows - 1) * columns] == 0]
+                if top:
+                    broken[top[0]] = 1  # a stone on the top row of an empty column
+            elif kind == 3:
+                broken = broken[:-1]
+            elif kind == 4:
+                broken = [1 + (i // columns + i % columns) % 2 for i in range(rows * columns)]
+            for compile_checks in (True, False):
+                obs = {"board": broken, "mark": 1}
+                try:
+                    want_grid = rules.parse_board(broken, cfg)
+                    want = (list(want_grid), list(rules.heights_of(want_grid, cfg)))
+                except ValueError as e:
+                    want = str(e)
+                try:
+                    grid, heights, mark, got_cfg = rules.parse_position(obs, config, compile_checks)
+                    got = (list(grid), list(heights))
+                    assert grid.dtype == np.int8 and mark == 1 and got_cfg == cfg
+                except ValueError as e:
+                    got = str(e)
+                assert got == want, (broken, compile_checks)
+                seen["error" if isinstance(want, str) else "ok"] += 1
+    assert seen["ok"] > 300 and seen["error"] > 300

@@ -6,7 +6,7 @@ import pytest
 
 import agents
 from agents.board.reference import random_position
-from agents.search.reference import (ConnectX, Counter, _Cfg, minimax_value, tutorial_get_heuristic, tutorial_heuristic_flat, tutorial_scores)
+from agents.search.reference import (ConnectX, Counter, TutorialConfig, minimax_value, tutorial_get_heuristic, tutorial_heuristic_flat, tutorial_scores)
 from agents.board.grid import column_heights, window_table
 from agents.board.rules import parse_config
 from heuristics import threats_eval, windows_eval
@@ -32,7 +32,7 @@ def test_windows_heuristic_equals_tutorial(shape):
         grid = np.array(board, dtype=np.int8)
         h = column_heights(grid, rows, columns)
         for m in (1, 2):
-            expected = tutorial_get_heuristic(grid.reshape(rows, columns), m, _Cfg(*shape))
+            expected = tutorial_get_heuristic(grid.reshape(rows, columns), m, TutorialConfig(*shape))
             assert windows_eval(grid, h, rows, columns, inarow, windows, m) == expected
 
 
@@ -84,7 +84,7 @@ def test_minimax_depth3_matches_tutorial_on_random_positions():
         grid = np.array(board, dtype=np.int8)
         h = column_heights(grid, 6, 7)
         ours, _ = agent.scores(grid, h, mark, cfg)
-        expected = tutorial_scores(board, mark, _Cfg(6, 7, 4), 3)
+        expected = tutorial_scores(board, mark, TutorialConfig(6, 7, 4), 3)
         assert {c: int(ours[c]) for c in expected} == expected
         # the agent's move (with its safety net) is one of the tutorial's best columns
         best = [c for c, s in expected.items() if s == max(expected.values())]
@@ -112,3 +112,31 @@ def test_alphabeta_value_equals_minimax_with_no_more_nodes(shape, depth):
         assert value == max(values.values())
         assert values[col] == value
         assert nodes <= counter.nodes
+
+
+def test_safety_net_matches_its_reference():
+    """The one-kernel safety net gives the plain-Python rules' answer, on seeded random
+    positions of several shapes and random 'best' sets (including empty-of-wins ones)."""
+    from agents.search.reference import safety_net_reference
+    from agents.search.tactics import safety_net
+    rng = random.Random(7)
+    checked = fired = 0
+    for rows, columns, inarow in [(6, 7, 4), (5, 5, 3), (7, 9, 5), (4, 6, 3)]:
+        cfg = parse_config({"rows": rows, "columns": columns, "inarow": inarow})
+        for _ in range(150):
+            board = random_position(rows, columns, inarow, rng.randrange(0, rows * columns - 2),
+                                    rng)
+            if board is None:
+                continue
+            mark = 1 + sum(1 for v in board if v) % 2
+            legal = [c for c in range(columns) if board[c] == 0]
+            best = sorted(rng.sample(legal, rng.randint(1, len(legal))))
+            grid = np.array(board, dtype=np.int8)
+            heights = column_heights(grid, rows, columns)
+            got = safety_net(grid, heights, cfg, mark, best)
+            assert list(grid) == board  # the kernel leaves the board as it found it
+            want = safety_net_reference(board, mark, best, rows, columns, inarow)
+            assert list(got) == want, (board, mark, best)
+            checked += 1
+            fired += got != best
+    assert checked > 400 and fired > 20  # the net did change some answers

@@ -31,6 +31,31 @@ def column_heights(grid, rows, columns):
 
 
 @njit
+def scan_cells(cells, rows, columns, grid, heights):
+    """One pass over a flat board ``cells`` (any integer array): copies it into the int8
+    ``grid``, fills ``heights`` and returns 0 when every cell is 0, 1 or 2 and no stone
+    floats above an empty cell; 1 for a value out of range, 2 for a floating stone (the
+    validated API then names the cell: :func:`agents.board.rules.parse_board`)."""
+    for c in range(columns):
+        h = 0
+        gap = False
+        for r in range(rows - 1, -1, -1):
+            i = c + r * columns
+            v = cells[i]
+            if v < 0 or v > 2:
+                return 1
+            grid[i] = v
+            if v == EMPTY:
+                gap = True
+            elif gap:
+                return 2
+            else:
+                h += 1
+        heights[c] = h
+    return 0
+
+
+@njit
 def drop(grid, heights, rows, columns, col, mark):
     """Drop ``mark`` into ``col`` in place; return the flat index it landed on.
 

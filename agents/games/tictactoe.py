@@ -217,7 +217,7 @@ def _seed(value):
     return value
 
 
-def _field(obs, name, default=None):
+def field_of(obs, name, default=None):
     return obs.get(name, default) if isinstance(obs, Mapping) else getattr(obs, name, default)
 
 
@@ -262,13 +262,13 @@ class TicTacToeAgent:
         if not (isinstance(obs, Mapping) or hasattr(obs, "observationString")
                 or hasattr(obs, "step")):
             raise ValueError(f"expected a kaggle observation or a 9-cell board, got {obs!r}")
-        text = _field(obs, "observationString")
+        text = field_of(obs, "observationString")
         if text is None:
-            if _field(obs, "step", 0) != 0:
+            if field_of(obs, "step", 0) != 0:
                 raise ValueError("observation has no observationString after step 0")
             return {"submission": int(self.choose(EMPTY_BOARD))}
         board = parse_board(text)
-        player = _field(obs, "playerId")
+        player = field_of(obs, "playerId")
         if player not in (0, 1) or isinstance(player, bool):
             raise ValueError(f"playerId must be 0 (x) or 1 (o), got {player!r}")
         if mark_to_move(board) != X + player:
@@ -298,7 +298,7 @@ class ReferencePlayer:
         return self.decisions[board]
 
     def __call__(self, obs, config=None):
-        text = _field(obs, "observationString")
+        text = field_of(obs, "observationString")
         board = EMPTY_BOARD if text is None else parse_board(text)
         cells = self.best(board)
         return {"submission": int(cells[self.rng.randrange(len(cells))])}

@@ -11,7 +11,7 @@ import time
 import numpy as np
 
 from agents.board.grid import center_order
-from agents.board.rules import heights_of, parse_observation
+from agents.board.rules import parse_position
 
 # Seconds kept back from config.actTimeout: interpreter and kaggle-environments
 # overhead around the call, garbage collection, process scheduling.
@@ -80,14 +80,14 @@ class Clock:
 
     def __init__(self, start, obs, config, time_limit=None, use_overage=False, moves_left=20):
         self.start = start
-        act = _field(config, "actTimeout", 2.0)
+        act = field_of(config, "actTimeout", 2.0)
         try:
             act = float(act)
         except (TypeError, ValueError):
             act = 2.0
         cap = max(0.05, act - max(SAFETY_MARGIN, SAFETY_FRACTION * act))
         if use_overage:
-            over = _field(obs, "remainingOverageTime", 0.0) or 0.0
+            over = field_of(obs, "remainingOverageTime", 0.0) or 0.0
             try:
                 over = float(over)
             except (TypeError, ValueError):
@@ -102,7 +102,7 @@ class Clock:
         return self.deadline - time.perf_counter()
 
 
-def _field(obj, name, default):
+def field_of(obj, name, default):
     if obj is None:
         return default
     if isinstance(obj, dict):
@@ -115,6 +115,9 @@ class Agent:
 
     OPTIONS = {}
     name = "agent"
+    # Input checks run as numba kernels, compiled at the first call; an agent that
+    # compiles in the background (perfect's Kaggle file) sets False: numpy until then.
+    COMPILE_CHECKS = True
 
     def __init__(self, **options):
         unknown = sorted(set(options) - set(self.OPTIONS))
@@ -133,8 +136,7 @@ class Agent:
 
     def __call__(self, obs, config):
         start = time.perf_counter()
-        grid, mark, cfg = parse_observation(obs, config)
-        heights = heights_of(grid, cfg)
+        grid, heights, mark, cfg = parse_position(obs, config, self.COMPILE_CHECKS)
         clock = Clock(start, obs, config, getattr(self, "time_limit", None),
                       getattr(self, "use_overage", False),
                       moves_left=max(1, int((cfg.rows * cfg.columns - heights.sum()) // 2)))
@@ -158,7 +160,7 @@ class Agent:
 def warmup_units():
     """Units for :class:`agents.players.warmup.Warmup`: the validation kernels every
     agent call runs (``grid_winner``, ``column_heights``) and the shared tactics."""
-    from agents.board.grid import column_heights, grid_winner
+    from agents.board.grid import column_heights, grid_winner, scan_cells
     from agents.search.tactics import warmup_units as tactics_units
     from agents.board.rules import parse_config
     cfg = parse_config(None)
@@ -167,6 +169,9 @@ def warmup_units():
     def rules():
         grid_winner(grid, cfg.rows, cfg.columns, cfg.inarow)
         column_heights(grid, cfg.rows, cfg.columns)
+        # the one-pass check of a Kaggle board (a list of ints: int64)
+        scan_cells(np.zeros(cfg.rows * cfg.columns, dtype=np.int64), cfg.rows, cfg.columns,
+                   grid.copy(), np.zeros(cfg.columns, dtype=np.int64))
     return [("grid.grid_winner+column_heights", rules, 1.0)] + tactics_units()
 
 

@@ -7,7 +7,7 @@ the policy in :mod:`agents.players.perfect`). A mixin of :class:`PerfectAgent`: 
 """
 import time
 
-from agents.players.base import _field
+from agents.players.base import field_of
 
 # Seconds of the move's budget kept for the alpha-beta fallback after an unfinished
 # exact search (at most this share of the budget).
@@ -38,7 +38,7 @@ class BudgetMixin:
     def _overage_left(self, clock):
         """Seconds of ``remainingOverageTime`` left if this move ended now (Kaggle
         charges the overage with a move's excess over ``actTimeout``)."""
-        act = _field(self._config, "actTimeout", 2.0)
+        act = field_of(self._config, "actTimeout", 2.0)
         try:
             act = float(act)
         except (TypeError, ValueError):

@@ -64,7 +64,7 @@ import numpy as np
 
 from agents.board.bitboard import fits_bitboard
 from agents.board.grid import center_order
-from agents.players.base import Agent, Clock, _field, boolean, choice, optional, positive_int, \
+from agents.players.base import Agent, Clock, field_of, boolean, choice, optional, positive_int, \
     positive_number
 from agents.players.budget import FALLBACK_MAX, FALLBACK_MIN, FALLBACK_SHARE, BudgetMixin
 from agents.players.lookahead import AlphaBetaAgent
@@ -118,6 +118,7 @@ class PerfectAgent(BudgetMixin, TrapsMixin, Agent):
     ``"background"``, in a thread while the book answers, see
     :mod:`agents.players.warmup`: what the Kaggle file uses)."""
 
+    COMPILE_CHECKS = False  # warmup="background" compiles them (agents.players.warmup)
     name = "perfect"
     # what submission.build uses unless told otherwise: on Kaggle the first move must
     # not wait for numba (see agents.players.warmup)
@@ -164,7 +165,7 @@ class PerfectAgent(BudgetMixin, TrapsMixin, Agent):
         if self._calls == 1 and not self.warm.done():
             self.warm.start()  # warmup="background": compile while the book answers
         self._obs, self._config = obs, config
-        over = _field(obs, "remainingOverageTime", 0.0)
+        over = field_of(obs, "remainingOverageTime", 0.0)
         try:
             self._overage = max(0.0, float(over or 0.0))
         except (TypeError, ValueError):

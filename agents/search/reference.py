@@ -298,10 +298,50 @@ def make_tutorial_agent(nsteps=3, seed=None):
 
 def tutorial_heuristic_flat(board, mark, rows, columns, inarow):
     """``tutorial_get_heuristic`` on a flat board (for :class:`ConnectX`)."""
-    cfg = _Cfg(rows, columns, inarow)
+    cfg = TutorialConfig(rows, columns, inarow)
     return tutorial_get_heuristic(np.asarray(board).reshape(rows, columns), mark, cfg)
 
 
-class _Cfg:
+class TutorialConfig:
     def __init__(self, rows, columns, inarow):
         self.rows, self.columns, self.inarow = rows, columns, inarow
+
+
+# ---------------------------------------------------------------------------
+# The tactics' safety net, in plain Python (agents.search.tactics.safety_net)
+# ---------------------------------------------------------------------------
+
+
+def _wins_now(board, col, mark, rows, columns, inarow):
+    return ref_winner(ref_drop(board, col, mark, rows, columns), rows, columns, inarow) == mark
+
+
+def forced_result_reference(board, mark, depth, rows, columns, inarow):
+    """+1 if ``mark`` (to move) forces a win within ``depth`` plies, -1 if it is forced
+    to lose within ``depth`` plies (a line already on the board counts as lost for the
+    side to move), else 0."""
+    if ref_winner(board, rows, columns, inarow):
+        return -1
+    legal = ref_legal_moves(board, rows, columns)
+    if depth == 0 or not legal:
+        return 0
+    return max(-forced_result_reference(ref_drop(board, c, mark, rows, columns), 3 - mark,
+                                        depth - 1, rows, columns, inarow) for c in legal)
+
+
+def safety_net_reference(board, mark, best, rows, columns, inarow):
+    """The rules of ``safety_net`` stated directly on a list board (see its docstring)."""
+    legal = ref_legal_moves(board, rows, columns)
+    wins = [c for c in legal if _wins_now(board, c, mark, rows, columns, inarow)]
+    if wins:
+        if any(c in wins for c in best):
+            return [c for c in best if c in wins]
+        for c in best:
+            after = ref_drop(board, c, mark, rows, columns)
+            if -forced_result_reference(after, 3 - mark, 2, rows, columns, inarow) == 1:
+                return list(best)
+        return wins
+    threats = [c for c in legal if _wins_now(board, c, 3 - mark, rows, columns, inarow)]
+    if len(threats) == 1 and threats[0] not in best:
+        return threats
+    return list(best)

@@ -64,31 +64,68 @@ def forced_result(grid, heights, rows, columns, inarow, mark, depth, last_idx):
     return best
 
 
+@njit
+def _safety_case(grid, heights, rows, columns, inarow, mark, in_best, keep):
+    """The kernel of :func:`safety_net`: 0 = keep ``best``; 1 = the columns of ``best``
+    marked in ``keep``; 2 = the columns marked in ``keep``, left to right."""
+    wins = np.zeros(columns, dtype=np.bool_)
+    any_win = False
+    for c in range(columns):
+        if heights[c] < rows and wins_by_playing(grid, heights, rows, columns, inarow, c, mark):
+            wins[c] = True
+            any_win = True
+    if any_win:
+        best_wins = False
+        for c in range(columns):
+            keep[c] = wins[c]
+            if in_best[c] and wins[c]:
+                best_wins = True
+        if best_wins:
+            return 1
+        for c in range(columns):
+            if in_best[c]:
+                idx = drop(grid, heights, rows, columns, c, mark)
+                forced = -forced_result(grid, heights, rows, columns, inarow, 3 - mark, 2, idx)
+                undo(grid, heights, rows, columns, c)
+                if forced == 1:
+                    return 0
+        return 2
+    threat = -1
+    count = 0
+    for c in range(columns):
+        if heights[c] < rows and wins_by_playing(grid, heights, rows, columns, inarow, c,
+                                                 3 - mark):
+            threat = c
+            count += 1
+    if count == 1 and not in_best[threat]:
+        for c in range(columns):
+            keep[c] = c == threat
+        return 2
+    return 0
+
+
 def safety_net(grid, heights, cfg, mark, best):
     """Filter a search's best columns so an immediate win or a forced block is never missed.
 
     * If ``mark`` can win now and no column of ``best`` wins now or forces a win within
       the next two plies of its own (the tutorial's minimax sometimes prefers such a
-      delayed, still forced, win), return the winning columns.
+      delayed, still forced, win), return the winning columns; if some columns of
+      ``best`` win now, return those.
     * Else if the opponent has exactly one immediate win and ``best`` does not block it,
-      return that column. Otherwise ``best`` unchanged."""
-    r, c, k = cfg.rows, cfg.columns, cfg.inarow
-    legal = [col for col in range(c) if heights[col] < r]
-    wins = [col for col in legal if wins_by_playing(grid, heights, r, c, k, col, mark)]
-    if wins:
-        if any(col in wins for col in best):
-            return [col for col in best if col in wins]
-        for col in best:
-            idx = drop(grid, heights, r, c, col, mark)
-            forced = -forced_result(grid, heights, r, c, k, 3 - mark, 2, idx)
-            undo(grid, heights, r, c, col)
-            if forced == 1:
-                return best
-        return wins
-    threats = [col for col in legal if wins_by_playing(grid, heights, r, c, k, col, 3 - mark)]
-    if len(threats) == 1 and threats[0] not in best:
-        return threats
-    return best
+      return that column. Otherwise ``best`` unchanged.
+
+    One kernel call (:func:`_safety_case`); the plain-Python statement of the same rules
+    is :func:`agents.search.reference.safety_net_reference`, which the tests compare."""
+    in_best = np.zeros(cfg.columns, dtype=np.bool_)
+    for c in best:
+        in_best[c] = True
+    keep = np.zeros(cfg.columns, dtype=np.bool_)
+    case = _safety_case(grid, heights, cfg.rows, cfg.columns, cfg.inarow, mark, in_best, keep)
+    if case == 0:
+        return best
+    if case == 1:
+        return [c for c in best if keep[c]]
+    return [c for c in range(cfg.columns) if keep[c]]
 
 
 def tactical_move(grid, heights, cfg, mark):
