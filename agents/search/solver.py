@@ -12,7 +12,9 @@ The classic design of Pascal Pons' solver, written as numba kernels:
   only move searched, two opponent threats are a loss without search;
 * centre-first move order refined by the number of winning cells a move creates;
 * a transposition table of lower/upper bounds keyed by the position, with
-  mirror-symmetric positions sharing one entry (:mod:`agents.search.table`);
+  mirror-symmetric positions sharing one entry (:mod:`agents.search.table`), probed
+  for every child before any is searched (enhanced transposition cut-offs, as in
+  Christophe Steininger's c4: 25% fewer nodes on ``begin.txt``);
 * at the root, null-window probes narrow the score interval ("iterative
   deepening over the interval").
 
@@ -122,6 +124,24 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, st, mv, sc, stats, deadli
                             if alpha >= beta:
                                 r = beta
                                 done = True
+            if not done:
+                # enhanced transposition cut-off (as in Steininger's c4; every node: on
+                # begin.txt it measured better than c4's "only above 15 empty cells"): a
+                # child whose table entry bounds its value from above bounds ours from below
+                cpos = pos ^ mask
+                rest = possible
+                while rest != 0:
+                    move = rest & -rest
+                    rest ^= move
+                    cval = tt_get(tt, table_key(cpos, mask | move, moves + 1, g))
+                    if cval != 0 and cval <= MAX - MIN + 1:
+                        clo = 1 - MIN - cval  # -(the child's upper bound)
+                        if clo > alpha:
+                            alpha = clo
+                            if alpha >= beta:
+                                r = alpha
+                                done = True
+                                break
             if not done:
                 leaf = False
                 n = 0
