@@ -3,8 +3,20 @@
 Every kernel in the package is decorated with :func:`njit` from here, never with
 ``numba.njit`` directly, so that:
 
-* the options are the same everywhere (no ``cache=True``: it breaks when the code
-  is run from a string, as in a Kaggle submission, and Kaggle's disk is read-only);
+* the options are the same everywhere;
+* compiled kernels are cached on disk (numba's cache) when the package runs from its
+  source files, in a user cache directory (``$CONNECTX_NUMBA_CACHE``, else
+  ``$XDG_CACHE_HOME/connectx/numba`` or ``~/.cache/connectx/numba``;
+  ``CONNECTX_NUMBA_CACHE=0`` turns it off), so a second process starts in well under
+  a second. A submission file runs its code from strings: never cached. The cache of
+  every kernel is keyed by a hash of *all* the package's kernel sources (numba alone
+  would only see the kernel's own file, and a kernel compiled against an older version
+  of a kernel it calls, from another file, must never be loaded), by the Python and
+  numba versions. Kernels that take another kernel as an argument (the searches'
+  ``evaluate``) and recursive kernels and their callers are decorated
+  ``njit(cache=False)``: numba cannot cache the first, and a cached recursive kernel
+  crashes the process that loads it (numba 0.68: a segmentation fault on the second
+  run; ``tests/test_jit_cache.py`` runs every agent twice on one cache);
 * if ``import numba`` fails the kernels run as plain Python (slow but correct),
   which is what a submission falls back to;
 * ``NUMBA_DISABLE_JIT=1`` runs the whole package as plain Python for coverage.
@@ -12,6 +24,9 @@ Every kernel in the package is decorated with :func:`njit` from here, never with
 :func:`now` is the monotonic clock, callable from inside a kernel (numba has no
 ``time`` module in nopython mode, so it goes through ``objmode``).
 """
+import hashlib
+import os
+import sys
 import time
 
 try:  # pragma: no cover - exercised by the submission fallback test
@@ -22,14 +37,111 @@ except ImportError:  # pragma: no cover
     _numba = None
     HAVE_NUMBA = False
 
+# the project's root (agents/board/jit.py -> ..): kernels under it are cached
+_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+_KERNEL_PACKAGES = ("agents", "heuristics")
+CACHE_ENV = "CONNECTX_NUMBA_CACHE"
+# set by a submission file's loader (submission/runtime.py) before this module runs
+_IN_BUNDLE = "__bundle__" in globals()
+
+
+def cache_dir():
+    """Where compiled kernels are kept, or None when caching is off (see the module
+    docstring); one subdirectory per Python and numba version."""
+    if not HAVE_NUMBA or _IN_BUNDLE:
+        return None
+    value = os.environ.get(CACHE_ENV, "")
+    if value == "0":
+        return None
+    if not value:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        value = os.path.join(base, "connectx", "numba")
+    version = f"py{sys.version_info[0]}{sys.version_info[1]}-numba{_numba.__version__}"
+    return os.path.join(value, version)
+
+
+_STAMP = None
+
+
+def sources_stamp():
+    """sha256 of every ``.py`` file of the kernel packages (paths and contents): the
+    freshness of every cached kernel."""
+    global _STAMP
+    if _STAMP is None:
+        h = hashlib.sha256()
+        for package in _KERNEL_PACKAGES:
+            for folder, dirs, files in sorted(os.walk(os.path.join(_ROOT, package))):
+                dirs.sort()
+                for name in sorted(files):
+                    if name.endswith(".py"):
+                        path = os.path.join(folder, name)
+                        h.update(os.path.relpath(path, _ROOT).encode())
+                        with open(path, "rb") as f:
+                            h.update(f.read())
+        _STAMP = h.hexdigest()
+    return _STAMP
+
+
+def _cacheable(fn):
+    """True for a kernel defined in a source file of the kernel packages (not a
+    submission's embedded code, not a test's or a script's kernel) while caching is on."""
+    path = os.path.abspath(fn.__code__.co_filename)
+    return (cache_dir() is not None and os.path.isfile(path)
+            and any(path.startswith(os.path.join(_ROOT, p) + os.sep) for p in _KERNEL_PACKAGES))
+
+
+if HAVE_NUMBA:
+    from numba.core import caching as _caching
+
+    class _ProjectLocator(_caching._CacheLocator):
+        """numba's cache locator for the package's kernels: the user cache directory,
+        and :func:`sources_stamp` as every kernel's freshness."""
+
+        def __init__(self, py_func, py_file):
+            self._lineno = py_func.__code__.co_firstlineno
+            rel = os.path.relpath(os.path.dirname(os.path.abspath(py_file)), _ROOT)
+            self._cache_path = os.path.join(cache_dir(), rel)
+
+        def get_cache_path(self):
+            return self._cache_path
+
+        def get_source_stamp(self):
+            return sources_stamp()
+
+        def get_disambiguator(self):
+            return str(self._lineno)
+
+        @classmethod
+        def from_function(cls, py_func, py_file):
+            if not _cacheable(py_func):
+                return None
+            self = cls(py_func, py_file)
+            try:
+                self.ensure_cache_path()
+            except OSError:
+                return None
+            return self
+
+    if _ProjectLocator not in _caching.CacheImpl._locator_classes:
+        _caching.CacheImpl._locator_classes.insert(0, _ProjectLocator)
+
 
 def njit(fn=None, **options):
-    """Decorate a kernel: ``numba.njit`` with the package's options, or identity."""
+    """Decorate a kernel: ``numba.njit`` with the package's options, or identity.
+
+    ``cache`` defaults to the on-disk cache of the module docstring when the kernel
+    lives in a source file of the package; ``cache=False`` opts a kernel out."""
     if not HAVE_NUMBA:
         return fn if fn is not None else (lambda f: f)
+
+    def decorate(f):
+        opts = dict(options)
+        if opts.get("cache", True):
+            opts["cache"] = _cacheable(f)
+        return _numba.njit(**opts)(f)
     if fn is None:
-        return _numba.njit(**options)
-    return _numba.njit(**options)(fn)
+        return decorate
+    return decorate(fn)
 
 
 def is_compiled(kernel):

@@ -78,7 +78,7 @@ def _order_moves(heights, rows, columns, order, tt_move, killers, ply, out):
     return n
 
 
-@njit
+@njit(cache=False)  # takes the evaluation kernel as an argument
 def negamax(grid, heights, rows, columns, inarow, windows, evaluate, order,
              depth, alpha, beta, mark, root_mark, stones, key, zobrist,
              tt_key, tt_val, tt_info, tt_move, killers, moves, ply, deadline, stats):
@@ -160,7 +160,7 @@ def negamax(grid, heights, rows, columns, inarow, windows, evaluate, order,
     return best
 
 
-@njit
+@njit(cache=False)  # takes the evaluation kernel as an argument
 def root_search(grid, heights, rows, columns, inarow, windows, evaluate, order, depth, mark,
                  zobrist, tt_key, tt_val, tt_info, tt_move, killers, moves, deadline,
                  first_move, stats, scores):

@@ -20,7 +20,7 @@ from heuristics.tutorial import counts_eval, update_counts, window_counts
 # ---------------------------------------------------------------------------
 
 
-@njit
+@njit(cache=False)  # takes the evaluation kernel as an argument
 def _tutorial_minimax(grid, heights, rows, columns, inarow, windows, evaluate,
                       depth, maximizing, mark, last_idx, stats):
     """The Kaggle tutorial's ``minimax(node, depth, maximizingPlayer, mark)``.
@@ -47,7 +47,7 @@ def _tutorial_minimax(grid, heights, rows, columns, inarow, windows, evaluate,
     return best
 
 
-@njit
+@njit(cache=False)  # takes the evaluation kernel as an argument
 def minimax_scores(grid, heights, rows, columns, inarow, windows, evaluate, nsteps, mark,
                      stats):
     """The tutorial's ``score_move`` for every column (``-INF`` marks a full column)."""
@@ -63,7 +63,7 @@ def minimax_scores(grid, heights, rows, columns, inarow, windows, evaluate, nste
 
 # duplicates: the same shape as _tutorial_minimax on purpose (module docstring): the plain
 # version is the one this incremental twin is tested against.
-@njit
+@njit(cache=False)  # recursive (or calls a recursive kernel): numba's cache crashes on those
 def _tutorial_minimax_counts(grid, heights, rows, columns, inarow, counts, totals, cell_windows,
                              depth, maximizing, mark, last_idx, stats):
     """``_tutorial_minimax`` with the window heuristic kept incrementally
@@ -89,7 +89,7 @@ def _tutorial_minimax_counts(grid, heights, rows, columns, inarow, counts, total
     return best
 
 
-@njit
+@njit(cache=False)  # recursive (or calls a recursive kernel): numba's cache crashes on those
 def minimax_scores_counts(grid, heights, rows, columns, inarow, windows, cell_windows, nsteps,
                             mark, stats):
     """``minimax_scores`` for the window heuristic, computed incrementally."""

@@ -43,7 +43,7 @@ def safe_moves(grid, heights, rows, columns, inarow, mark):
     return safe
 
 
-@njit
+@njit(cache=False)  # recursive (or calls a recursive kernel): numba's cache crashes on those
 def forced_result(grid, heights, rows, columns, inarow, mark, depth, last_idx):
     """+1 if ``mark`` (to move) forces a win within ``depth`` plies, -1 if it is forced
     to lose within ``depth`` plies, else 0. ``last_idx`` is the previous stone (-1: none)."""
@@ -64,7 +64,7 @@ def forced_result(grid, heights, rows, columns, inarow, mark, depth, last_idx):
     return best
 
 
-@njit
+@njit(cache=False)  # recursive (or calls a recursive kernel): numba's cache crashes on those
 def _safety_case(grid, heights, rows, columns, inarow, mark, in_best, keep):
     """The kernel of :func:`safety_net`: 0 = keep ``best``; 1 = the columns of ``best``
     marked in ``keep``; 2 = the columns marked in ``keep``, left to right."""
