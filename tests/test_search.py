@@ -77,10 +77,10 @@ def test_threats_heuristic_matches_reference_and_is_symmetric(shape):
 
 def test_minimax_depth3_matches_tutorial_on_random_positions():
     """Same score for every column as the tutorial, so the same best-column set.
-    (50 positions here; ``python -m scripts.bench`` checks 100 more and times them.)"""
+    (25 positions here; ``python -m scripts.bench`` checks 100 more and times them.)"""
     cfg = parse_config({})
     agent = agents.make("minimax", depth=3)
-    for board, mark in positions((6, 7, 4), 50, seed=2024, max_stones=36):
+    for board, mark in positions((6, 7, 4), 25, seed=2024, max_stones=36):
         grid = np.array(board, dtype=np.int8)
         h = column_heights(grid, 6, 7)
         ours, _ = agent.scores(grid, h, mark, cfg)
@@ -123,7 +123,7 @@ def test_safety_net_matches_its_reference():
     checked = fired = 0
     for rows, columns, inarow in [(6, 7, 4), (5, 5, 3), (7, 9, 5), (4, 6, 3)]:
         cfg = parse_config({"rows": rows, "columns": columns, "inarow": inarow})
-        for _ in range(150):
+        for _ in range(60):
             board = random_position(rows, columns, inarow, rng.randrange(0, rows * columns - 2),
                                     rng)
             if board is None:
@@ -139,4 +139,4 @@ def test_safety_net_matches_its_reference():
             assert list(got) == want, (board, mark, best)
             checked += 1
             fired += got != best
-    assert checked > 400 and fired > 20  # the net did change some answers
+    assert checked > 160 and fired > 8  # the net did change some answers

@@ -12,6 +12,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import textwrap
 
 import pytest
@@ -24,10 +25,17 @@ PY = sys.executable
 
 
 def run_isolated(code, *args, timeout=600):
-    """Run ``code`` in a fresh ``python -I`` (the project is not importable)."""
-    proc = subprocess.run([PY, "-I", "-c", code, *args], capture_output=True, text=True,
-                          timeout=timeout, cwd="/")
-    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-4000:]
+    """Run ``code`` in a fresh ``python -I`` (the project is not importable).
+
+    The package's kernel cache is pointed at an empty directory, which must stay
+    empty: a submission file never writes numba's cache."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, CONNECTX_NUMBA_CACHE=cache)
+        proc = subprocess.run([PY, "-I", "-c", code, *args], capture_output=True, text=True,
+                              timeout=timeout, cwd="/", env=env)
+        assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-4000:]
+        written = [os.path.join(d, f) for d, _, files in os.walk(cache) for f in files]
+        assert not written, f"the submission wrote numba cache files: {written[:5]}"
     return proc.stdout
 
 

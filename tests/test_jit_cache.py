@@ -1,0 +1,142 @@
+"""numba's on-disk kernel cache (agents.board.jit).
+
+* two processes filling one empty cache at the same time, then a third loading it,
+  all give the labelled solver scores, and the third compiles nothing;
+* ``CONNECTX_NUMBA_CACHE=0`` writes nothing;
+* no cached kernel is recursive or calls a recursive kernel (numba 0.68 crashes the
+  process that loads such a kernel from the cache), checked on the call graph of
+  every kernel of the package;
+* a submission file never writes the cache: ``tests/test_submission.py`` runs every
+  built file with the cache pointed at an empty directory that must stay empty.
+"""
+import ast
+import importlib
+import inspect
+import json
+import os
+import pkgutil
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from agents.board import jit
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+END = os.path.join(ROOT, "tests", "data", "positions", "end.txt")
+
+needs_numba = pytest.mark.skipif(not jit.HAVE_NUMBA or os.environ.get("NUMBA_DISABLE_JIT") == "1",
+                                 reason="needs numba's compiler")
+
+# Solves the first lines of end.txt; prints the scores and how many of the solver's
+# kernels were loaded from the cache rather than compiled.
+PROBE = textwrap.dedent("""
+    import json, sys
+    from agents.search import solver as S
+    lines = [l.split() for l in open(sys.argv[1]) if l.strip()][:12]
+    s = S.Solver(tt_bits=14)
+    scores = [s.solve(moves) for moves, _ in lines]
+    hits = sum(sum(k.stats.cache_hits.values()) for k in (S._search, S._solve))
+    misses = sum(sum(k.stats.cache_misses.values()) for k in (S._search, S._solve))
+    print(json.dumps({"scores": scores, "hits": hits, "misses": misses}))
+""")
+
+
+def probe(cache, wait=True):
+    env = dict(os.environ, CONNECTX_NUMBA_CACHE=str(cache))
+    env.pop("NUMBA_DISABLE_JIT", None)
+    proc = subprocess.Popen([sys.executable, "-c", PROBE, END], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return result(proc) if wait else proc
+
+
+def result(proc):
+    out, err = proc.communicate(timeout=600)
+    assert proc.returncode == 0, err[-3000:]
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def files(folder):
+    return [os.path.join(d, f) for d, _, names in os.walk(folder) for f in names]
+
+
+@needs_numba
+def test_concurrent_fill_then_load_gives_the_same_scores(tmp_path):
+    expected = [int(line.split()[1]) for line in open(END) if line.strip()][:12]
+    first = [probe(tmp_path, wait=False) for _ in range(2)]  # race on an empty cache
+    for out in map(result, first):
+        assert out["scores"] == expected
+    assert any(f.endswith(".nbi") for f in files(tmp_path))
+    third = probe(tmp_path)
+    assert third["scores"] == expected
+    assert third["hits"] > 0 and third["misses"] == 0, third
+
+
+@needs_numba
+def test_cache_off_writes_nothing(tmp_path, monkeypatch):
+    monkeypatch.setenv(jit.CACHE_ENV, "0")
+    assert jit.cache_dir() is None
+    monkeypatch.setenv(jit.CACHE_ENV, str(tmp_path))
+    assert jit.cache_dir().startswith(str(tmp_path))
+    env = dict(os.environ, CONNECTX_NUMBA_CACHE="0", HOME=str(tmp_path),
+               XDG_CACHE_HOME=str(tmp_path))
+    code = "from agents.search.solver import Solver; print(Solver(tt_bits=12).solve('4455'))"
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
+                         text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert files(tmp_path) == []
+
+
+def kernels():
+    """Every numba kernel defined in the package's modules: {py_func: dispatcher}."""
+    found = {}
+    for package in ("agents", "heuristics"):
+        pkg = importlib.import_module(package)
+        for info in pkgutil.walk_packages(pkg.__path__, package + "."):
+            module = importlib.import_module(info.name)
+            for value in vars(module).values():
+                py = getattr(value, "py_func", None)
+                if py is not None and py.__module__ == module.__name__:
+                    found[py] = value
+    return found
+
+
+def callees(py, table):
+    """The package kernels ``py`` calls by name (its globals resolve the names)."""
+    tree = ast.parse(textwrap.dedent(inspect.getsource(py)))
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            target = None
+            if isinstance(node.func, ast.Name):
+                target = py.__globals__.get(node.func.id)
+            elif isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
+                target = getattr(py.__globals__.get(node.func.value.id), node.func.attr, None)
+            inner = getattr(target, "py_func", None)
+            if inner in table:
+                out.add(inner)
+    return out
+
+
+@needs_numba
+def test_no_cached_kernel_reaches_a_recursive_kernel():
+    table = kernels()
+    assert len(table) > 50  # the walk found the package's kernels
+    graph = {py: callees(py, table) for py in table}
+
+    def reach(py):
+        seen, stack = set(), list(graph[py])
+        while stack:
+            k = stack.pop()
+            if k not in seen:
+                seen.add(k)
+                stack.extend(graph[k])
+        return seen
+
+    recursive = {py for py in table if py in reach(py)}
+    assert recursive  # forced_result, negamax, ...: the check sees recursion
+    bad = sorted(f"{py.__module__}.{py.__name__}" for py, k in table.items()
+                 if type(k._cache).__name__ != "NullCache"
+                 and (py in recursive or reach(py) & recursive))
+    assert not bad, f"cached kernels that are or call recursive kernels: {bad}"
