@@ -10,12 +10,12 @@ def test_short_seeded_fuzz_run_has_no_failures():
     out = io.StringIO()
     # perfect without the overage here: with it a move may take seconds (that path is
     # covered by the overage accounting, in the long runs of scripts.fuzz)
-    report = fuzz.run(fuzz.default_agents(), None, games=6, seconds=None, seed=7, max_side=12,
+    report = fuzz.run(fuzz.default_agents(), None, games=4, seconds=None, seed=7, max_side=12,
                       out=out, act_timeouts=(0.1, 0.2),
                       options={"perfect": {"use_overage": False}})
     text = out.getvalue()
     for name, r in report.items():
-        assert r["games"] == 6, text
+        assert r["games"] == 4, text
         assert sum(r[s] for s in fuzz.STATUSES) == 0, text
         assert r["worst"] < 1.0, text
         assert r["worst_act"] < 1.0, text  # no agent here spends overage

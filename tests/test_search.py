@@ -114,6 +114,40 @@ def test_alphabeta_value_equals_minimax_with_no_more_nodes(shape, depth):
         assert nodes <= counter.nodes
 
 
+def test_forced_result_matches_its_reference():
+    """The explicit-stack forced-win search gives the recursive plain-Python answer,
+    from the side to move and after each legal move (the last stone checked)."""
+    from agents.board.grid import drop, undo
+    from agents.board.reference import ref_drop
+    from agents.search.reference import forced_result_reference
+    from agents.search.tactics import forced_result
+    rng = random.Random(5)
+    seen = set()
+    for rows, columns, inarow in [(6, 7, 4), (4, 5, 3), (5, 4, 4)]:
+        for _ in range(12):
+            board = random_position(rows, columns, inarow, rng.randrange(0, rows * columns - 1),
+                                    rng)
+            if board is None:
+                continue
+            mark = 1 + sum(1 for v in board if v) % 2
+            grid = np.array(board, dtype=np.int8)
+            heights = column_heights(grid, rows, columns)
+            for depth in (1, 2, 3) if columns > 5 else (1, 2, 3, 4):
+                got = forced_result(grid, heights, rows, columns, inarow, mark, depth, -1)
+                assert got == forced_result_reference(board, mark, depth, rows, columns, inarow)
+                seen.add(int(got))
+            for c in range(columns):
+                if heights[c] < rows:
+                    idx = drop(grid, heights, rows, columns, c, mark)
+                    got = forced_result(grid, heights, rows, columns, inarow, 3 - mark, 2, idx)
+                    undo(grid, heights, rows, columns, c)
+                    after = ref_drop(board, c, mark, rows, columns)
+                    assert got == forced_result_reference(after, 3 - mark, 2, rows, columns,
+                                                          inarow), (board, c)
+            assert list(grid) == board
+    assert seen == {-1, 0, 1}
+
+
 def test_safety_net_matches_its_reference():
     """The one-kernel safety net gives the plain-Python rules' answer, on seeded random
     positions of several shapes and random 'best' sets (including empty-of-wins ones)."""

@@ -477,7 +477,7 @@ def test_perfect_file_passes_kaggles_upload_check(tmp_path):
     agent is not built here (its constructor compiles everything: the game
     process pays that once already)."""
     known = agent_class("perfect").OPTIONS
-    options = {k: v for k, v in (("time_limit", 0.2), ("use_overage", False)) if k in known}
+    options = {k: v for k, v in (("time_limit", 0.05), ("use_overage", False)) if k in known}
     validate_file(tmp_path, "perfect", options, ("self",), check_options=False)
 
 

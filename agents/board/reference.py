@@ -2,18 +2,21 @@
 the top, ``index = column + row * columns``), for checking the kernels of
 :mod:`agents.board.rules` on seeded random positions. Nothing fast uses them; the
 references of the searches built on them are in :mod:`agents.search.reference`."""
+import functools
 
 
+@functools.lru_cache(maxsize=64)
 def ref_lines(rows, columns, inarow):
-    """Every line of ``inarow`` cells, by brute force over start cells and directions."""
+    """Every line of ``inarow`` cells, by brute force over start cells and directions
+    (a tuple of tuples, computed once per shape)."""
     lines = []
     for r in range(rows):
         for c in range(columns):
             for dr, dc in ((0, 1), (1, 0), (1, 1), (-1, 1)):
                 cells = [(r + i * dr, c + i * dc) for i in range(inarow)]
                 if all(0 <= rr < rows and 0 <= cc < columns for rr, cc in cells):
-                    lines.append([cc + rr * columns for rr, cc in cells])
-    return lines
+                    lines.append(tuple(cc + rr * columns for rr, cc in cells))
+    return tuple(lines)
 
 
 def ref_legal_moves(board, rows, columns):

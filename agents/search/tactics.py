@@ -43,28 +43,55 @@ def safe_moves(grid, heights, rows, columns, inarow, mark):
     return safe
 
 
-@njit(cache=False)  # recursive (or calls a recursive kernel): numba's cache crashes on those
+@njit
 def forced_result(grid, heights, rows, columns, inarow, mark, depth, last_idx):
     """+1 if ``mark`` (to move) forces a win within ``depth`` plies, -1 if it is forced
-    to lose within ``depth`` plies, else 0. ``last_idx`` is the previous stone (-1: none)."""
+    to lose within ``depth`` plies, else 0. ``last_idx`` is the previous stone (-1: none).
+
+    A depth-first negamax over all columns, left to right, stopping at the first
+    forced win; written with an explicit stack (frame ``k`` = the node ``k`` plies
+    down: its last column tried and its best value so far) rather than recursion, so
+    numba's disk cache can keep it (see :mod:`agents.board.jit`). The recursive
+    statement is :func:`agents.search.reference.forced_result_reference`."""
     if last_idx >= 0 and is_win_at(grid, rows, columns, inarow, last_idx):
         return -1
-    if depth == 0 or is_full(heights, rows):
+    if depth <= 0 or is_full(heights, rows):
         return 0
-    best = -1
-    for c in range(columns):
-        if heights[c] < rows:
-            idx = drop(grid, heights, rows, columns, c, mark)
-            v = -forced_result(grid, heights, rows, columns, inarow, 3 - mark, depth - 1, idx)
-            undo(grid, heights, rows, columns, c)
-            if v > best:
-                best = v
-                if best == 1:
-                    break
-    return best
+    col = np.empty(depth, dtype=np.int64)
+    best = np.empty(depth, dtype=np.int64)
+    k = 0
+    col[0] = -1
+    best[0] = -1
+    while True:
+        c = col[k] + 1
+        while c < columns and heights[c] >= rows:
+            c += 1
+        if c == columns or best[k] == 1:  # frame k is done: hand its value up
+            v = best[k]
+            if k == 0:
+                return v
+            k -= 1
+            undo(grid, heights, rows, columns, col[k])
+            if -v > best[k]:
+                best[k] = -v
+            continue
+        col[k] = c
+        idx = drop(grid, heights, rows, columns, c, mark if k % 2 == 0 else 3 - mark)
+        if is_win_at(grid, rows, columns, inarow, idx):
+            child = -1
+        elif k + 1 == depth or is_full(heights, rows):
+            child = 0
+        else:  # descend: the child node becomes frame k + 1
+            k += 1
+            col[k] = -1
+            best[k] = -1
+            continue
+        undo(grid, heights, rows, columns, c)
+        if -child > best[k]:
+            best[k] = -child
 
 
-@njit(cache=False)  # recursive (or calls a recursive kernel): numba's cache crashes on those
+@njit
 def _safety_case(grid, heights, rows, columns, inarow, mark, in_best, keep):
     """The kernel of :func:`safety_net`: 0 = keep ``best``; 1 = the columns of ``best``
     marked in ``keep``; 2 = the columns marked in ``keep``, left to right."""
