@@ -102,6 +102,7 @@ def run(spec):
         "steps": len(steps) - 1,
         "seconds": seconds,
         "act_timeout": act,
+        "configuration": {k: int(env.configuration[k]) for k in ("rows", "columns", "inarow")},
         # the overage left had each move taken its CPU time (an estimate for busy machines)
         "cpu_overage": [initial[seat] - sum(max(0.0, c - act) for c in log)
                         for seat, log in zip(our_seats, cpu)],

@@ -16,3 +16,10 @@ def board_from_moves(moves, rows=6, columns=7):
     for i, ch in enumerate(moves):
         board = ref_drop(board, int(ch) - 1, 1 + i % 2, rows, columns)
     return board
+
+
+def pytest_collection_modifyitems(config, items):
+    """Tests marked ``slow`` (games in fresh processes, seconds each) run first: with
+    ``pytest -n auto`` the workers then share out the short tests at the end instead of
+    one worker finishing a long game while the others wait. Order only; every test runs."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

@@ -131,6 +131,7 @@ def _play(first, second, cfg=None):
     return [s.reward for s in env.state], [s.status for s in env.state]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("opponent", ["negamax", "tutorial"])
 def test_alphabeta_beats_negamax_and_tutorial_in_both_colours(opponent):
     ab = agents.make("alphabeta", time_limit=0.25)

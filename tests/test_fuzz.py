@@ -2,10 +2,13 @@
 import io
 import multiprocessing as mp
 
+import pytest
+
 import agents
 from scripts import budget_under_load, fuzz
 
 
+@pytest.mark.slow
 def test_short_seeded_fuzz_run_has_no_failures():
     out = io.StringIO()
     # perfect without the overage here: with it a move may take seconds (that path is

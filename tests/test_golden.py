@@ -11,10 +11,13 @@ commit and say why in its message::
 """
 import os
 
+import pytest
+
 from scripts import golden
 
 GOLDEN = os.path.join(os.path.dirname(__file__), "data", "golden_moves.json")
 
 
+@pytest.mark.slow
 def test_golden_moves_unchanged(capsys):
     assert golden.main(["--check", GOLDEN]) == 0, capsys.readouterr().err

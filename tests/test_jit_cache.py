@@ -61,6 +61,7 @@ def files(folder):
     return [os.path.join(d, f) for d, _, names in os.walk(folder) for f in names]
 
 
+@pytest.mark.slow
 @needs_numba
 def test_concurrent_fill_then_load_gives_the_same_scores(tmp_path):
     expected = [int(line.split()[1]) for line in open(END) if line.strip()][:12]

@@ -271,6 +271,7 @@ def test_replay_reproduces_the_recorded_game(tmp_path):
             assert [s["status"] for s in final] == r["statuses"] == ["DONE", "INVALID"]
 
 
+@pytest.mark.slow
 def test_dask_local_cluster_plays_the_same_games():
     distributed = pytest.importorskip(
         "distributed", reason="the optional extra 'cluster' (dask[distributed]) is not installed")

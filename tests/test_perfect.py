@@ -342,6 +342,7 @@ def test_book_generator_is_resumable(tmp_path):
     assert book.lookup(Position()) is not None
 
 
+@pytest.mark.slow
 def test_keeps_the_value_outside_the_book_with_the_overage():
     """Positions of 6-12 stones (tests/data/positions/early.txt, every 15th line, and
     5334156, a win that the agent once played into a loss): with a fresh 60 s

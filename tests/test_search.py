@@ -114,6 +114,32 @@ def test_alphabeta_value_equals_minimax_with_no_more_nodes(shape, depth):
         assert nodes <= counter.nodes
 
 
+@pytest.mark.parametrize("shape", [(6, 7, 4), (4, 5, 3), (5, 4, 4), (7, 9, 5)])
+def test_incremental_minimax_equals_the_plain_one(shape):
+    """``minimax_scores_counts`` (window counts kept move by move, explicit stack) gives
+    the plain recursive ``minimax_scores`` + ``windows_eval``: same scores, same nodes."""
+    from agents.board.grid import cell_window_table
+    from agents.search.minimax import minimax_scores, minimax_scores_counts
+    rows, columns, inarow = shape
+    windows, cells = window_table(rows, columns, inarow), cell_window_table(rows, columns, inarow)
+    rng = random.Random(rows * 100 + columns)
+    for _ in range(8):
+        board = random_position(rows, columns, inarow, rng.randrange(0, rows * columns - 2), rng)
+        if board is None:
+            continue
+        mark = 1 + sum(1 for v in board if v) % 2
+        grid = np.array(board, dtype=np.int8)
+        heights = column_heights(grid, rows, columns)
+        for depth in (1, 2, 3, 4):
+            plain, fast = np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64)
+            want = minimax_scores(grid, heights, rows, columns, inarow, windows, windows_eval,
+                                  depth, mark, plain)
+            got = minimax_scores_counts(grid, heights, rows, columns, inarow, windows, cells,
+                                        depth, mark, fast)
+            assert list(got) == list(want) and fast[0] == plain[0] > 0, (board, depth)
+            assert list(grid) == board
+
+
 def test_forced_result_matches_its_reference():
     """The explicit-stack forced-win search gives the recursive plain-Python answer,
     from the side to move and after each legal move (the last stone checked)."""

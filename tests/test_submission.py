@@ -524,16 +524,17 @@ def test_default_file_is_perfect_and_beats_alphabeta_in_its_own_process(tmp_path
 
 
 
+@pytest.mark.slow
 def test_validate_plays_the_configured_board(tmp_path):
     """``--config`` reaches kaggle's environment: on 5 rows x 6 columns the file's moves
     are columns 0-5 of a 30-cell board, and a bad config exits 2 with one line."""
     path = tmp_path / "main.py"
     path.write_text(bld.build("minimax", {"depth": 1}).text)
-    results = val.validate(str(path), ("random",), min_overage=0, out=io.StringIO(),
-                           configuration={"rows": 5, "columns": 6, "inarow": 4,
-                                          "actTimeout": 2})
-    assert [problems for _, problems in results] == [[], []]
-    assert all(rep["steps"] <= 30 for rep, _ in results)
+    configuration = {"rows": 5, "columns": 6, "inarow": 4, "actTimeout": 2}
+    rep = val.run_episode(str(path), "random", 1, configuration=configuration)
+    assert val.judge(rep, min_overage=0) == []
+    assert rep["configuration"] == {"rows": 5, "columns": 6, "inarow": 4}
+    assert rep["steps"] <= 30 and rep["statuses"] == ["DONE", "DONE"]
     proc = subprocess.run([sys.executable, "-m", "submission.validate", str(path), "--config",
                            "rows=0"], capture_output=True, text=True, cwd=bld.ROOT, timeout=120)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "rows" in proc.stderr

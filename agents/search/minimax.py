@@ -4,8 +4,10 @@ included), on the array representation of :mod:`agents.board` (every board shape
 Two twins of the same search: ``minimax_scores`` calls the evaluation kernel at
 every leaf (any heuristic of :mod:`heuristics`); ``minimax_scores_counts`` keeps the
 tutorial's window counts up to date move by move (:mod:`heuristics.tutorial`),
-which is what makes the ``minimax`` agent fast. They share their shape on purpose:
-the first is the plain version the second is tested against (``tests/test_search.py``).
+which is what makes the ``minimax`` agent fast. The first is the tutorial's recursion
+as written, the plain version the second is tested against (``tests/test_search.py``:
+same scores, same node counts); the second walks the same tree with an explicit stack,
+so that it is kept in numba's disk cache (a recursive kernel cannot be).
 Scores and stats slots: :mod:`agents.search.scores`.
 """
 import numpy as np
@@ -61,35 +63,63 @@ def minimax_scores(grid, heights, rows, columns, inarow, windows, evaluate, nste
     return scores
 
 
-# duplicates: the same shape as _tutorial_minimax on purpose (module docstring): the plain
-# version is the one this incremental twin is tested against.
-@njit(cache=False)  # recursive (or calls a recursive kernel): numba's cache crashes on those
+@njit
 def _tutorial_minimax_counts(grid, heights, rows, columns, inarow, counts, totals, cell_windows,
                              depth, maximizing, mark, last_idx, stats):
     """``_tutorial_minimax`` with the window heuristic kept incrementally
-    (``heuristics.tutorial.window_counts``): same values, far fewer operations."""
+    (``heuristics.tutorial.window_counts``): same values and node count, far fewer
+    operations.
+
+    The same depth-first walk (columns left to right) with an explicit stack instead
+    of recursion, so numba's disk cache can keep it (:mod:`agents.board.jit`): frame
+    ``k`` is the node ``k`` plies below this call's node, with the column it is
+    trying (``col``), where that stone landed (``idx``) and its best value so far."""
     stats[S_NODES] += 1
     if depth == 0 or is_win_at(grid, rows, columns, inarow, last_idx) or is_full(heights, rows):
         return counts_eval(totals, mark)
-    mover = mark if maximizing else 3 - mark
-    best = -INF if maximizing else INF
-    for c in range(columns):
-        if heights[c] < rows:
-            idx = drop(grid, heights, rows, columns, c, mover)
-            update_counts(counts, totals, cell_windows, idx, mover, inarow, 1)
-            v = _tutorial_minimax_counts(grid, heights, rows, columns, inarow, counts, totals,
-                                         cell_windows, depth - 1, not maximizing, mark, idx, stats)
-            update_counts(counts, totals, cell_windows, idx, mover, inarow, -1)
+    col = np.empty(depth, dtype=np.int64)
+    at = np.empty(depth, dtype=np.int64)
+    best = np.empty(depth, dtype=np.int64)
+    k = 0
+    col[0] = -1
+    best[0] = -INF if maximizing else INF
+    while True:
+        maxing = maximizing if k % 2 == 0 else not maximizing
+        c = col[k] + 1
+        while c < columns and heights[c] >= rows:
+            c += 1
+        if c == columns:  # frame k is done: take its stone back in the parent
+            v = best[k]
+            if k == 0:
+                return v
+            k -= 1
+            maxing = not maxing
+            mover = mark if maxing else 3 - mark
+            update_counts(counts, totals, cell_windows, at[k], mover, inarow, -1)
+            undo(grid, heights, rows, columns, col[k])
+        else:
+            mover = mark if maxing else 3 - mark
+            col[k] = c
+            at[k] = drop(grid, heights, rows, columns, c, mover)
+            update_counts(counts, totals, cell_windows, at[k], mover, inarow, 1)
+            stats[S_NODES] += 1
+            if k + 1 < depth and not is_win_at(grid, rows, columns, inarow, at[k]) \
+                    and not is_full(heights, rows):
+                k += 1  # descend: the child becomes frame k + 1
+                col[k] = -1
+                best[k] = INF if maxing else -INF
+                continue
+            v = counts_eval(totals, mark)  # a horizon or terminal child
+            update_counts(counts, totals, cell_windows, at[k], mover, inarow, -1)
             undo(grid, heights, rows, columns, c)
-            if maximizing:
-                if v > best:
-                    best = v
-            elif v < best:
-                best = v
-    return best
+        if maxing:
+            if v > best[k]:
+                best[k] = v
+        elif v < best[k]:
+            best[k] = v
 
 
-@njit(cache=False)  # recursive (or calls a recursive kernel): numba's cache crashes on those
+@njit
 def minimax_scores_counts(grid, heights, rows, columns, inarow, windows, cell_windows, nsteps,
                             mark, stats):
     """``minimax_scores`` for the window heuristic, computed incrementally."""
