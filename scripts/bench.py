@@ -1,11 +1,13 @@
 """Benchmarks: ratios measured in one run (these machines are noisy).
 
-    python -m scripts.bench [--positions N] [--seconds S]
+    python -m scripts.bench [--positions N] [--seconds S] [--depth D]
 
 * minimax depth 3 (numba) against the Kaggle tutorial's pure-Python agent
   (agents.search.reference) on the same random positions with 2-30 stones, both
   called whole as Kaggle calls them, after warm-up: median times and their ratio;
 * the per-call overhead of each agent: the call less the time inside its search;
+* the bitboard alpha-beta kernel against the array kernel (the baseline) at a fixed
+  depth: the same tree (moves and node counts compared), the nodes/s ratio;
 * nodes per second of ``minimax`` (depth 4) and ``alphabeta`` (fixed time) on
   the same positions;
 * further sections from other modules (MCTS) when present.
@@ -147,12 +149,47 @@ def bench_nodes_per_second(positions, seconds, quiet=False):
           f"mean depth {np.mean(depths):.1f}")
 
 
+def bench_alphabeta_kernels(positions, depth, quiet=False):
+    """The bitboard alpha-beta kernel against the array kernel it replaced on 7x6
+    (kept as the baseline: larger boards still use it), the same fixed-depth search
+    from an empty table on every position: the node counts and moves must be equal
+    (the same tree); the ratio of nodes per second is the speed-up."""
+    cfg = parse_config({})
+    # a 2**16-entry table: clearing it before each search costs little beside the search
+    agent = agents.make("alphabeta", tt_bits=16)
+    grid0 = np.zeros(42, np.int8)
+    for bitboards in (False, True):  # compile both
+        agent.fixed_depth(grid0, np.zeros(7, np.int64), 1, cfg, 2, bitboards)
+    runs = {}
+    for bitboards in (False, True):
+        total, out = 0.0, []
+        label = "bitboards" if bitboards else "arrays"
+        for board, mark in progress(positions, f"alphabeta {label}", "pos", not quiet):
+            grid = np.array(board, dtype=np.int8)
+            h = column_heights(grid, 6, 7)
+            t = time.perf_counter()
+            out.append(agent.fixed_depth(grid, h, mark, cfg, depth, bitboards))
+            total += time.perf_counter() - t
+        runs[bitboards] = (total, out)
+    (t_old, old), (t_new, new) = runs[False], runs[True]
+    nodes = sum(n for _, _, n in old)
+    same = sum(a == b for a, b in zip(old, new))
+    print(f"alphabeta kernels, depth {depth} from an empty table on {len(positions)} random 7x6 "
+          f"positions ({nodes:,} nodes; same move, value and node count on {same}/"
+          f"{len(positions)})")
+    print(f"  arrays (baseline): {nodes / t_old:12,.0f} nodes/s")
+    print(f"  bitboards        : {sum(n for _, _, n in new) / t_new:12,.0f} nodes/s")
+    print(f"  speed-up         : {t_old / t_new:12.2f}x")
+
+
 def main(argv=None, prog="python -m scripts.bench"):
     p = ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
     p.add_argument("--positions", type=positive_int_arg, default=100,
                    help="random 7x6 positions timed (default 100)")
     p.add_argument("--seconds", type=float, default=0.25,
                    help="alphabeta time per position, in seconds (default 0.25)")
+    p.add_argument("--depth", type=positive_int_arg, default=8,
+                   help="depth of the alpha-beta kernel comparison (default 8)")
     p.add_argument("--seed", type=int, default=0, help="seed of the positions (default 0)")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     args = p.parse_args(argv)
@@ -160,6 +197,8 @@ def main(argv=None, prog="python -m scripts.bench"):
     bench_minimax_vs_tutorial(positions, args.quiet)
     print()
     bench_call_overhead(positions, args.quiet)
+    print()
+    bench_alphabeta_kernels(positions, args.depth, args.quiet)
     print()
     bench_nodes_per_second(positions[:20], args.seconds, args.quiet)
     for name in SECTIONS:

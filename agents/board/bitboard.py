@@ -6,7 +6,7 @@ Kernels take plain ints and do not validate.
 import numpy as np
 
 from agents.board.grid import EMPTY
-from agents.board.jit import njit
+from agents.board.jit import HAVE_NUMBA, njit
 
 MAX_BITBOARD_BITS = 64
 
@@ -119,3 +119,48 @@ def bb_winning_cells(stones, H, inarow):
                 m &= (stones >> np.uint64(sh)) if sh < 64 else zero
             cells |= m
     return cells
+
+
+# ---------------------------------------------------------------------------
+# int64 flavour (the solver's and the bitboard searches'): popcount and shift
+# ---------------------------------------------------------------------------
+
+def _jit_enabled():
+    if not HAVE_NUMBA:
+        return False
+    from numba.core import config
+    return not config.DISABLE_JIT
+
+
+if _jit_enabled():  # an LLVM intrinsic cannot run as plain Python (NUMBA_DISABLE_JIT=1)
+    from numba import types as _types
+    from numba.extending import intrinsic as _intrinsic
+
+    @_intrinsic
+    def _ctpop64(typingctx, x):
+        if not isinstance(x, _types.Integer):
+            return None
+        sig = _types.int64(_types.int64)
+
+        def codegen(context, builder, signature, args):
+            v = context.cast(builder, args[0], x, _types.int64)
+            return builder.ctpop(v)
+        return sig, codegen
+
+    @njit
+    def popcount(x):
+        """Number of set bits of a 64-bit integer (one instruction under numba)."""
+        return _ctpop64(x)
+else:  # pragma: no cover
+    def popcount(x):
+        return bin(int(x) & 0xFFFFFFFFFFFFFFFF).count("1")
+
+
+@njit
+def shift(x, d):
+    """x >> d for d > 0, x << -d for d < 0, 0 once the shift leaves 64 bits (int64)."""
+    if d >= 64 or d <= -64:
+        return 0
+    if d >= 0:
+        return x >> d
+    return x << (-d)

@@ -11,6 +11,8 @@ from agents.search.tactics import safety_net, tactical_move
 from agents.players.baselines import best_columns
 from agents.board.grid import cell_window_table, center_order, window_table
 from agents.search.alphabeta import Tables, negamax, root_search
+from agents.search.alphabeta_bb import HEURISTIC_IDS, bb_root_search, packed_table
+from heuristics.bitboard import eval_geometry, fits as fits_bitboard
 from agents.search.minimax import minimax_scores, minimax_scores_counts
 from agents.search.scores import INF, PROVEN, S_ABORTED, S_NODES
 
@@ -58,7 +60,11 @@ class AlphaBetaAgent(Agent):
     ordering, a transposition table of ``2**tt_bits`` entries and iterative deepening
     until ``depth`` plies or the time budget (``time_limit`` seconds, never more than
     ``config.actTimeout`` less a safety margin; with ``use_overage`` also a share of
-    ``obs.remainingOverageTime``). ``heuristic`` names the evaluation at the horizon."""
+    ``obs.remainingOverageTime``). ``heuristic`` names the evaluation at the horizon.
+
+    Boards that fit 64 bits search on bitboards (:mod:`agents.search.alphabeta_bb`:
+    the same tree as the array kernels, several times faster); larger boards on the
+    array kernels of :mod:`agents.search.alphabeta`."""
 
     name = "alphabeta"
     OPTIONS = {"depth": (optional(positive_int("depth", 400)), None),
@@ -79,19 +85,41 @@ class AlphaBetaAgent(Agent):
             self._tables = {key: Tables(cfg.rows, cfg.columns, self.tt_bits)}
         return self._tables[key]
 
-    def fixed_depth(self, grid, heights, mark, cfg, depth):
+    def uses_bitboards(self, cfg):
+        """True when this agent searches ``cfg``'s board on bitboards."""
+        return self.heuristic in HEURISTIC_IDS and fits_bitboard(cfg.rows, cfg.columns,
+                                                                  cfg.inarow)
+
+    def root(self, grid, heights, mark, cfg, depth, deadline, first, stats, scores,
+             bitboards=None):
+        """One root search at ``depth`` (the array or the bitboard kernel; ``bitboards``
+        None: :meth:`uses_bitboards` decides): the best column, or -1 if aborted."""
+        t = self.tables(cfg)
+        if bitboards is None:
+            bitboards = self.uses_bitboards(cfg)
+        if bitboards:
+            if t.packed is None:
+                t.packed = packed_table(self.tt_bits)
+                t.geo = eval_geometry(cfg.rows, cfg.columns, cfg.inarow)
+            return bb_root_search(grid, heights, cfg.rows, cfg.columns, cfg.inarow, t.geo,
+                                  HEURISTIC_IDS[self.heuristic], center_order(cfg.columns),
+                                  depth, mark, t.zobrist.view(np.int64), t.packed, t.killers,
+                                  t.moves, deadline, first, stats, scores)
+        return root_search(grid, heights, cfg.rows, cfg.columns, cfg.inarow, window_table(*cfg),
+                           self.evaluate, center_order(cfg.columns), depth, mark, t.zobrist,
+                           t.tt_key, t.tt_val, t.tt_info, t.tt_move, t.killers, t.moves,
+                           deadline, first, stats, scores)
+
+    def fixed_depth(self, grid, heights, mark, cfg, depth, bitboards=None):
         """One alpha-beta search at ``depth`` from an empty table: (column, value, nodes).
 
         ``value`` equals the plain minimax value at ``depth`` (tested against
-        ``agents.search.reference.minimax_value``)."""
-        t = self.tables(cfg)
-        t.clear()
+        ``agents.search.reference.minimax_value``). ``bitboards``: force the kernel
+        (True/False) rather than let :meth:`uses_bitboards` choose."""
+        self.tables(cfg).clear()
         stats = np.zeros(2, dtype=np.int64)
         scores = np.full(cfg.columns, -INF, dtype=np.int64)
-        col = root_search(grid, heights, cfg.rows, cfg.columns, cfg.inarow, window_table(*cfg),
-                           self.evaluate, center_order(cfg.columns), depth, mark, t.zobrist,
-                           t.tt_key, t.tt_val, t.tt_info, t.tt_move, t.killers, t.moves, 0.0, -1,
-                           stats, scores)
+        col = self.root(grid, heights, mark, cfg, depth, 0.0, -1, stats, scores, bitboards)
         return int(col), int(scores[col]), int(stats[S_NODES])
 
     def search(self, grid, heights, mark, cfg, deadline=0.0, max_depth=None, trace=None):
@@ -103,10 +131,7 @@ class AlphaBetaAgent(Agent):
         depth: the move this agent would play had it stopped there, and the nodes
         searched so far (the tables are cleared first, so a search of the same
         position always counts the same nodes)."""
-        t = self.tables(cfg)
-        t.clear()
-        windows = window_table(*cfg)
-        order = center_order(cfg.columns)
+        self.tables(cfg).clear()
         empties = int(cfg.rows * cfg.columns - heights.sum())
         limit = min(max_depth or empties, empties)
         stats = np.zeros(2, dtype=np.int64)
@@ -115,10 +140,8 @@ class AlphaBetaAgent(Agent):
         first = -1
         for depth in range(1, limit + 1):
             t0 = time.perf_counter()
-            col = root_search(grid, heights, cfg.rows, cfg.columns, cfg.inarow, windows,
-                               self.evaluate, order, depth, mark, t.zobrist, t.tt_key, t.tt_val,
-                               t.tt_info, t.tt_move, t.killers, t.moves,
-                               deadline if depth > 1 else 0.0, first, stats, scores)
+            col = self.root(grid, heights, mark, cfg, depth, deadline if depth > 1 else 0.0,
+                            first, stats, scores)
             if stats[S_ABORTED] or col < 0:
                 break
             best_col, best_val, reached, first = int(col), int(scores[col]), depth, int(col)
@@ -145,9 +168,10 @@ class AlphaBetaAgent(Agent):
 
 def warmup_units(heuristic="threats"):
     """Units for :class:`agents.players.warmup.Warmup`: the iterative-deepening search with
-    ``heuristic`` (``root_search``, ``negamax`` and the evaluation), compiled by one
-    short search on the empty 7x6 board with a private agent (small table: the
-    kernels' types do not depend on its size)."""
+    ``heuristic`` on 7x6 bitboards first (what a Kaggle game plays), then the array
+    kernels larger boards use (``root_search``, ``negamax`` and the evaluation), each
+    compiled by a short search on the empty 7x6 board with a private agent (small
+    table: the kernels' types do not depend on its size)."""
     from agents.board.rules import parse_config
     cfg = parse_config(None)
     agent = AlphaBetaAgent(heuristic=heuristic, tt_bits=10)
@@ -156,6 +180,9 @@ def warmup_units(heuristic="threats"):
 
     def search():
         agent.search(grid, heights, 1, cfg, time.perf_counter() + 0.05, 2)
+
+    def array_search():
+        agent.fixed_depth(grid, heights, 1, cfg, 2, bitboards=False)
 
     def negamax_unit():
         # the recursive search on its own, with the types root_search passes it
@@ -166,7 +193,9 @@ def warmup_units(heuristic="threats"):
                  t.tt_info, t.tt_move, t.killers, t.moves, np.int64(1), 0.0, stats)
     windows = window_table(*cfg)
     order = center_order(cfg.columns)
-    return [(f"heuristics.{heuristic}", lambda: agent.evaluate(grid, heights, cfg.rows, cfg.columns,
-                                                              cfg.inarow, windows, 1), 0.6),
-            ("alphabeta.negamax", negamax_unit, 1.0),
-            ("alphabeta.root_search", search, 0.6)]
+    units = [("alphabeta.bitboards", search, 0.8)] if agent.uses_bitboards(cfg) else []
+    return units + [
+        (f"heuristics.{heuristic}", lambda: agent.evaluate(grid, heights, cfg.rows, cfg.columns,
+                                                          cfg.inarow, windows, 1), 0.6),
+        ("alphabeta.negamax", negamax_unit, 1.0),
+        ("alphabeta.root_search", array_search, 0.6)]

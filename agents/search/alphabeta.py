@@ -32,11 +32,17 @@ class Tables:
         self.tt_move = np.full(n, -1, dtype=np.int16)
         self.killers = np.full((size + 2, 2), -1, dtype=np.int64)
         self.moves = np.zeros((size + 2, columns), dtype=np.int64)
+        # the bitboard kernels' packed table and evaluation masks, made on first use
+        # (agents.players.lookahead.AlphaBetaAgent.root)
+        self.packed = None
+        self.geo = None
 
     def clear(self):
         self.tt_key[:] = 0
         self.tt_move[:] = -1
         self.killers[:] = -1
+        if self.packed is not None:
+            self.packed[:] = 0
 
 
 @njit
@@ -49,7 +55,7 @@ def _hash(grid, zobrist):
 
 
 @njit
-def _order_moves(heights, rows, columns, order, tt_move, killers, ply, out):
+def order_moves(heights, rows, columns, order, tt_move, killers, ply, out):
     """Fill ``out`` with the legal columns: TT move, killers, then centre first; return count."""
     n = 0
     if tt_move >= 0 and heights[tt_move] < rows:
@@ -116,7 +122,7 @@ def negamax(grid, heights, rows, columns, inarow, windows, evaluate, order,
                 return v
 
     out = moves[ply]
-    n = _order_moves(heights, rows, columns, order, best_move, killers, ply, out)
+    n = order_moves(heights, rows, columns, order, best_move, killers, ply, out)
     best = -INF
     for i in range(n):
         c = out[i]
@@ -174,7 +180,7 @@ def root_search(grid, heights, rows, columns, inarow, windows, evaluate, order, 
         stones += heights[c]
     key = _hash(grid, zobrist)
     # np.int64 rather than literals: one compiled copy of each kernel, not one per literal
-    n = _order_moves(heights, rows, columns, order, first_move, killers, np.int64(0), moves[0])
+    n = order_moves(heights, rows, columns, order, first_move, killers, np.int64(0), moves[0])
     root_moves = moves[0].copy()
     best = -INF
     best_move = -1

@@ -7,64 +7,22 @@ cell lowest).
   ``is_winning_move``), built from a 1-based move string (``from_moves("4453")``) or
   a Kaggle grid (``from_grid``);
 * the int64 kernels the solver's search runs on the same three integers
-  (``winning_cells``, ``possible_moves``, ``non_losing_moves``, ``mirror``,
-  ``popcount``, ...), each taking ``g``, the geometry vector of the board shape
-  (the ``G_*`` indices below; built by :func:`agents.search.solver.geometry`).
+  (``winning_cells``, ``possible_moves``, ``non_losing_moves``, ``mirror``, ...),
+  each taking ``g``, the geometry vector of the board shape (the ``G_*`` indices
+  below; built by :func:`agents.search.solver.geometry`); ``popcount`` and ``shift``
+  are in :mod:`agents.board.bitboard`.
 """
 
-from agents.board.jit import HAVE_NUMBA, njit
+from agents.board.bitboard import shift
+from agents.board.jit import njit
 
 # g[] -- the geometry vector every kernel receives (int64).
 G_W, G_ROWS, G_H, G_INAROW, G_FAST, G_BOTTOM, G_BOARD, G_TTSIZE, G_SYM, G_N = range(10)
 G_ORDER = 10  # G_ORDER .. G_ORDER+W-1: columns centre first; then W column masks
 
 # ---------------------------------------------------------------------------
-# popcount: one instruction under numba, a loop in plain Python
-# ---------------------------------------------------------------------------
-
-def _jit_enabled():
-    if not HAVE_NUMBA:
-        return False
-    from numba.core import config
-    return not config.DISABLE_JIT
-
-
-if _jit_enabled():  # an LLVM intrinsic cannot run as plain Python (NUMBA_DISABLE_JIT=1)
-    from numba import types as _types
-    from numba.extending import intrinsic as _intrinsic
-
-    @_intrinsic
-    def _ctpop64(typingctx, x):
-        if not isinstance(x, _types.Integer):
-            return None
-        sig = _types.int64(_types.int64)
-
-        def codegen(context, builder, signature, args):
-            v = context.cast(builder, args[0], x, _types.int64)
-            return builder.ctpop(v)
-        return sig, codegen
-
-    @njit
-    def popcount(x):
-        return _ctpop64(x)
-else:  # pragma: no cover
-    def popcount(x):
-        return bin(int(x) & 0xFFFFFFFFFFFFFFFF).count("1")
-
-
-# ---------------------------------------------------------------------------
 # Bitboard helpers (int64 flavour of the layout drawn in agents.board)
 # ---------------------------------------------------------------------------
-
-
-@njit
-def shift(x, d):
-    """x >> d for d > 0, x << -d for d < 0, 0 once the shift leaves 64 bits."""
-    if d >= 64 or d <= -64:
-        return 0
-    if d >= 0:
-        return x >> d
-    return x << (-d)
 
 
 @njit

@@ -33,11 +33,11 @@ import time
 
 import numpy as np
 
-from agents.board.bitboard import fits_bitboard
+from agents.board.bitboard import fits_bitboard, popcount
 from agents.board.jit import njit, now
 from agents.search.position import (G_BOARD, G_BOTTOM, G_FAST, G_H, G_INAROW, G_N, G_ORDER, G_ROWS,
                                     G_SYM, G_TTSIZE, G_W, Position, can_win_next, column_of,
-                                    non_losing_moves, popcount, possible_moves, winning_cells)
+                                    non_losing_moves, possible_moves, winning_cells)
 from agents.search.table import DEFAULT_TT_BITS, SYM_STONES, next_prime, table_key, tt_get, tt_put
 
 INVALID_MOVE = -1000  # score printed by analyze() for a full column

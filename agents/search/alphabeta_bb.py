@@ -1,0 +1,300 @@
+"""The alpha-beta search of :mod:`agents.search.alphabeta` on bitboards, for boards that
+fit 64 bits (:func:`heuristics.bitboard.fits`): the same tree, several times faster.
+
+Same negamax, same move order (table move, killers, centre first), same transposition
+table and Zobrist keys (by the Kaggle cell index of each stone), same values: the
+evaluation is :mod:`heuristics.bitboard`, equal to the array heuristics. So at a fixed
+depth both kernels visit the same nodes in the same order and return the same scores
+and move (``tests/test_search.py`` checks it; ``python -m scripts.bench`` times both).
+What changes is the cost of a node: a move is two word operations and a win check a
+dozen, instead of array updates and a walk along four lines, and the evaluation is a
+few hundred word operations instead of a scan of every window with an allocation.
+
+The position is ``stones`` (int64[3]: ``stones[1]``, ``stones[2]`` the bitboards of
+each mark, layout in :mod:`agents.board`) and ``heights`` (stones a column, as in the
+array kernels). ``heuristic``: :data:`THREATS` or :data:`WINDOWS`.
+"""
+import numpy as np
+
+from agents.board.bitboard import shift
+from agents.board.jit import njit, now
+from agents.search.scores import CHECK_EVERY, EXACT, INF, LOWER, S_ABORTED, S_NODES, UPPER, WIN
+from heuristics.bitboard import bb_threats_eval, bb_windows_eval
+
+THREATS, WINDOWS = 0, 1
+HEURISTIC_IDS = {"threats": THREATS, "windows": WINDOWS}
+
+
+@njit
+def stones_of(grid, rows, columns):
+    """(int64[3] bitboards by mark, Zobrist-free) of a Kaggle flat grid."""
+    H = rows + 1
+    out = np.zeros(3, dtype=np.int64)
+    for r in range(rows):
+        for c in range(columns):
+            v = grid[c + r * columns]
+            if v != 0:
+                out[v] |= np.int64(1) << (c * H + rows - 1 - r)
+    return out
+
+
+@njit
+def bb_order_moves(heights, rows, columns, order, tt_move, killers, ply, out):
+    """:func:`agents.search.alphabeta.order_moves` (the same order: table move, killers,
+    centre first) with the columns already taken kept as bits rather than looked up."""
+    n = 0
+    used = 0
+    if tt_move >= 0 and heights[tt_move] < rows:
+        out[n] = tt_move
+        n += 1
+        used |= np.int64(1) << tt_move
+    for k in range(2):
+        m = killers[ply, k]
+        if m >= 0 and heights[m] < rows and (used >> m) & 1 == 0:
+            out[n] = m
+            n += 1
+            used |= np.int64(1) << m
+    for i in range(columns):
+        c = order[i]
+        if heights[c] < rows and (used >> c) & 1 == 0:
+            out[n] = c
+            n += 1
+    return n
+
+
+def packed_table(tt_bits):
+    """The transposition table of these kernels: ``2**tt_bits`` rows of three int64
+    (key, value, ``info << 16 | move + 1``; ``info`` as in the array kernels), so a
+    probe reads one cache line. Same slots and replacement (always) as the array
+    kernels' four arrays, hence the same tree."""
+    return np.zeros((1 << tt_bits, 3), dtype=np.int64)
+
+
+@njit
+def _has_line(stones, H, inarow):
+    for s in (1, H - 1, H, H + 1):
+        m = stones
+        for i in range(1, inarow):
+            m &= shift(stones, s * i)
+            if m == 0:
+                break
+        if m != 0:
+            return True
+    return False
+
+
+@njit
+def _evaluate(stones, mark, heuristic, geo):
+    if heuristic == THREATS:
+        return bb_threats_eval(stones[mark], stones[3 - mark], mark, geo)
+    return bb_windows_eval(stones[mark], stones[3 - mark], mark, geo)
+
+
+@njit
+def bb_negamax(stones, heights, rows, columns, inarow, geo, heuristic, order,
+               depth, alpha, beta, mark, root_mark, nstones, key, zobrist, tt, killers, moves,
+               ply, deadline, stats):
+    """:func:`agents.search.alphabeta.negamax` on bitboards (same contract, same tree;
+    ``key`` and ``zobrist`` as int64, the table from :func:`packed_table`).
+
+    The recursion is unrolled onto an explicit stack (frame ``f`` = the node ``f``
+    plies below this call's node; its window, best value and move, key, next move)
+    so that a node costs no call with two dozen array arguments, and so that numba's
+    disk cache can keep the kernel. The control flow follows the recursive statement
+    step for step: ENTER a node (count it, clock, horizon, table probe, order the
+    moves), NEXT move (play it; a win or a full board is valued at once, otherwise
+    ENTER the child), RETURN a value to the parent (take the move back, fold the
+    value in, cut off or go on with NEXT)."""
+    H = rows + 1
+    size = depth + 1
+    f_alpha = np.empty(size, dtype=np.int64)
+    f_beta = np.empty(size, dtype=np.int64)
+    f_orig = np.empty(size, dtype=np.int64)
+    f_best = np.empty(size, dtype=np.int64)
+    f_move = np.empty(size, dtype=np.int64)
+    f_key = np.empty(size, dtype=np.int64)
+    f_n = np.empty(size, dtype=np.int64)
+    f_i = np.empty(size, dtype=np.int64)
+    f_col = np.empty(size, dtype=np.int64)
+    f_slot = np.empty(size, dtype=np.int64)
+    f = 0
+    f_alpha[0] = alpha
+    f_beta[0] = beta
+    f_key[0] = key
+    me = mark
+    v = 0
+    enter = True
+    while True:
+        if enter:  # ENTER frame f: mark ``me`` to move, ``depth - f`` plies left
+            enter = False
+            returning = True
+            stats[S_NODES] += 1
+            if (stats[S_NODES] & CHECK_EVERY) == 0 and deadline > 0.0 and now() > deadline:
+                stats[S_ABORTED] = 1
+            if stats[S_ABORTED]:
+                v = 0
+            elif f == depth:
+                v = _evaluate(stones, root_mark, heuristic, geo)
+                if me != root_mark:
+                    v = -v
+            else:
+                a = f_alpha[f]
+                b = f_beta[f]
+                k = f_key[f]
+                slot = k & (tt.shape[0] - 1)
+                best_move = -1
+                returning = False
+                if tt[slot, 0] == k:
+                    word = tt[slot, 2]
+                    best_move = (word & 0xFFFF) - 1
+                    info = word >> 16
+                    if (info >> 8) == depth - f:
+                        flag = (info >> 4) & 0xF
+                        tv = tt[slot, 1]
+                        if flag == EXACT:
+                            v = tv
+                            returning = True
+                        else:
+                            if flag == LOWER and tv > a:
+                                a = tv
+                            elif flag == UPPER and tv < b:
+                                b = tv
+                            if a >= b:
+                                v = tv
+                                returning = True
+                if not returning:
+                    f_orig[f] = f_alpha[f]
+                    f_alpha[f] = a
+                    f_beta[f] = b
+                    f_slot[f] = slot
+                    f_best[f] = -INF
+                    f_move[f] = best_move
+                    f_n[f] = bb_order_moves(heights, rows, columns, order, best_move, killers,
+                                         ply + f, moves[ply + f])
+                    f_i[f] = 0
+        else:  # NEXT move of frame f
+            returning = False
+            if f_i[f] == f_n[f]:  # all moves searched: store, return the best
+                _store(f, depth, f_best, f_orig, f_beta, f_slot, f_key, f_move, tt)
+                v = f_best[f]
+                returning = True
+            else:
+                c = moves[ply + f, f_i[f]]
+                f_i[f] += 1
+                f_col[f] = c
+                h = heights[c]
+                stones[me] |= np.int64(1) << (c * H + h)
+                heights[c] = h + 1
+                if _has_line(stones[me], H, inarow):
+                    stats[S_NODES] += 1
+                    v = -(WIN - (nstones + f + 1))  # the child's view: it has lost
+                    f += 1
+                    returning = True
+                elif nstones + f + 1 == rows * columns:
+                    stats[S_NODES] += 1
+                    v = 0
+                    f += 1
+                    returning = True
+                else:  # ENTER the child
+                    f += 1
+                    f_alpha[f] = -f_beta[f - 1]
+                    f_beta[f] = -f_alpha[f - 1]
+                    f_key[f] = f_key[f - 1] ^ zobrist[me, c + (rows - 1 - h) * columns]
+                    me = 3 - me
+                    enter = True
+                    continue
+                me = 3 - me
+        if returning:  # RETURN ``v`` (frame f's view) to frame f - 1
+            while True:
+                if f == 0:
+                    return v
+                f -= 1
+                me = 3 - me
+                v = -v
+                c = f_col[f]
+                heights[c] -= 1
+                stones[me] ^= np.int64(1) << (c * H + heights[c])
+                if stats[S_ABORTED]:
+                    v = 0
+                    continue
+                if v > f_best[f]:
+                    f_best[f] = v
+                    f_move[f] = c
+                if v > f_alpha[f]:
+                    f_alpha[f] = v
+                if f_alpha[f] >= f_beta[f]:
+                    p = ply + f
+                    if killers[p, 0] != c:
+                        killers[p, 1] = killers[p, 0]
+                        killers[p, 0] = c
+                    _store(f, depth, f_best, f_orig, f_beta, f_slot, f_key, f_move, tt)
+                    v = f_best[f]
+                    continue
+                break  # go on with NEXT move of frame f
+
+
+@njit
+def _store(f, depth, f_best, f_orig, f_beta, f_slot, f_key, f_move, tt):
+    best = f_best[f]
+    if best <= f_orig[f]:
+        flag = UPPER
+    elif best >= f_beta[f]:
+        flag = LOWER
+    else:
+        flag = EXACT
+    slot = f_slot[f]
+    tt[slot, 0] = f_key[f]
+    tt[slot, 1] = best
+    tt[slot, 2] = ((((depth - f) << 8) | (flag << 4)) << 16) | (f_move[f] + 1)
+
+
+# duplicates: the root of agents.search.alphabeta.root_search on bitboards: the same
+# steps in the same order are what keeps the two trees identical.
+@njit
+def bb_root_search(grid, heights, rows, columns, inarow, geo, heuristic, order, depth, mark,
+                   zobrist, tt, killers, moves, deadline, first_move, stats, scores):
+    """:func:`agents.search.alphabeta.root_search` on bitboards: the same arguments but
+    the evaluation (``geo`` from :func:`heuristics.bitboard.eval_geometry` and
+    ``heuristic``) and the table (:func:`packed_table`; ``zobrist`` as int64)."""
+    nstones = 0
+    for c in range(columns):
+        nstones += heights[c]
+    key = np.int64(0)
+    for i in range(grid.shape[0]):
+        if grid[i] != 0:
+            key ^= zobrist[grid[i], i]
+    stones = stones_of(grid, rows, columns)
+    heights = heights.copy()
+    H = rows + 1
+    n = bb_order_moves(heights, rows, columns, order, first_move, killers, np.int64(0), moves[0])
+    root_moves = moves[0].copy()
+    best = -INF
+    best_move = -1
+    for c in range(columns):
+        scores[c] = -INF
+    for i in range(n):
+        c = root_moves[i]
+        h = heights[c]
+        bit = np.int64(1) << (c * H + h)
+        stones[mark] |= bit
+        heights[c] = h + 1
+        if _has_line(stones[mark], H, inarow):
+            stats[S_NODES] += 1
+            v = WIN - (nstones + 1)
+        elif nstones + 1 == rows * columns:
+            stats[S_NODES] += 1
+            v = 0
+        else:
+            v = -bb_negamax(stones, heights, rows, columns, inarow, geo, heuristic, order,
+                            depth - 1, -INF, -best, 3 - mark, mark, nstones + 1,
+                            key ^ zobrist[mark, c + (rows - 1 - h) * columns], zobrist, tt,
+                            killers, moves, np.int64(1), deadline, stats)
+        stones[mark] ^= bit
+        heights[c] = h
+        if stats[S_ABORTED]:
+            return -1
+        scores[c] = v
+        if v > best:
+            best = v
+            best_move = c
+    return best_move
