@@ -1,14 +1,22 @@
-"""Time the perfect solver on the full labelled files; optionally the C++ reference too.
+"""Time the perfect solver on the full labelled files; optionally C++ references too.
 
     python -m scripts.bench_solver [--files end mid begin] [--reference PATH/c4solver]
+                                   [--c4 PATH/c4_positions] [--process]
 
 For each file: positions, wrong scores (must be 0), nodes, wall and CPU seconds,
-nodes per second. With ``--reference`` the reference binary (Pascal Pons'
-connect4 solver, built separately; no opening book in its directory) solves
-the same lines in the same run, right after ours, and the ratios ours/reference
-are printed (CPU time is the fairer figure on a shared machine). Both keep their
-transposition table from one line to the next, as the reference's main does.
-Numba compilation is done before the clock starts.
+nodes per second. With ``--reference`` (Pascal Pons' connect4 solver, built by
+``build_reference_solver.sh``; no opening book in its directory) and ``--c4``
+(Christophe Steininger's c4 with the position driver of ``scripts/tools``, built by
+``scripts/tools/build_c4.sh``: one thread, a 128 MiB table) each reference solves the
+same lines in the same run, right after ours, and the ratios ours/reference are printed
+(CPU time is the fairer figure on a shared machine). All keep their transposition table
+from one line to the next, as the references' mains do. Numba compilation is done
+before the clock starts.
+
+``--process`` times whole processes instead, start-up included: ``python -m
+agents.solver`` on all the chosen files' lines at once (after one untimed run that
+fills numba's kernel cache, as any earlier use of the installed package would), against
+each reference binary on the same input.
 """
 import os
 import resource
@@ -53,15 +61,48 @@ def run_ours(solver, lines):
 
 
 def run_reference(binary, lines):
-    with tempfile.TemporaryDirectory() as tmp:  # no 7x6.book there: solve from scratch
-        data = "".join(m + "\n" for m, _ in lines)
-        w0, c0 = time.perf_counter(), cpu_children()
-        out = subprocess.run([os.path.abspath(binary)], input=data, capture_output=True,
-                             text=True, cwd=tmp, check=True).stdout
-        wall, cpu = time.perf_counter() - w0, cpu_children() - c0
+    """:func:`run_process` for a reference binary, in an empty directory (no opening
+    book there: it solves from scratch)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        return run_process([os.path.abspath(binary)], lines, cwd=tmp)
+
+
+def run_process(cmd, lines, cwd=None):
+    """Wall and CPU seconds of one process solving ``lines`` (moves on stdin), and the
+    number of wrong scores in its "moves score ..." output."""
+    data = "".join(m + "\n" for m, _ in lines)
+    w0, c0 = time.perf_counter(), cpu_children()
+    out = subprocess.run(cmd, input=data, capture_output=True, text=True, cwd=cwd,
+                         check=True).stdout
+    wall, cpu = time.perf_counter() - w0, cpu_children() - c0
     got = [line.split() for line in out.splitlines() if line.strip()]
     wrong = sum(1 for (m, s), g in zip(lines, got) if g[:2] != [m, s]) + abs(len(got) - len(lines))
     return wrong, wall, cpu
+
+
+def references(args, parser):
+    """[(label, binary)] of the reference solvers given on the command line."""
+    out = [(label, path) for label, path in (("pons", args.reference), ("c4", args.c4)) if path]
+    for label, path in out:
+        if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+            parser.error(f"the {label} binary {path!r} is not an executable file")
+    return out
+
+
+def process_mode(args, refs):
+    lines = [line for name in args.files for line in read(name)]
+    ours = [sys.executable, "-m", "agents.solver", "--tt-bits", str(args.tt_bits)]
+    run_process(ours, lines[:1], cwd=ROOT)  # fills the kernel cache if it is empty
+    print(f"whole processes, start-up included, on {len(lines)} lines of "
+          f"{'+'.join(args.files)} (one process each)")
+    print(f"{'program':8} {'wrong':>5} {'wall s':>8} {'cpu s':>8} {'ours/it wall':>12} "
+          f"{'ours/it cpu':>11}")
+    wrong, wall, cpu = run_process(ours, lines, cwd=ROOT)
+    print(f"{'ours':8} {wrong:5d} {wall:8.2f} {cpu:8.2f}", flush=True)
+    for label, binary in refs:
+        rw, rwall, rcpu = run_reference(binary, lines)
+        print(f"{label:8} {rw:5d} {rwall:8.2f} {rcpu:8.2f} {wall / rwall:12.2f} "
+              f"{cpu / max(rcpu, 1e-9):11.2f}", flush=True)
 
 
 def main(argv=None, prog="python -m scripts.bench_solver"):
@@ -70,31 +111,36 @@ def main(argv=None, prog="python -m scripts.bench_solver"):
                     choices=("end", "mid", "begin"),
                     help="labelled files of tests/data/positions to solve (default: all three)")
     ap.add_argument("--reference", metavar="PATH",
-                    help="path of the reference c4solver binary, timed on the same lines")
+                    help="Pascal Pons' c4solver binary, timed on the same lines")
+    ap.add_argument("--c4", metavar="PATH",
+                    help="Steininger's c4 with the position driver (scripts/tools/build_c4.sh), "
+                         "timed on the same lines")
+    ap.add_argument("--process", action="store_true",
+                    help="time whole processes, start-up included, on all the files at once")
     ap.add_argument("--tt-bits", type=int, default=DEFAULT_TT_BITS,
                     help=f"transposition table of about 2**TT_BITS slots (default {DEFAULT_TT_BITS})")
     ap.add_argument("--symmetric", type=int, default=1, help="1: mirror images share TT slots")
     args = ap.parse_args(argv)
+    refs = references(args, ap)
+    if args.process:
+        process_mode(args, refs)
+        return 0
     solver = Solver(tt_bits=args.tt_bits, symmetric=bool(args.symmetric))
     warm_up(solver)
-    head = f"{'file':6} {'lines':>5} {'wrong':>5} {'nodes':>12} {'wall s':>8} {'cpu s':>8} " \
-           f"{'Mnodes/s':>8}"
-    if args.reference:
-        head += f" {'ref wrong':>9} {'ref wall':>8} {'ref cpu':>8} {'ratio wall':>10} " \
-                f"{'ratio cpu':>9}"
-    print(head, flush=True)
+    print(f"{'file':6} {'program':8} {'lines':>5} {'wrong':>5} {'nodes':>12} {'wall s':>8} "
+          f"{'cpu s':>8} {'Mnodes/s':>8} {'ours/it wall':>12} {'ours/it cpu':>11}", flush=True)
     for name in args.files:
         lines = read(name)
         solver.reset()
         wrong, nodes, wall, cpu = run_ours(solver, lines)
-        row = f"{name:6} {len(lines):5d} {wrong:5d} {nodes:12d} {wall:8.2f} {cpu:8.2f} " \
-              f"{nodes / max(cpu, 1e-9) / 1e6:8.2f}"
-        if args.reference:
-            rw, rwall, rcpu = run_reference(args.reference, lines)
-            row += f" {rw:9d} {rwall:8.2f} {rcpu:8.2f} {wall / rwall:10.2f} " \
-                   f"{cpu / max(rcpu, 1e-9):9.2f}"
-        print(row, flush=True)
+        print(f"{name:6} {'ours':8} {len(lines):5d} {wrong:5d} {nodes:12d} {wall:8.2f} "
+              f"{cpu:8.2f} {nodes / max(cpu, 1e-9) / 1e6:8.2f}", flush=True)
+        for label, binary in refs:
+            rw, rwall, rcpu = run_reference(binary, lines)
+            print(f"{name:6} {label:8} {len(lines):5d} {rw:5d} {'':12} {rwall:8.2f} {rcpu:8.2f} "
+                  f"{'':8} {wall / rwall:12.2f} {cpu / max(rcpu, 1e-9):11.2f}", flush=True)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

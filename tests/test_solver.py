@@ -3,6 +3,7 @@ the threat kernel against its general path, time-outs, the command line."""
 import io
 import os
 import random
+import sys
 
 import numpy as np
 import pytest
@@ -295,3 +296,31 @@ def test_cli_analyze():
     fields = read_lines("analysis.txt")[0]
     solver_main(["-a"], stdin=io.StringIO(fields[0] + "\n"), stdout=out)
     assert out.getvalue().split() == fields
+
+
+# ---------------------------------------------------------------------------
+# scripts.bench_solver: the reference columns and the whole-process mode
+# ---------------------------------------------------------------------------
+
+
+def test_bench_solver_times_references_and_processes(tmp_path, capsys):
+    """A stand-in reference (our own solver CLI behind a script, so its scores are
+    right) is timed beside ours per file and as a whole process; a missing binary is
+    a one-line error."""
+    from scripts import bench_solver
+    ref = tmp_path / "ref"
+    ref.write_text(f"#!/bin/sh\ncd {bench_solver.ROOT} && exec {sys.executable} -m agents.solver "
+                   "--tt-bits 16\n")
+    ref.chmod(0o755)
+    assert bench_solver.main(["--files", "end", "--tt-bits", "16", "--c4", str(ref)]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()[1:]]
+    assert [r[:4] for r in rows] == [["end", "ours", "200", "0"], ["end", "c4", "200", "0"]]
+    assert bench_solver.main(["--files", "end", "--tt-bits", "16", "--process",
+                              "--reference", str(ref)]) == 0
+    out = capsys.readouterr().out
+    rows = {line.split()[0]: line.split() for line in out.splitlines()[2:]}
+    assert rows["ours"][1] == "0" and rows["pons"][1] == "0" and len(rows["pons"]) == 6
+    with pytest.raises(SystemExit) as exit_info:
+        bench_solver.main(["--c4", str(tmp_path / "missing")])
+    assert exit_info.value.code == 2
+    assert "c4 binary" in capsys.readouterr().err

@@ -105,6 +105,7 @@ class AlphaBetaAgent(Agent):
                                   HEURISTIC_IDS[self.heuristic], center_order(cfg.columns),
                                   depth, mark, t.zobrist.view(np.int64), t.packed, t.killers,
                                   t.moves, deadline, first, stats, scores)
+        t.arrays_used = True
         return root_search(grid, heights, cfg.rows, cfg.columns, cfg.inarow, window_table(*cfg),
                            self.evaluate, center_order(cfg.columns), depth, mark, t.zobrist,
                            t.tt_key, t.tt_val, t.tt_info, t.tt_move, t.killers, t.moves,
@@ -187,6 +188,7 @@ def warmup_units(heuristic="threats"):
     def negamax_unit():
         # the recursive search on its own, with the types root_search passes it
         t = agent.tables(cfg)
+        t.arrays_used = True
         stats = np.zeros(2, dtype=np.int64)
         negamax(grid, heights, cfg.rows, cfg.columns, cfg.inarow, windows, agent.evaluate,
                  order, 1, -INF, INF, 2, 1, 1, np.uint64(0), t.zobrist, t.tt_key, t.tt_val,

@@ -33,13 +33,18 @@ class Tables:
         self.killers = np.full((size + 2, 2), -1, dtype=np.int64)
         self.moves = np.zeros((size + 2, columns), dtype=np.int64)
         # the bitboard kernels' packed table and evaluation masks, made on first use
-        # (agents.players.lookahead.AlphaBetaAgent.root)
+        # (agents.players.lookahead.AlphaBetaAgent.root); ``arrays_used``: the four
+        # arrays above have been searched with (until then they are untouched zero
+        # pages, and clear() leaves them alone)
         self.packed = None
         self.geo = None
+        self.arrays_used = False
 
     def clear(self):
-        self.tt_key[:] = 0
-        self.tt_move[:] = -1
+        """Empty the tables in use (and the killers)."""
+        if self.arrays_used:
+            self.tt_key[:] = 0
+            self.tt_move[:] = -1
         self.killers[:] = -1
         if self.packed is not None:
             self.packed[:] = 0
