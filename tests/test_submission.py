@@ -7,7 +7,6 @@ here (no wall-clock assertions): the >= 50 s check is exercised on synthetic
 reports, and on real games by running ``python -m submission.validate``.
 """
 import ast
-import io
 import json
 import os
 import subprocess

@@ -67,6 +67,8 @@ class AlphaBetaAgent(Agent):
     array kernels of :mod:`agents.search.alphabeta`."""
 
     name = "alphabeta"
+    # iterative deepening starts depth d + 1 only if this many times depth d's time is left
+    NEXT_DEPTH_COST = 2.0
     OPTIONS = {"depth": (optional(positive_int("depth", 400)), None),
                "time_limit": (optional(positive_number("time_limit")), None),
                "heuristic": (heuristic_name, "threats"),
@@ -152,7 +154,7 @@ class AlphaBetaAgent(Agent):
                 break
             spent = time.perf_counter() - t0
             # the next depth costs several times this one: do not start what cannot finish
-            if deadline and time.perf_counter() + 2.0 * spent > deadline:
+            if deadline and time.perf_counter() + self.NEXT_DEPTH_COST * spent > deadline:
                 break
         return best_col, best_val, reached, int(stats[S_NODES])
 

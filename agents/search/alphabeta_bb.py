@@ -27,7 +27,7 @@ HEURISTIC_IDS = {"threats": THREATS, "windows": WINDOWS}
 
 @njit
 def stones_of(grid, rows, columns):
-    """(int64[3] bitboards by mark, Zobrist-free) of a Kaggle flat grid."""
+    """The int64[3] bitboards by mark (``[0]`` unused) of a Kaggle flat grid."""
     H = rows + 1
     out = np.zeros(3, dtype=np.int64)
     for r in range(rows):
