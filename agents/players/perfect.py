@@ -90,8 +90,12 @@ def shared_warmup():
         rules, tactics = base_units()
         units = [u for u in solver_units() if u[0] != "solver._analyze"]  # unused in play
         assert units[-1][0] == SOLVER_READY
-        # what a move outside the book needs first (the solver), then what traps need
-        _WARMUP = Warmup([rules] + units + [tactics] + alphabeta_units())
+        # what a move outside the book needs first (the solver), then what traps need:
+        # the alphabeta model on bitboards (the array kernels serve only boards the
+        # solver cannot take, where this agent is alphabeta and numba compiles them
+        # on first use)
+        model = [u for u in alphabeta_units() if u[0] == "alphabeta.bitboards"]
+        _WARMUP = Warmup([rules] + units + [tactics] + model)
     return _WARMUP
 
 
