@@ -20,6 +20,7 @@ COMMANDS = {
     "tournament": ("scripts.tournament", "round robin with a cross table and ratings"),
     "play": ("scripts.play", "play against an agent in the terminal"),
     "solve": ("scripts.solve", "exact solver: scores of move strings read on stdin"),
+    "blunders": ("scripts.blunders", "a match's games judged by the solver: who lost the value"),
     "build": ("submission.build", "write the one-file Kaggle submission (main.py)"),
     "validate": ("submission.validate", "play a submission file the way Kaggle does"),
     "fuzz": ("scripts.fuzz", "random configurations and positions: no failure allowed"),

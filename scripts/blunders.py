@@ -1,0 +1,105 @@
+"""``connectx blunders``: where the games of a match were lost, by the exact solver.
+
+    connectx match alphabeta:time_limit=0.25 mcts:time_limit=0.25 --games 30 --out games.json
+    connectx blunders games.json
+
+For every move of every game in a match's ``--out`` file (7x6 boards, or any board
+the solver takes), the solver's outcome (win, draw or loss for the side to move) is
+taken before and after the move; a move that makes it worse for its player (a win
+thrown to a draw or a loss, a draw to a loss) is a *blunder*. Printed: per agent,
+its moves judged, its blunders, and the games whose first blunder was its, then
+the blunders by the number of stones on the board when they were played (a row
+per 4 stones). A position the solver does not settle within ``--seconds`` (the
+first few plies of a game can take minutes) is skipped and counted; the moves of
+the match's opening (``--openings``) are not judged.
+"""
+import sys
+import time
+from collections import Counter
+
+from scripts.args import ArgumentParser, positive_int_arg
+
+
+def judge_game(moves, solver, seconds):
+    """``[(ply, before, after)]`` for each move of ``moves`` (0-based columns) that
+    the solver judged: the outcome sign (1, 0, -1) for the player making move ``ply``
+    before and after it. The game's last move and unsettled positions are left out."""
+    sign = lambda v: (v > 0) - (v < 0)  # noqa: E731
+    out = []
+    text = ""
+    before = None
+    for ply, col in enumerate(moves[:-1]):
+        if before is None:
+            v = solver.solve(text, weak=True, deadline=time.perf_counter() + seconds)
+            before = None if v is None else sign(v)
+        text += str(col + 1)
+        v = solver.solve(text, weak=True, deadline=time.perf_counter() + seconds)
+        after = None if v is None else -sign(v)
+        if before is not None and after is not None:
+            out.append((ply, before, after))
+        before = None if after is None else -after  # the next mover's outcome
+    return out
+
+
+def summarize(games, solver, seconds, bucket=4):
+    """Per agent: moves judged, blunders, first blunders; and blunders by stones."""
+    judged, blunders, first = Counter(), Counter(), Counter()
+    by_stones = Counter()
+    skipped = 0
+    for g in games:
+        names = g["agents"]
+        book = len(g.get("opening") or "")  # the opening suite's moves are nobody's
+        rows = [r for r in judge_game(g["moves"], solver, seconds) if r[0] >= book]
+        skipped += len(g["moves"]) - 1 - book - len(rows)
+        seen = False
+        for ply, before, after in rows:
+            who = names[ply % 2]
+            judged[who] += 1
+            if after < before:
+                blunders[who] += 1
+                by_stones[(who, ply // bucket * bucket)] += 1
+                if not seen:
+                    first[who] += 1
+                    seen = True
+    return judged, blunders, first, by_stones, skipped
+
+
+def main(argv=None, prog="python -m scripts.blunders"):
+    ap = ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
+    ap.add_argument("games", help="a match's --out JSON file")
+    ap.add_argument("--seconds", type=float, default=3.0,
+                    help="solver time a position before it is skipped (default 3)")
+    ap.add_argument("--bucket", type=positive_int_arg, default=4,
+                    help="stones a row of the by-stones table (default 4)")
+    args = ap.parse_args(argv)
+    import json
+    try:
+        with open(args.games, encoding="utf-8") as f:
+            data = json.load(f)
+        games, cfg = data["games"], data["config"]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        ap.error(f"{args.games}: not a match --out file ({e})")
+    if not args.seconds > 0:
+        ap.error("--seconds must be positive")
+    from agents.board.bitboard import fits_bitboard
+    from agents.search.solver import Solver
+    if not fits_bitboard(cfg["rows"], cfg["columns"]):
+        ap.error(f"the solver does not take a {cfg['rows']}x{cfg['columns']} board")
+    solver = Solver(cfg["rows"], cfg["columns"], cfg["inarow"])
+    judged, blunders, first, by_stones, skipped = summarize(games, solver, args.seconds,
+                                                            args.bucket)
+    print(f"{len(games)} games, {sum(judged.values())} moves judged, {skipped} skipped "
+          f"(not settled in {args.seconds:g} s)")
+    names = sorted(set(judged) | set(blunders))
+    for who in names:
+        print(f"{who}: {blunders[who]} blunders in {judged[who]} moves, "
+              f"first blunder of the game in {first[who]} games")
+    print("blunders by stones on the board:")
+    for start in sorted({s for _, s in by_stones}):
+        cells = ", ".join(f"{who} {by_stones[(who, start)]}" for who in names)
+        print(f"  {start:2d}-{start + args.bucket - 1:2d}: {cells}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
