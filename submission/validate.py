@@ -62,13 +62,15 @@ def episodes(games):
 
 
 def run_episode(path, opponent, seat, seed=0, no_numba=False, configuration=None):
-    """Play one episode in a fresh process; the worker's report (a dict)."""
+    """Play one episode in a fresh process; the worker's report (a dict). ``opponent``:
+    one of ``GAMES``, or a package opponent with options (``alphabeta:depth=9``, the
+    form of :mod:`submission.opponent`)."""
     with tempfile.TemporaryDirectory(prefix="connectx-validate-") as tmp:
         copy = os.path.join(tmp, "main.py")
         shutil.copyfile(path, copy)
         spec = {"path": copy, "opponent": opponent, "seat": seat, "seed": seed,
                 "no_numba": no_numba, "configuration": configuration or {}}
-        if opponent in PACKAGE_OPPONENTS:
+        if opponent.partition(":")[0] in PACKAGE_OPPONENTS:  # e.g. "alphabeta:depth=9"
             spec["opponent_cmd"] = [sys.executable, "-m", "submission.opponent", opponent]
             spec["opponent_cwd"] = ROOT
         proc = subprocess.run([sys.executable, "-I", WORKER, json.dumps(spec)], cwd=tmp,

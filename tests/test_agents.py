@@ -134,7 +134,7 @@ def _play(first, second, cfg=None):
 @pytest.mark.slow
 @pytest.mark.parametrize("opponent", ["negamax", "tutorial"])
 def test_alphabeta_beats_negamax_and_tutorial_in_both_colours(opponent):
-    ab = agents.make("alphabeta", time_limit=0.25)
+    ab = agents.make("alphabeta", time_limit=0.1)
     opp = opponent if opponent == "negamax" else make_tutorial_agent(3, seed=0)
     rewards, statuses = _play(ab, opp)
     assert statuses == ["DONE", "DONE"] and rewards[0] == 1
