@@ -13,6 +13,7 @@ per 4 stones). A position the solver does not settle within ``--seconds`` (the
 first few plies of a game can take minutes) is skipped and counted; the moves of
 the match's opening (``--openings``) are not judged.
 """
+import json
 import sys
 import time
 from collections import Counter
@@ -20,21 +21,24 @@ from collections import Counter
 from scripts.args import ArgumentParser, positive_int_arg
 
 
+def _sign(v):
+    return (v > 0) - (v < 0)
+
+
 def judge_game(moves, solver, seconds):
     """``[(ply, before, after)]`` for each move of ``moves`` (0-based columns) that
     the solver judged: the outcome sign (1, 0, -1) for the player making move ``ply``
     before and after it. The game's last move and unsettled positions are left out."""
-    sign = lambda v: (v > 0) - (v < 0)  # noqa: E731
     out = []
     text = ""
     before = None
     for ply, col in enumerate(moves[:-1]):
         if before is None:
             v = solver.solve(text, weak=True, deadline=time.perf_counter() + seconds)
-            before = None if v is None else sign(v)
+            before = None if v is None else _sign(v)
         text += str(col + 1)
         v = solver.solve(text, weak=True, deadline=time.perf_counter() + seconds)
-        after = None if v is None else -sign(v)
+        after = None if v is None else -_sign(v)
         if before is not None and after is not None:
             out.append((ply, before, after))
         before = None if after is None else -after  # the next mover's outcome
@@ -72,7 +76,6 @@ def main(argv=None, prog="python -m scripts.blunders"):
     ap.add_argument("--bucket", type=positive_int_arg, default=4,
                     help="stones a row of the by-stones table (default 4)")
     args = ap.parse_args(argv)
-    import json
     try:
         with open(args.games, encoding="utf-8") as f:
             data = json.load(f)
