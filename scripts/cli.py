@@ -31,6 +31,7 @@ COMMANDS = {
         "mcts": ("scripts.bench_mcts", "MCTS iterations per second and playouts"),
         "match": ("scripts.bench_match", "match throughput with workers"),
         "load": ("scripts.budget_under_load", "move times while CPU hogs run"),
+        "value": ("scripts.bench_value", "agents on labelled positions: how often the value is kept"),
         "perfect": ("scripts.bench_perfect", "the perfect agent on labelled positions: value kept"),
         "warmup": ("scripts.bench_warmup", "an opponent's moves beside the file's background compile"),
     },
