@@ -164,11 +164,24 @@ def bb_threats_eval(own, other, mark, geo):
     playable = (own | other) + geo[G_BOTTOM]
     own_parity = geo[G_PARITY1] if mark == 1 else geo[G_PARITY2]
     other_parity = geo[G_PARITY2] if mark == 1 else geo[G_PARITY1]
+    board = geo[G_BOARD]
+    # cells above a threat of the other side, in its column (the lower threat decides)
+    above_other = (other_threats << 1) & board
+    above_own = (own_threats << 1) & board
+    while True:
+        a = above_other | ((above_other << 1) & board)
+        b = above_own | ((above_own << 1) & board)
+        if a == above_other and b == above_own:
+            break
+        above_other = a
+        above_own = b
+    own_live = own_threats & ~above_other
+    other_live = other_threats & ~above_own
     value += (THREAT * popcount(own_threats) + PLAYABLE * popcount(own_threats & playable)
-              + PARITY * popcount(own_threats & own_parity)
+              + PARITY * popcount(own_live & own_parity)
               + CENTRE * popcount(own & geo[G_CENTRE]))
     value -= (THREAT * popcount(other_threats) + PLAYABLE * popcount(other_threats & playable)
-              + PARITY * popcount(other_threats & other_parity)
+              + PARITY * popcount(other_live & other_parity)
               + CENTRE * popcount(other & geo[G_CENTRE]))
     return value
 

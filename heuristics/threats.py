@@ -10,19 +10,26 @@ For each player:
   played right now adds ``PLAYABLE`` more (the opponent must answer it), and a
   threat on a row of the right parity adds ``PARITY`` more: odd rows counted from
   the bottom (1-based) favour the first player (mark 1), even rows the second --
-  the zugzwang rule of Connect Four endgames;
+  the zugzwang rule of Connect Four endgames -- unless the opponent has a threat
+  lower in the same column (the lower threat comes first and decides the column);
 * every stone in a centre column adds ``CENTRE``.
 
-Scale: a threat is worth about 10 open two-stone windows; all values stay far
-below the search's win score (``agents.search.scores.WIN``).
+The weights were tuned with ``connectx bench value`` (docs/benchmarks.md): on 617
+positions of alphabeta-against-mcts games where some move loses the game's value,
+``alphabeta`` at depth 10 keeps it in 464 with the old weights (THREAT 40, PARITY 25,
+parity for every threat) and 504 with these; depth 12 to 14 changes neither by more
+than a few positions, so the evaluation, not the depth, was what lost those games.
+
+Scale: a threat is worth a few open two-stone windows; all values stay far below the
+search's win score (``agents.search.scores.WIN``).
 """
 import numpy as np
 
 from agents.board.jit import njit
 
-THREAT = 40
+THREAT = 20
 PLAYABLE = 30
-PARITY = 25
+PARITY = 50
 CENTRE = 3
 OPEN_FULLER = 8   # window with inarow-2 stones
 OPEN_OTHER = 1    # window with fewer stones (but at least one)
@@ -31,7 +38,7 @@ OPEN_OTHER = 1    # window with fewer stones (but at least one)
 # duplicates: the window scan of heuristics.tutorial.windows_eval, written out here because
 # this one also records the empty cell of each window (the threat cell) and stops early.
 @njit
-def _side_value(grid, heights, rows, columns, inarow, windows, mark, threat_seen):
+def _side_value(grid, heights, rows, columns, inarow, windows, mark, threat_seen, side_bit):
     value = 0
     for w in range(windows.shape[0]):
         mine = 0
@@ -48,17 +55,7 @@ def _side_value(grid, heights, rows, columns, inarow, windows, mark, threat_seen
         if theirs != 0 or mine == 0:
             continue
         if mine == inarow - 1:
-            if threat_seen[empty_idx] != mark:
-                threat_seen[empty_idx] = mark
-                value += THREAT
-                row_top = empty_idx // columns
-                col = empty_idx - row_top * columns
-                row_bottom = rows - 1 - row_top  # 0-based from the bottom
-                if heights[col] == row_bottom:
-                    value += PLAYABLE
-                # 1-based odd rows are 0-based even rows
-                if (row_bottom % 2 == 0) == (mark == 1):
-                    value += PARITY
+            threat_seen[empty_idx] |= side_bit  # valued once a cell, in threats_eval
         elif mine == inarow - 2:
             value += OPEN_FULLER
         else:
@@ -75,7 +72,27 @@ def _side_value(grid, heights, rows, columns, inarow, windows, mark, threat_seen
 @njit
 def threats_eval(grid, heights, rows, columns, inarow, windows, mark):
     """value(mark) - value(opponent) as described in the module docstring (int64)."""
-    seen = np.zeros(rows * columns, dtype=np.int8)
-    mine = _side_value(grid, heights, rows, columns, inarow, windows, mark, seen)
-    theirs = _side_value(grid, heights, rows, columns, inarow, windows, 3 - mark, seen)
-    return mine - theirs
+    seen = np.zeros(rows * columns, dtype=np.int8)  # bit 1: mark's threat, bit 2: the other's
+    value = _side_value(grid, heights, rows, columns, inarow, windows, mark, seen, 1)
+    value -= _side_value(grid, heights, rows, columns, inarow, windows, 3 - mark, seen, 2)
+    for c in range(columns):
+        low = (rows, rows)  # lowest threat row (0-based from the bottom) of each side so far
+        for rb in range(rows):
+            f = seen[c + (rows - 1 - rb) * columns]
+            if f == 0:
+                continue
+            for side in range(2):
+                if (f & (1 << side)) == 0:
+                    continue
+                side_mark = mark if side == 0 else 3 - mark
+                live = low[1 - side] >= rb  # no threat of the other side below, in this column
+                v = THREAT
+                if heights[c] == rb:
+                    v += PLAYABLE
+                # 1-based odd rows are 0-based even rows
+                if live and (rb % 2 == 0) == (side_mark == 1):
+                    v += PARITY
+                value += v if side == 0 else -v
+            low = (low[0] if low[0] < rb or (f & 1) == 0 else rb,
+                   low[1] if low[1] < rb or (f & 2) == 0 else rb)
+    return value

@@ -65,22 +65,29 @@ def test_lost_position_still_returns_a_legal_int(agent):
 def test_lost_position_sets_a_trap_among_the_optimal_columns(agent):
     """o to move in "44444333313" (from a game against alphabeta) loses against
     perfect play whatever it does; columns 3, 4, 6 and 7 lose slowest. The solver
-    alone keeps column 4, which alphabeta answers correctly at depths 6 to 11;
-    after 6 or 7 its replies at those depths throw the win away."""
+    alone keeps column 4, which alphabeta answers correctly at most depths; after 6
+    or 7 its replies at several depths from 4 to 11 throw the win away (with the
+    threats weights of 2026-11-24: after 6 at depths 4, 5, 7 and 9, after 7 at 4-8 and
+    10), so the trap is one of those and the model's replies to it, averaged over
+    those depths, are better for o than its replies to column 4."""
     moves = "44444333313"
     s = Solver(tt_bits=20)
     optimal = s.moves_at_least(moves, s.solve(moves))
     assert optimal == [2, 3, 5, 6]
     col = agent(obs_of(moves), CFG)
     assert col in (5, 6) and agent.last["source"] == "trap", agent.last
-    grid = np.array(board_from_moves(moves + str(col + 1)), dtype=np.int8)
-    heights = np.array([sum(1 for ch in moves + str(col + 1) if int(ch) == c + 1)
-                        for c in range(7)], dtype=np.int64)
     cfg = rules.parse_config(CFG)
-    for depth in (6, 8, 10):
-        reply = agent.model.fixed_depth(grid, heights, 1, cfg, depth)[0]
-        after = moves + str(col + 1) + str(reply + 1)
-        assert s.solve(after, weak=True) >= 0, (depth, after)  # the win is gone
+
+    def outcomes(c):
+        """o's outcome (1 win, 0 draw, -1 loss) after c and the model's reply, per depth."""
+        line = moves + str(c + 1)
+        grid = np.array(board_from_moves(line), dtype=np.int8)
+        heights = np.array([sum(1 for ch in line if int(ch) == k + 1) for k in range(7)],
+                           dtype=np.int64)
+        return [s.solve(line + str(agent.model.fixed_depth(grid, heights, 1, cfg, d)[0] + 1),
+                        weak=True) for d in range(4, 12)]
+    trap, plain_col = outcomes(col), outcomes(3)
+    assert trap.count(1) >= 3 and sum(trap) > sum(plain_col), (trap, plain_col)
     # without traps: the solver's first optimal column
     plain = agents.make("perfect", tt_bits=20, traps=False)
     assert plain(obs_of(moves), CFG) in optimal and plain.last["source"] == "solver"

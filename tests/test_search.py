@@ -36,11 +36,10 @@ def test_windows_heuristic_equals_tutorial(shape):
             assert windows_eval(grid, h, rows, columns, inarow, windows, m) == expected
 
 
-def ref_threats(board, mark, rows, columns, inarow):
-    """Straightforward re-statement of heuristics.threats for one side."""
+def ref_side(board, mark, rows, columns, inarow):
+    """One side of heuristics.threats restated: (open-window and centre value, threat cells)."""
     from heuristics import threats as T
     from agents.board.reference import ref_lines
-    heights = [sum(1 for r in range(rows) if board[c + r * columns]) for c in range(columns)]
     value, cells = 0, set()
     for line in ref_lines(rows, columns, inarow):
         vals = [board[i] for i in line]
@@ -53,13 +52,30 @@ def ref_threats(board, mark, rows, columns, inarow):
             value += T.OPEN_FULLER
         else:
             value += T.OPEN_OTHER
-    for i in cells:
-        r_bottom = rows - 1 - i // columns
-        value += T.THREAT + (T.PLAYABLE if heights[i % columns] == r_bottom else 0) \
-            + (T.PARITY if (r_bottom % 2 == 0) == (mark == 1) else 0)
     centre = range((columns - 1) // 2, columns // 2 + 1)
     value += T.CENTRE * sum(1 for r in range(rows) for c in centre if board[c + r * columns] == mark)
-    return value
+    return value, cells
+
+
+def ref_threats(board, rows, columns, inarow):
+    """Straightforward re-statement of heuristics.threats: value(1) - value(2)."""
+    from heuristics import threats as T
+    heights = [sum(1 for r in range(rows) if board[c + r * columns]) for c in range(columns)]
+    sides = {m: ref_side(board, m, rows, columns, inarow) for m in (1, 2)}
+    total = 0
+    for m, sign in ((1, 1), (2, -1)):
+        value, cells = sides[m]
+        others = sides[3 - m][1]
+        for i in cells:
+            c, r_bottom = i % columns, rows - 1 - i // columns
+            # live: no threat of the other side lower in the same column
+            live = not any(j % columns == c and rows - 1 - j // columns < r_bottom
+                           for j in others)
+            value += T.THREAT \
+                + (T.PLAYABLE if heights[c] == r_bottom else 0) \
+                + (T.PARITY if live and (r_bottom % 2 == 0) == (m == 1) else 0)
+        total += sign * value
+    return total
 
 
 @pytest.mark.parametrize("shape", [(6, 7, 4), (4, 5, 3), (9, 8, 5), (10, 10, 4)])
@@ -71,8 +87,7 @@ def test_threats_heuristic_matches_reference_and_is_symmetric(shape):
         h = column_heights(grid, rows, columns)
         v1 = threats_eval(grid, h, rows, columns, inarow, windows, 1)
         assert v1 == -threats_eval(grid, h, rows, columns, inarow, windows, 2)
-        assert v1 == (ref_threats(board, 1, rows, columns, inarow)
-                      - ref_threats(board, 2, rows, columns, inarow))
+        assert v1 == ref_threats(board, rows, columns, inarow)
 
 
 def test_minimax_depth3_matches_tutorial_on_random_positions():
