@@ -113,7 +113,7 @@ class PerfectAgent(BudgetMixin, TrapsMixin, Agent):
     on larger boards it is the ``alphabeta`` agent.
 
     Options: ``tt_bits`` (transposition table of ``next_prime(2**tt_bits)``
-    8-byte slots, default 24 = 128 MiB), ``time_limit`` (seconds a move, capped by
+    8-byte slots, default 20 = 8 MiB), ``time_limit`` (seconds a move, capped by
     ``actTimeout`` less a safety margin), ``use_overage`` (spend part of the
     overage reserve, default True), ``book`` (use the opening book, default True),
     ``traps`` (among equally scored columns in a drawn or lost position, prefer

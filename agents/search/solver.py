@@ -426,7 +426,7 @@ class Solver:
     """Exact solver for one board shape; the transposition table persists between calls.
 
     ``tt_bits``: the table has ``next_prime(2**tt_bits)`` slots of 8 bytes
-    (default 24: 128 MiB). ``symmetric``: mirror images share table entries in the
+    (default 20: 8 MiB; see ``agents.search.table``). ``symmetric``: mirror images share table entries in the
     first ``SYM_STONES`` plies (True), never (False), or below a given number of stones."""
 
     def __init__(self, rows=6, columns=7, inarow=4, tt_bits=DEFAULT_TT_BITS, symmetric=True):

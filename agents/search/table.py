@@ -4,7 +4,12 @@ int64 a slot, keyed by the position (mirror images folded early in the game).
 from agents.board.jit import njit
 from agents.search.position import G_SYM, mirror
 
-DEFAULT_TT_BITS = 24  # 2**24 (next prime) entries of 8 bytes: 128 MiB
+# 2**20 (next prime) entries of 8 bytes: 8 MiB. Larger tables save nodes and cost time: on
+# the team's 2-core machine (2026-11-24) begin.txt took 94 s of CPU with 2**24 slots
+# (592M nodes), 82 s with 2**22 (663M), 68 s with 2**20 (912M); 60 early.txt positions
+# weak-solved from an empty table 22.3 / 18.9 / 14.7 s (2**19: 16.0 s, 2**18: 22.5 s).
+# Each probe of a table that outgrows the caches is a trip to memory.
+DEFAULT_TT_BITS = 20
 SYM_STONES = 12  # mirror images share TT slots below this many stones (see table_key)
 
 
