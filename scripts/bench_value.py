@@ -36,6 +36,7 @@ import time
 
 from scripts.args import ArgumentParser, positive_int_arg, progress_bar
 from scripts.bench_perfect import board_of, read_lines, sign
+from scripts.blunders import load_games
 from scripts.runner import parse_spec
 from scripts.stats import wilson
 
@@ -54,15 +55,13 @@ def run(agent, lines, act=2.0, progress=None, columns_played=None):
     """``[bool]``: for each ``(moves, scores)``, does ``agent``'s move keep the value?
     The columns played are appended to ``columns_played`` when it is a list."""
     out = []
+    config = {"rows": 6, "columns": 7, "inarow": 4, "actTimeout": act}
     for moves, scores in lines:
-        columns = len(scores)
-        rows = 6  # the Position of board_of checks the line fits 7x6
-        board, _ = board_of(moves, rows, columns)
+        board, _ = board_of(moves)  # checks the line is a legal 7x6 game
         obs = {"board": board, "mark": 1 + len(moves) % 2, "remainingOverageTime": 60.0,
                "step": len(moves)}
-        config = {"rows": rows, "columns": columns, "inarow": 4, "actTimeout": act}
-        col = agent(obs, config)
-        if not (isinstance(col, int) and 0 <= col < columns and scores[col] != FULL):
+        col = agent(obs, dict(config))
+        if not (isinstance(col, int) and 0 <= col < 7 and scores[col] != FULL):
             raise RuntimeError(f"{moves}: the agent played {col!r}, not a legal column")
         out.append(kept(col, scores))
         if columns_played is not None:
@@ -138,11 +137,9 @@ def main(argv=None, prog="python -m scripts.bench_value"):
         if not args.seconds > 0:
             ap.error("--seconds must be positive")
         try:
-            with open(args.label, encoding="utf-8") as f:
-                data = json.load(f)
-            games, cfg = data["games"], data["config"]
-        except (OSError, ValueError, KeyError, TypeError) as e:
-            ap.error(f"{args.label}: not a match --out file ({e})")
+            games, cfg = load_games(args.label)
+        except ValueError as e:
+            ap.error(str(e))
         if (cfg["rows"], cfg["columns"], cfg["inarow"]) != (6, 7, 4):
             ap.error("--label takes games on the 7x6 board with four in a row")
         from agents.search.solver import Solver
@@ -163,6 +160,8 @@ def main(argv=None, prog="python -m scripts.bench_value"):
         lines = read_lines(args.file)
     except (OSError, ValueError) as e:
         ap.error(str(e))
+    if any(len(scores) != 7 for _, scores in lines):
+        ap.error(f"{args.file}: the positions must be of the 7x6 board (7 scores a line)")
     if any(s.kind != "registry" for s in specs):
         ap.error("bench value takes the package's agents (name:options)")
     if args.limit:

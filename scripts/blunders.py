@@ -45,6 +45,16 @@ def judge_game(moves, solver, seconds):
     return out
 
 
+def load_games(path):
+    """``(games, config)`` of a match's ``--out`` file; ValueError names what is wrong."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+        return data["games"], data["config"]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise ValueError(f"{path}: not a match --out file ({e})") from None
+
+
 def summarize(games, solver, seconds, bucket=4):
     """Per agent: moves judged, blunders, first blunders; and blunders by stones."""
     judged, blunders, first = Counter(), Counter(), Counter()
@@ -77,11 +87,9 @@ def main(argv=None, prog="python -m scripts.blunders"):
                     help="stones a row of the by-stones table (default 4)")
     args = ap.parse_args(argv)
     try:
-        with open(args.games, encoding="utf-8") as f:
-            data = json.load(f)
-        games, cfg = data["games"], data["config"]
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        ap.error(f"{args.games}: not a match --out file ({e})")
+        games, cfg = load_games(args.games)
+    except ValueError as e:
+        ap.error(str(e))
     if not args.seconds > 0:
         ap.error("--seconds must be positive")
     from agents.board.bitboard import fits_bitboard

@@ -79,8 +79,12 @@ def test_label_keeps_the_critical_positions_in_the_stone_range(tmp_path):
     (["--label", "/nonexistent.json", "--out", "o.txt"], "not a match --out file"),
     (["--label", "x.json", "--out", "o.txt", "--stones", "9-3"], "--stones must be"),
     (["nosuchagent"], "unknown agent"),
+    (["random", "--file", "BAD5"], "7 scores a line"),
 ])
-def test_bad_input_is_one_line(argv, message, capsys):
+def test_bad_input_is_one_line(argv, message, capsys, tmp_path):
+    bad = tmp_path / "five.txt"
+    bad.write_text("4455 0 1 -1 0 0\n")
+    argv = [str(bad) if a == "BAD5" else a for a in argv]
     with pytest.raises(SystemExit) as e:
         bench_value.main(argv)
     assert e.value.code == 2
