@@ -27,7 +27,8 @@ import numpy as np
 
 from agents.board.bitboard import popcount, shift
 from agents.board.jit import njit
-from heuristics.threats import CENTRE, OPEN_FULLER, OPEN_OTHER, PARITY, PLAYABLE, THREAT
+from heuristics.threats import (CENTRE, OPEN_FULLER, OPEN_OTHER, PARITY, PLAYABLE, THREAT,
+                                ZUGZWANG)
 from heuristics.tutorial import W_FOUR, W_OPP_FOUR, W_OPP_THREE, W_THREE
 
 # eval_geometry() slots
@@ -177,6 +178,9 @@ def bb_threats_eval(own, other, mark, geo):
         above_own = b
     own_live = own_threats & ~above_other
     other_live = other_threats & ~above_own
+    first_odd = (own_live & own_parity) if mark == 1 else (other_live & other_parity)
+    if first_odd != 0:
+        value += ZUGZWANG if mark == 1 else -ZUGZWANG
     value += (THREAT * popcount(own_threats) + PLAYABLE * popcount(own_threats & playable)
               + PARITY * popcount(own_live & own_parity)
               + CENTRE * popcount(own & geo[G_CENTRE]))

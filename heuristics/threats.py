@@ -12,7 +12,10 @@ For each player:
   the bottom (1-based) favour the first player (mark 1), even rows the second --
   the zugzwang rule of Connect Four endgames -- unless the opponent has a threat
   lower in the same column (the lower threat comes first and decides the column);
-* every stone in a centre column adds ``CENTRE``.
+* every stone in a centre column adds ``CENTRE``;
+* the first player (mark 1) gets ``ZUGZWANG`` once if it has at least one such live
+  threat on an odd row: with it, the first player usually controls the zugzwang and
+  wins the endgame (Allis' odd-threat rule), whatever the number of threats.
 
 The weights were tuned with ``connectx bench value`` (docs/benchmarks.md): on 617
 positions of alphabeta-against-mcts games where some move loses the game's value,
@@ -33,6 +36,7 @@ PARITY = 50
 CENTRE = 3
 OPEN_FULLER = 8   # window with inarow-2 stones
 OPEN_OTHER = 1    # window with fewer stones (but at least one)
+ZUGZWANG = 100    # once, to the first player, for at least one live threat on an odd row
 
 
 # duplicates: the window scan of heuristics.tutorial.windows_eval, written out here because
@@ -75,6 +79,7 @@ def threats_eval(grid, heights, rows, columns, inarow, windows, mark):
     seen = np.zeros(rows * columns, dtype=np.int8)  # bit 1: mark's threat, bit 2: the other's
     value = _side_value(grid, heights, rows, columns, inarow, windows, mark, seen, 1)
     value -= _side_value(grid, heights, rows, columns, inarow, windows, 3 - mark, seen, 2)
+    first_odd = False  # the first player has a live threat on an odd row
     for c in range(columns):
         low = (rows, rows)  # lowest threat row (0-based from the bottom) of each side so far
         for rb in range(rows):
@@ -92,7 +97,11 @@ def threats_eval(grid, heights, rows, columns, inarow, windows, mark):
                 # 1-based odd rows are 0-based even rows
                 if live and (rb % 2 == 0) == (side_mark == 1):
                     v += PARITY
+                    if side_mark == 1:
+                        first_odd = True
                 value += v if side == 0 else -v
             low = (low[0] if low[0] < rb or (f & 1) == 0 else rb,
                    low[1] if low[1] < rb or (f & 2) == 0 else rb)
+    if first_odd:
+        value += ZUGZWANG if mark == 1 else -ZUGZWANG
     return value

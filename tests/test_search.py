@@ -63,6 +63,7 @@ def ref_threats(board, rows, columns, inarow):
     heights = [sum(1 for r in range(rows) if board[c + r * columns]) for c in range(columns)]
     sides = {m: ref_side(board, m, rows, columns, inarow) for m in (1, 2)}
     total = 0
+    first_odd = False
     for m, sign in ((1, 1), (2, -1)):
         value, cells = sides[m]
         others = sides[3 - m][1]
@@ -74,8 +75,9 @@ def ref_threats(board, rows, columns, inarow):
             value += T.THREAT \
                 + (T.PLAYABLE if heights[c] == r_bottom else 0) \
                 + (T.PARITY if live and (r_bottom % 2 == 0) == (m == 1) else 0)
+            first_odd = first_odd or (m == 1 and live and r_bottom % 2 == 0)
         total += sign * value
-    return total
+    return total + (T.ZUGZWANG if first_odd else 0)
 
 
 @pytest.mark.parametrize("shape", [(6, 7, 4), (4, 5, 3), (9, 8, 5), (10, 10, 4)])
