@@ -7,8 +7,9 @@ from heuristics import get as get_heuristic
 from agents.players.base import (Agent, boolean, heuristic_name, legal_columns, pick, positive_int, seed_value)
 from agents.search.tactics import forced_result, safe_moves, safety_net, tactical_move
 from agents.search.reference import tutorial_best_columns
-from agents.board.grid import drop, undo, window_table
-from agents.search.minimax import minimax_scores
+from agents.board.grid import cell_window_table, drop, undo, window_table
+from agents.search.minimax import minimax_scores, minimax_scores_counts
+from agents.search.scores import S_NODES
 
 
 class RandomAgent(Agent):
@@ -36,13 +37,28 @@ class OneStepAgent(Agent):
         self.evaluate = get_heuristic(self.heuristic)
 
     def choose(self, grid, heights, mark, cfg, clock):
-        stats = np.zeros(2, dtype=np.int64)
-        scores = minimax_scores(grid, heights, cfg.rows, cfg.columns, cfg.inarow,
-                                  window_table(*cfg), self.evaluate, 1, mark, stats)
+        scores, _ = tutorial_scores(grid, heights, mark, cfg, self.heuristic, self.evaluate, 1)
         best = best_columns(scores, heights, cfg)
         if self.tactics:
             best = safety_net(grid, heights, cfg, mark, best)
         return pick(self.rng, best, cfg)
+
+
+def tutorial_scores(grid, heights, mark, cfg, heuristic, evaluate, depth):
+    """The tutorial's depth-``depth`` minimax score of each column (-INF for a full
+    column) and the node count. The window heuristic (``heuristic == "windows"``) runs
+    on the incremental kernel, which walks the same tree to the same scores
+    (``tests/test_search.py``) and is kept in numba's disk cache; any other
+    ``evaluate`` kernel goes through the plain recursive one, compiled in each process."""
+    stats = np.zeros(2, dtype=np.int64)
+    if heuristic == "windows":
+        s = minimax_scores_counts(grid, heights, cfg.rows, cfg.columns, cfg.inarow,
+                                  window_table(*cfg), cell_window_table(*cfg), depth, mark,
+                                  stats)
+    else:
+        s = minimax_scores(grid, heights, cfg.rows, cfg.columns, cfg.inarow,
+                           window_table(*cfg), evaluate, depth, mark, stats)
+    return s, int(stats[S_NODES])
 
 
 def best_columns(scores, heights, cfg):

@@ -8,12 +8,11 @@ from heuristics import get as get_heuristic
 
 from agents.players.base import (Agent, boolean, heuristic_name, optional, positive_int, positive_number, seed_value)
 from agents.search.tactics import safety_net, tactical_move
-from agents.players.baselines import best_columns
-from agents.board.grid import cell_window_table, center_order, window_table
+from agents.players.baselines import best_columns, tutorial_scores
+from agents.board.grid import center_order, window_table
 from agents.search.alphabeta import Tables, negamax, root_search
 from agents.search.alphabeta_bb import HEURISTIC_IDS, bb_root_search, packed_table
 from heuristics.bitboard import eval_geometry, fits as fits_bitboard
-from agents.search.minimax import minimax_scores, minimax_scores_counts
 from agents.search.scores import INF, PROVEN, S_ABORTED, S_NODES
 
 
@@ -37,15 +36,8 @@ class MinimaxAgent(Agent):
 
     def scores(self, grid, heights, mark, cfg):
         """The tutorial's score for each column (-INF for a full column) and the node count."""
-        stats = np.zeros(2, dtype=np.int64)
-        if self.heuristic == "windows":  # incremental form of the same heuristic
-            s = minimax_scores_counts(grid, heights, cfg.rows, cfg.columns, cfg.inarow,
-                                        window_table(*cfg), cell_window_table(*cfg), self.depth,
-                                        mark, stats)
-        else:
-            s = minimax_scores(grid, heights, cfg.rows, cfg.columns, cfg.inarow,
-                                 window_table(*cfg), self.evaluate, self.depth, mark, stats)
-        return s, int(stats[S_NODES])
+        return tutorial_scores(grid, heights, mark, cfg, self.heuristic, self.evaluate,
+                               self.depth)
 
     def choose(self, grid, heights, mark, cfg, clock):
         s, self.last_nodes = self.scores(grid, heights, mark, cfg)
