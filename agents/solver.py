@@ -27,7 +27,7 @@ def main(argv=None, stdin=None, stdout=None, prog="python -m agents.solver", par
     ap.add_argument("--columns", type=int, default=7, help="board columns (default 7)")
     ap.add_argument("--inarow", type=int, default=4, help="stones in a row that win (default 4)")
     ap.add_argument("--tt-bits", type=int, default=DEFAULT_TT_BITS,
-                    help="transposition table of next_prime(2**TT_BITS) 8-byte slots (default 24)")
+                    help="transposition table of about 2**TT_BITS 8-byte entries (default 20)")
     args = ap.parse_args(argv)
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout

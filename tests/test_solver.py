@@ -10,7 +10,7 @@ import pytest
 
 from agents.search import solver as S
 from agents.search.position import G_FAST, mirror, winning_cells
-from agents.search.table import table_key
+from agents.search.table import table_key, table_size, tt_get, tt_put
 from agents.solver import main as solver_main
 from agents.search.position import Position, _has_line
 from agents.board.reference import ref_drop, ref_legal_moves, ref_winner
@@ -131,6 +131,52 @@ def test_tiny_table_is_still_exact():
     s = S.Solver(tt_bits=10)
     for moves, score in read_lines("mid.txt")[::20]:
         assert s.solve(moves) == int(score), moves
+
+
+def test_table_buckets_against_a_dict():
+    """Random puts and gets on a small table against a dict: a get returns the value
+    last put for that key or 0 (evicted), never another key's; the first entry of a
+    bucket keeps the position with fewer stones. Keys span the whole int64 range (a
+    64-bit board's keys can be negative), on a table as small as a 64-bit board allows."""
+    rng = np.random.default_rng(7)
+    tt = np.zeros(table_size(10, 64), dtype=np.int64)
+    assert tt.size >= 2**16 and table_size(20) < 2**20 + 50
+    buckets = tt.size // 2
+    last = {}
+    keys = rng.integers(-2**63, 2**63 - 1, size=3000, dtype=np.int64)
+    # a few keys that share buckets, so that buckets overflow
+    keys = np.concatenate([keys, (keys[:300] // buckets + 1) * buckets + keys[:300] % buckets])
+    for step in range(20000):
+        key = int(keys[rng.integers(keys.size)])
+        if rng.random() < 0.5:
+            value, moves = int(rng.integers(1, 120)), int(rng.integers(0, 57))
+            tt_put(tt, key, value, moves)
+            last[key] = value
+            assert tt_get(tt, key) == value
+        else:
+            got = tt_get(tt, key)
+            assert got in (0, last.get(key, 0)), (key, got)
+    tt[:] = 0
+    a, b, c = 5, 5 + buckets, 5 + 2 * buckets  # one bucket
+    tt_put(tt, a, 10, 8)
+    tt_put(tt, b, 11, 20)
+    tt_put(tt, c, 12, 30)  # more stones than the first: takes the second place
+    assert (tt_get(tt, a), tt_get(tt, b), tt_get(tt, c)) == (10, 0, 12)
+    tt_put(tt, b, 11, 3)   # fewer stones: first place, the first moves down
+    assert (tt_get(tt, a), tt_get(tt, b), tt_get(tt, c)) == (10, 11, 0)
+
+
+def test_a_64_bit_board_enlarges_a_tiny_table():
+    """8 columns x 7 rows use all 64 bits: tt_bits=10 would overflow the entry's key field,
+    so the table gets 2**16 entries; its scores equal a 2**20 table's."""
+    small, large = S.Solver(7, 8, 4, tt_bits=10), S.Solver(7, 8, 4, tt_bits=20)
+    assert small.tt.size >= 2**16
+    rng = random.Random(64)
+    for _ in range(3):
+        seq = None
+        while seq is None:
+            seq = random_line(7, 8, 4, 46, rng)
+        assert small.solve(seq) == large.solve(seq), seq
 
 
 # ---------------------------------------------------------------------------

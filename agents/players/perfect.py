@@ -112,8 +112,8 @@ class PerfectAgent(BudgetMixin, TrapsMixin, Agent):
     every board with ``columns * (rows + 1) <= 64`` (the book only on 7x6/4);
     on larger boards it is the ``alphabeta`` agent.
 
-    Options: ``tt_bits`` (transposition table of ``next_prime(2**tt_bits)``
-    8-byte slots, default 20 = 8 MiB), ``time_limit`` (seconds a move, capped by
+    Options: ``tt_bits`` (transposition table of about ``2**tt_bits`` 8-byte
+    entries, default 20 = 8 MiB), ``time_limit`` (seconds a move, capped by
     ``actTimeout`` less a safety margin), ``use_overage`` (spend part of the
     overage reserve, default True), ``book`` (use the opening book, default True),
     ``traps`` (among equally scored columns in a drawn or lost position, prefer

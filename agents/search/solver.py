@@ -38,7 +38,7 @@ from agents.board.jit import njit, now
 from agents.search.position import (G_BOARD, G_BOTTOM, G_FAST, G_H, G_INAROW, G_N, G_ORDER, G_ROWS,
                                     G_SYM, G_TTSIZE, G_W, Position, can_win_next, column_of,
                                     non_losing_moves, possible_moves, winning_cells)
-from agents.search.table import DEFAULT_TT_BITS, SYM_STONES, next_prime, table_key, tt_get, tt_put
+from agents.search.table import DEFAULT_TT_BITS, SYM_STONES, table_key, table_size, tt_get, tt_put
 
 INVALID_MOVE = -1000  # score printed by analyze() for a full column
 
@@ -171,13 +171,13 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, st, mv, sc, stats, deadli
             d -= 1
             score = -r
             if score >= st[d, 3]:
-                tt_put(tt, st[d, 4], score + MAX - 2 * MIN + 2)
+                tt_put(tt, st[d, 4], score + MAX - 2 * MIN + 2, moves0 + d)
                 r = score
                 continue
             if score > st[d, 2]:
                 st[d, 2] = score
             if st[d, 5] == 0:
-                tt_put(tt, st[d, 4], st[d, 2] - MIN + 1)
+                tt_put(tt, st[d, 4], st[d, 2] - MIN + 1, moves0 + d)
                 r = st[d, 2]
                 continue
             leaf = False
@@ -425,8 +425,8 @@ def geometry(rows, columns, inarow, tt_size=1, symmetric=True):
 class Solver:
     """Exact solver for one board shape; the transposition table persists between calls.
 
-    ``tt_bits``: the table has ``next_prime(2**tt_bits)`` slots of 8 bytes
-    (default 20: 8 MiB; see ``agents.search.table``). ``symmetric``: mirror images share table entries in the
+    ``tt_bits``: the table has about ``2**tt_bits`` entries of 8 bytes, two a bucket
+    (default 20: 8 MiB; at least 2**16 on a 64-bit board; see ``agents.search.table``). ``symmetric``: mirror images share table entries in the
     first ``SYM_STONES`` plies (True), never (False), or below a given number of stones."""
 
     def __init__(self, rows=6, columns=7, inarow=4, tt_bits=DEFAULT_TT_BITS, symmetric=True):
@@ -437,7 +437,8 @@ class Solver:
                 or not 10 <= tt_bits <= 30:
             raise ValueError(f"tt_bits must be an integer in 10..30, got {tt_bits!r}")
         self.rows, self.columns, self.inarow = int(rows), int(columns), int(inarow)
-        size = next_prime(1 << int(tt_bits))
+        geometry(self.rows, self.columns, self.inarow)  # rejects a board over 64 bits first
+        size = table_size(int(tt_bits), self.columns * (self.rows + 1))
         self.g = geometry(self.rows, self.columns, self.inarow, size, symmetric)
         self.tt = np.zeros(size, dtype=np.int64)
         depth = self.rows * self.columns + 2
@@ -558,7 +559,7 @@ def warmup_units(solver=None):
     def table():
         pos, mask, g = p.pos, p.mask, s.g
         key = table_key(pos, mask, p.moves, g)
-        tt_put(s.tt, key, 0)
+        tt_put(s.tt, key, 0, p.moves)
         tt_get(s.tt, key)
         _half(-3)
         column_of(_column_move(mask, 3, g), g)

@@ -1,14 +1,16 @@
-"""The solver's transposition table, as in Pascal Pons' ``TranspositionTable``: one
-int64 a slot, keyed by the position (mirror images folded early in the game).
+"""The solver's transposition table: Pascal Pons' ``TranspositionTable`` (int64 entries
+holding the rest of the key and a bound, keyed by the position, mirror images folded
+early in the game) with two entries a bucket, as in Steininger's c4: the first keeps
+the position nearer the root (the larger search), the second takes the others.
 """
 from agents.board.jit import njit
 from agents.search.position import G_SYM, mirror
 
-# 2**20 (next prime) entries of 8 bytes: 8 MiB. Larger tables save nodes and cost time: on
-# the team's 2-core machine (2026-11-24) begin.txt took 94 s of CPU with 2**24 slots
-# (592M nodes), 82 s with 2**22 (663M), 68 s with 2**20 (912M); 60 early.txt positions
-# weak-solved from an empty table 22.3 / 18.9 / 14.7 s (2**19: 16.0 s, 2**18: 22.5 s).
-# Each probe of a table that outgrows the caches is a trip to memory.
+# About 2**20 entries of 8 bytes: 8 MiB. With one entry a slot, larger tables saved nodes
+# and cost time on the team's 2-core machine (2026-11-24: begin.txt 94 s of CPU with 2**24
+# slots, 592M nodes; 82 s with 2**22, 663M; 68 s with 2**20, 912M), and the order was
+# reversed the next day (docs/perfect.md): each probe of a table that outgrows the
+# caches is a trip to memory, whose cost depends on what else the machine does.
 DEFAULT_TT_BITS = 20
 SYM_STONES = 12  # mirror images share TT slots below this many stones (see table_key)
 
@@ -45,24 +47,48 @@ def table_key(pos, mask, moves, g):
 
 
 # ---------------------------------------------------------------------------
-# Transposition table: one int64 a slot, (key // size) << 8 | value.
-# key % size is the slot, so (slot, key // size) gives the key back: no collisions.
-# value 0 = empty; 1..MAX-MIN+1 an upper bound; above that a lower bound.
+# Transposition table: buckets of two int64 entries, side by side (one cache line),
+# (key // buckets) << 14 | moves << 8 | value. key % buckets is the bucket, so
+# (bucket, key // buckets) gives the key back: no collisions. value 0 = empty;
+# 1..MAX-MIN+1 an upper bound; above that a lower bound. ``moves``: the stones of the
+# position, the size of its search: the first entry of a bucket keeps the position
+# nearer the root, the second takes whatever the first does not.
 # ---------------------------------------------------------------------------
+
+
+def table_size(tt_bits, key_bits=49):
+    """Entries of a table of about ``2**tt_bits`` (two a bucket, a prime number of
+    buckets) for keys of ``key_bits`` bits (``columns * (rows + 1)``): at least
+    ``2**(key_bits - 48)`` entries, so that ``key // buckets`` fits the entry's 49 bits
+    (on 7x6 any size does; a 64-bit board needs ``tt_bits >= 16``)."""
+    return 2 * next_prime(1 << max(tt_bits - 1, key_bits - 49))
 
 
 @njit
 def tt_get(tt, key):
-    size = tt.shape[0]
-    q = key // size  # one division: the slot is key - q * size
-    e = tt[key - q * size]
-    if (e >> 8) == q:
+    buckets = tt.shape[0] >> 1
+    q = key // buckets  # one division: the bucket is key - q * buckets
+    i = 2 * (key - q * buckets)
+    e = tt[i]
+    if (e >> 14) == q and (e & 255) != 0:
+        return e & 255
+    e = tt[i + 1]
+    if (e >> 14) == q and (e & 255) != 0:
         return e & 255
     return 0
 
 
 @njit
-def tt_put(tt, key, value):
-    size = tt.shape[0]
-    q = key // size
-    tt[key - q * size] = (q << 8) | value
+def tt_put(tt, key, value, moves):
+    buckets = tt.shape[0] >> 1
+    q = key // buckets
+    i = 2 * (key - q * buckets)
+    new = (q << 14) | (moves << 8) | value
+    first = tt[i]
+    if first == 0 or (first >> 14) == q:
+        tt[i] = new
+    elif moves <= ((first >> 8) & 63):
+        tt[i + 1] = first  # the first entry moves to the second place, the second goes
+        tt[i] = new
+    else:
+        tt[i + 1] = new
