@@ -437,9 +437,9 @@ class Solver:
                 or not 10 <= tt_bits <= 30:
             raise ValueError(f"tt_bits must be an integer in 10..30, got {tt_bits!r}")
         self.rows, self.columns, self.inarow = int(rows), int(columns), int(inarow)
-        geometry(self.rows, self.columns, self.inarow)  # rejects a board over 64 bits first
+        self.g = geometry(self.rows, self.columns, self.inarow, 1, symmetric)  # rejects > 64 bits
         size = table_size(int(tt_bits), self.columns * (self.rows + 1))
-        self.g = geometry(self.rows, self.columns, self.inarow, size, symmetric)
+        self.g[G_TTSIZE] = size
         self.tt = np.zeros(size, dtype=np.int64)
         depth = self.rows * self.columns + 2
         self.st = np.zeros((depth, 6), dtype=np.int64)
