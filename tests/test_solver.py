@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from agents.search import solver as S
-from agents.search.position import G_FAST, mirror, winning_cells
+from agents.search.position import (G_EVEN, G_FAST, claimeven_bound, has_line, mirror,
+                                    winning_cells)
 from agents.search.table import table_key, table_size, tt_get, tt_put
 from agents.solver import main as solver_main
 from agents.search.position import Position, _has_line
@@ -123,6 +124,43 @@ def test_matches_slow_negamax_on_random_positions(shape):
         col, lo, hi, done = s.best_move(seq)
         assert done and lo == hi == expected and scores[col] == expected, seq
         checked += 1
+
+
+def test_claimeven_bound_never_cuts_a_true_score():
+    """The claimeven bound of a position with the first player to move, on boards of an
+    even number of rows, is at least the exact score, and it does bound many."""
+    rng = random.Random(11)
+    fired = {0: 0, -1: 0}
+    for rows, columns, inarow, fewest in [(4, 4, 3, 2), (4, 5, 4, 10), (6, 5, 4, 21),
+                                          (4, 6, 5, 15), (2, 7, 4, 6), (6, 7, 4, 30)]:
+        g = S.geometry(rows, columns, inarow)
+        memo = {}
+        checked = 0
+        while checked < 25:
+            stones = rng.randrange(fewest, rows * columns - 1)
+            seq = random_line(rows, columns, inarow, stones - stones % 2, rng)
+            if seq is None:
+                continue
+            p = Position.from_moves(seq, rows, columns, inarow)
+            bound = claimeven_bound(p.pos, p.mask, g)
+            exact = ref_score(board_of(seq, rows, columns), 1, rows, columns, inarow, memo)
+            assert exact <= bound, (rows, columns, inarow, seq)
+            if bound in fired:
+                fired[bound] += 1
+            checked += 1
+    assert fired[0] > 5 and fired[-1] > 2, fired
+    assert S.geometry(5, 7, 4)[G_EVEN] == 0  # odd rows: no bound
+
+
+@pytest.mark.parametrize("shape", [(6, 7, 4), (4, 5, 3), (5, 4, 5), (7, 8, 4)])
+def test_has_line_against_reference(shape):
+    rows, columns, inarow = shape
+    g = S.geometry(rows, columns, inarow)
+    H = rows + 1
+    rng = random.Random(5)
+    for _ in range(500):
+        cells = rng.getrandbits(64) & rng.getrandbits(64) & int(g[S.G_BOARD])
+        assert has_line(cells, g) == _has_line(cells, H, inarow), (shape, cells)
 
 
 def test_tiny_table_is_still_exact():

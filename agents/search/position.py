@@ -13,12 +13,14 @@ cell lowest).
   are in :mod:`agents.board.bitboard`.
 """
 
-from agents.board.bitboard import shift
+from agents.board.bitboard import bb_has_line, shift
 from agents.board.jit import njit
 
 # g[] -- the geometry vector every kernel receives (int64).
-G_W, G_ROWS, G_H, G_INAROW, G_FAST, G_BOTTOM, G_BOARD, G_TTSIZE, G_SYM, G_N = range(10)
-G_ORDER = 10  # G_ORDER .. G_ORDER+W-1: columns centre first; then W column masks
+G_W, G_ROWS, G_H, G_INAROW, G_FAST, G_BOTTOM, G_BOARD, G_TTSIZE, G_SYM, G_N, G_EVEN = range(11)
+G_ORDER = 11  # G_ORDER .. G_ORDER+W-1: columns centre first; then W column masks
+# G_EVEN: the cells of the even rows (2nd, 4th, ... from the bottom) when the number of
+# rows is even, else 0 (see claimeven_bound)
 
 # ---------------------------------------------------------------------------
 # Bitboard helpers (int64 flavour of the layout drawn in agents.board)
@@ -78,6 +80,51 @@ def winning_cells(pos, mask, g):
                             break
                 r |= m
     return r & (g[G_BOARD] ^ mask)
+
+
+@njit
+def has_line(b, g):
+    """True if the cells ``b`` (inside the board: no sentinel bit) hold ``inarow`` in a line."""
+    if g[G_FAST] != 1:
+        return bb_has_line(b, g[G_H], g[G_INAROW])
+    H = g[G_H]  # inarow 4: two shifts a direction, as in Pons' alignment test
+    m = b & (b >> 1)
+    if m & (m >> 2):
+        return True
+    m = b & (b >> H)
+    if m & (m >> (2 * H)):
+        return True
+    m = b & (b >> (H - 1))
+    if m & (m >> (2 * H - 2)):
+        return True
+    m = b & (b >> (H + 1))
+    return (m & (m >> (2 * H + 2))) != 0
+
+
+@njit
+def claimeven_bound(pos, mask, g):
+    """An upper bound on the score of a position whose side to move is the first player
+    (an even number of stones) on a board of even rows; 1 << 20 when there is none.
+
+    The second player can answer every move on an odd row by the cell above it, and a
+    move on an even row (a column of odd height) by the even cell of another column of
+    odd height (their number is even). That strategy ("claimeven") gives the second
+    player every empty even cell not playable now; the first player gets at most the
+    other cells. If those hold no line, the first player never wins (bound 0); if the
+    second player's cells also hold a line, the second player wins (bound -1)::
+
+        row 6  even   second player      (cells not playable now)
+        row 5  odd    first player
+        ...
+        row 2  even   second player
+        row 1  odd    first player
+    """
+    theirs = (pos ^ mask) | (g[G_EVEN] & ~(mask | possible_moves(mask, g)))
+    if has_line(g[G_BOARD] & ~theirs, g):
+        return 1 << 20
+    if has_line(theirs, g):
+        return -1
+    return 0
 
 
 @njit

@@ -10,8 +10,10 @@ The classic design of Pascal Pons' solver, written as numba kernels:
   null-window probe, no recursion, no allocation inside the loop);
 * moves that hand the opponent a win are never searched, a forced block is the
   only move searched, two opponent threats are a loss without search;
-* moves ordered by c4's guess of their worth (the winning cells a move creates, more
-  when they sit right above a playable cell), centre first at equal guesses;
+* on boards of an even number of rows, the claimeven bound of c4's "evens strategy"
+  (:func:`agents.search.position.claimeven_bound`) caps the first player's score
+  before the table is read;
+* centre-first move order refined by the number of winning cells a move creates;
 * a transposition table of lower/upper bounds keyed by the position, with
   mirror-symmetric positions sharing one entry (:mod:`agents.search.table`), probed
   for every child before any is searched (enhanced transposition cut-offs, as in
@@ -36,8 +38,8 @@ import numpy as np
 
 from agents.board.bitboard import fits_bitboard, popcount
 from agents.board.jit import njit, now
-from agents.search.position import (G_BOARD, G_BOTTOM, G_FAST, G_H, G_INAROW, G_N, G_ORDER, G_ROWS,
-                                    G_SYM, G_TTSIZE, G_W, Position, can_win_next, column_of,
+from agents.search.position import (G_BOARD, G_BOTTOM, G_EVEN, G_FAST, G_H, G_INAROW, G_N, G_ORDER, G_ROWS,
+                                    G_SYM, G_TTSIZE, G_W, Position, can_win_next, claimeven_bound, column_of,
                                     non_losing_moves, possible_moves, winning_cells)
 from agents.search.table import DEFAULT_TT_BITS, SYM_STONES, table_key, table_size, tt_get, tt_put
 
@@ -113,6 +115,13 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, st, mv, sc, stats, deadli
                 if alpha >= beta:
                     r = beta
                     done = True
+            if not done and (moves & 1) == 0 and g[G_EVEN] != 0 and beta > -1:
+                hi = claimeven_bound(pos, mask, g)
+                if beta > hi:
+                    beta = hi
+                    if alpha >= beta:
+                        r = beta
+                        done = True
             if not done:
                 key = table_key(pos, mask, moves, g)
                 val = tt_get(tt, key)
@@ -431,6 +440,8 @@ def geometry(rows, columns, inarow, tt_size=1, symmetric=True):
     g[G_TTSIZE] = tt_size
     g[G_SYM] = SYM_STONES if symmetric is True else int(symmetric)
     g[G_N] = rows * columns
+    if rows % 2 == 0:
+        g[G_EVEN] = sum(((1 << rows) - 1) // 3 << (c * H + 1) for c in range(columns))
     g[G_ORDER:G_ORDER + columns] = order
     for c in range(columns):
         g[G_ORDER + columns + c] = ((1 << rows) - 1) << (c * H)
