@@ -13,7 +13,11 @@ The classic design of Pascal Pons' solver, written as numba kernels:
 * on boards of an even number of rows, the claimeven bound of c4's "evens strategy"
   (:func:`agents.search.position.claimeven_bound`) caps the first player's score
   before the table is read;
-* centre-first move order refined by the number of winning cells a move creates;
+* a node with one move left to search (a forced block, or every other move losing)
+  passes its child's value up without reading or writing the table (c4's "static
+  search" of forced moves);
+* moves ordered by c4's guess of their worth (the winning cells a move creates, more
+  when they sit right above a playable cell), centre first at equal guesses;
 * a transposition table of lower/upper bounds keyed by the position, with
   mirror-symmetric positions sharing one entry (:mod:`agents.search.table`), probed
   for every child before any is searched (enhanced transposition cut-offs, as in
@@ -67,9 +71,10 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, st, mv, sc, stats, deadli
 
     Fail-soft alpha-beta: a result ``<= alpha0`` is an upper bound, ``>= beta0``
     a lower bound, in between the exact score. Explicit stack: ``st[d]`` holds
-    (pos, mask, alpha, beta, key, moves left to try) of depth ``d``; ``mv[d]`` the
-    moves, best last. With ``deadline > 0`` the clock is read every 4096 nodes;
-    past it ``stats[S_ABORTED]`` is set and 0 returned (never stored)."""
+    (pos, mask, alpha, beta, key, moves left to try, 1 for a forced move) of depth
+    ``d``; ``mv[d]`` the moves, best last. With ``deadline > 0`` the clock is read
+    every 4096 nodes; past it ``stats[S_ABORTED]`` is set and 0 returned (never
+    stored)."""
     N = g[G_N]
     W = g[G_W]
     MIN, MAX = _score_bounds(g)
@@ -122,6 +127,17 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, st, mv, sc, stats, deadli
                     if alpha >= beta:
                         r = beta
                         done = True
+            if not done and (possible & (possible - 1)) == 0:
+                # one move: searched without the table (its child stores the same value)
+                done = True
+                leaf = False
+                mv[d, 0] = possible
+                st[d, 0] = pos
+                st[d, 1] = mask
+                st[d, 2] = alpha
+                st[d, 3] = beta
+                st[d, 5] = 1
+                st[d, 6] = 1
             if not done:
                 key = table_key(pos, mask, moves, g)
                 val = tt_get(tt, key)
@@ -187,6 +203,7 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, st, mv, sc, stats, deadli
                 st[d, 3] = beta
                 st[d, 4] = key
                 st[d, 5] = n
+                st[d, 6] = 0
         # ---- hand values up the stack until a node has another move to try
         while leaf:
             if d == 0:
@@ -194,6 +211,9 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, st, mv, sc, stats, deadli
                 return r
             d -= 1
             score = -r
+            if st[d, 6] == 1:  # a forced move: its value, nothing stored
+                r = score
+                continue
             if score >= st[d, 3]:
                 tt_put(tt, st[d, 4], score + MAX - 2 * MIN + 2, moves0 + d)
                 r = score
@@ -468,7 +488,7 @@ class Solver:
         self.g[G_TTSIZE] = size
         self.tt = np.zeros(size, dtype=np.int64)
         depth = self.rows * self.columns + 2
-        self.st = np.zeros((depth, 6), dtype=np.int64)
+        self.st = np.zeros((depth, 7), dtype=np.int64)
         self.mv = np.zeros((depth, self.columns), dtype=np.int64)
         self.sc = np.zeros((depth, self.columns), dtype=np.int64)
         self.stats = np.zeros(2, dtype=np.int64)
