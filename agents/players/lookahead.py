@@ -1,5 +1,6 @@
 """Search agents: ``minimax`` (the tutorial's depth-N minimax) and ``alphabeta``
 (negamax, alpha-beta, move ordering, transposition table, iterative deepening)."""
+import math
 import time
 
 import numpy as np
@@ -73,10 +74,18 @@ class AlphaBetaAgent(Agent):
         self._tables = {}
         self.last = {}
 
+    def table_bits(self, cfg):
+        """``tt_bits``, or fewer on a board of at most 12 cells: ``2**bits`` slots at
+        least its ``3**cells`` positions (at least 2**10). Each search clears its table;
+        on a 1x9 board a 2**20 one made the clearing, not the search, the move's cost
+        (about 2 ms a clear, nine clears in a trap search)."""
+        cells = cfg.rows * cfg.columns
+        return min(self.tt_bits, max(10, math.ceil(cells * math.log2(3))))
+
     def tables(self, cfg):
         key = (cfg.rows, cfg.columns)
         if key not in self._tables:
-            self._tables = {key: Tables(cfg.rows, cfg.columns, self.tt_bits)}
+            self._tables = {key: Tables(cfg.rows, cfg.columns, self.table_bits(cfg))}
         return self._tables[key]
 
     def uses_bitboards(self, cfg):
@@ -93,7 +102,7 @@ class AlphaBetaAgent(Agent):
             bitboards = self.uses_bitboards(cfg)
         if bitboards:
             if t.packed is None:
-                t.packed = packed_table(self.tt_bits)
+                t.packed = packed_table(self.table_bits(cfg))
                 t.geo = eval_geometry(cfg.rows, cfg.columns, cfg.inarow)
             return bb_root_search(grid, heights, cfg.rows, cfg.columns, cfg.inarow, t.geo,
                                   HEURISTIC_IDS[self.heuristic], center_order(cfg.columns),

@@ -17,6 +17,8 @@ from agents.search.tactics import tactical_move
 # The opponent model of the traps: the share of their time for its searches and its
 # depths.
 TRAP_MODEL_SHARE = 0.6
+# a trap search needs its share of time to be this many times a table clear a candidate
+TRAP_CLEARS = 4
 TRAP_MIN_DEPTH = 4
 # Seconds a book move in a drawn or lost line spends tracing the opponent's reply.
 WATCH_MAX = 1.0
@@ -77,6 +79,10 @@ class TrapsMixin:
         ``cands``, so against perfect play nothing is given up."""
         t0 = time.perf_counter()
         model_end = t0 + TRAP_MODEL_SHARE * max(0.0, end - t0)
+        # each model search clears its table first: no trap when the clears alone
+        # would take the time (tiny actTimeouts)
+        if model_end - t0 < TRAP_CLEARS * len(cands) * self.model.tables(cfg).clear_seconds:
+            return default
         other = 3 - mark
         N = cfg.rows * cfg.columns
         replies = {}

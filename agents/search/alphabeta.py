@@ -5,6 +5,8 @@ shape); the evaluation kernel is an argument (see :mod:`heuristics`).
 Scores (side to move, wins scored by the stones on the board) and the stats slots:
 :mod:`agents.search.scores`.
 """
+import time
+
 import numpy as np
 
 from agents.board.grid import drop, is_win_at, undo
@@ -39,15 +41,18 @@ class Tables:
         self.packed = None
         self.geo = None
         self.arrays_used = False
+        self.clear_seconds = 0.0  # what the last clear() took
 
     def clear(self):
         """Empty the tables in use (and the killers)."""
+        t0 = time.perf_counter()
         if self.arrays_used:
             self.tt_key[:] = 0
             self.tt_move[:] = -1
         self.killers[:] = -1
         if self.packed is not None:
             self.packed[:] = 0
+        self.clear_seconds = time.perf_counter() - t0
 
 
 @njit
