@@ -289,3 +289,21 @@ def test_bitboard_alphabeta_searches_the_same_tree(shape, depth, heuristic):
         assert list(grid) == board and list(heights) == list(column_heights(grid, rows, columns))
         seen += 1
 
+
+
+def test_alphabeta_tables_fit_tiny_boards():
+    """A board of at most 12 cells gets a table of 2**ceil(cells * log2 3) slots (every
+    clear of a 2**20 one cost more than its search); larger boards keep ``tt_bits``."""
+    from types import SimpleNamespace
+    from agents.players.lookahead import AlphaBetaAgent
+    a = AlphaBetaAgent()
+    bits = {(r, c): a.table_bits(SimpleNamespace(rows=r, columns=c, inarow=3))
+            for r, c in [(1, 9), (2, 4), (1, 3), (3, 4), (6, 7)]}
+    assert bits == {(1, 9): 15, (2, 4): 13, (1, 3): 10, (3, 4): 20, (6, 7): 20}
+    assert AlphaBetaAgent(tt_bits=12).table_bits(SimpleNamespace(rows=1, columns=9)) == 12
+    cfg = SimpleNamespace(rows=1, columns=9, inarow=4, actTimeout=2.0)
+    t = a.tables(cfg)
+    assert t.tt_key.size == 2**15 and t.clear_seconds == 0.0
+    grid = np.zeros(9, dtype=np.int64)
+    col, _, reached, _ = a.search(grid, np.zeros(9, dtype=np.int64), 1, cfg)
+    assert 0 <= col < 9 and reached == 9 and t.packed.shape == (2**15, 3) and t.clear_seconds > 0
