@@ -158,20 +158,20 @@ def bench_alphabeta_kernels(positions, depth, quiet=False):
     # a 2**16-entry table: clearing it before each search costs little beside the search
     agent = agents.make("alphabeta", tt_bits=16)
     grid0 = np.zeros(42, np.int8)
-    for bitboards in (False, True):  # compile both
-        agent.fixed_depth(grid0, np.zeros(7, np.int64), 1, cfg, 2, bitboards)
+    for kernel in ("recursive", "bits"):  # compile both
+        agent.fixed_depth(grid0, np.zeros(7, np.int64), 1, cfg, 2, kernel)
     runs = {}
-    for bitboards in (False, True):
+    for kernel in ("recursive", "bits"):
         total, out = 0.0, []
-        label = "bitboards" if bitboards else "arrays"
+        label = "bitboards" if kernel == "bits" else "arrays"
         for board, mark in progress(positions, f"alphabeta {label}", "pos", not quiet):
             grid = np.array(board, dtype=np.int8)
             h = column_heights(grid, 6, 7)
             t = time.perf_counter()
-            out.append(agent.fixed_depth(grid, h, mark, cfg, depth, bitboards))
+            out.append(agent.fixed_depth(grid, h, mark, cfg, depth, kernel))
             total += time.perf_counter() - t
-        runs[bitboards] = (total, out)
-    (t_old, old), (t_new, new) = runs[False], runs[True]
+        runs[kernel] = (total, out)
+    (t_old, old), (t_new, new) = runs["recursive"], runs["bits"]
     nodes = sum(n for _, _, n in old)
     same = sum(a == b for a, b in zip(old, new))
     print(f"alphabeta kernels, depth {depth} from an empty table on {len(positions)} random 7x6 "

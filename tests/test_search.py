@@ -267,8 +267,9 @@ def test_bitboard_heuristics_equal_the_array_ones(shape):
                                          ((7, 8, 4), 4), ((2, 12, 3), 5), ((6, 6, 2), 4)])
 @pytest.mark.parametrize("heuristic", ["threats", "windows"])
 def test_bitboard_alphabeta_searches_the_same_tree(shape, depth, heuristic):
-    """Fixed depth from an empty table: the bitboard kernel and the array kernel give
-    the same column, value and node count (same order, same table, same values)."""
+    """Fixed depth from an empty table: the bitboard kernel, the same kernel on the grid
+    and the recursive array kernel give the same column, value and node count (same
+    order, same table, same values)."""
     rows, columns, inarow = shape
     cfg = parse_config({"rows": rows, "columns": columns, "inarow": inarow})
     agent = agents.make("alphabeta", heuristic=heuristic, tt_bits=14)
@@ -283,12 +284,40 @@ def test_bitboard_alphabeta_searches_the_same_tree(shape, depth, heuristic):
         grid = np.array(board, dtype=np.int8)
         heights = column_heights(grid, rows, columns)
         for d in range(1, depth + 1):
-            array = agent.fixed_depth(grid, heights, mark, cfg, d, bitboards=False)
-            bits = agent.fixed_depth(grid, heights, mark, cfg, d, bitboards=True)
-            assert bits == array, (board, d)
+            array = agent.fixed_depth(grid, heights, mark, cfg, d, kernel="recursive")
+            on_grid = agent.fixed_depth(grid, heights, mark, cfg, d, kernel="grid")
+            bits = agent.fixed_depth(grid, heights, mark, cfg, d, kernel="bits")
+            assert bits == array == on_grid, (board, d)
         assert list(grid) == board and list(heights) == list(column_heights(grid, rows, columns))
         seen += 1
 
+
+
+@pytest.mark.parametrize("shape,depth", [((10, 10, 5), 3), ((8, 9, 4), 4), ((7, 12, 6), 3)])
+@pytest.mark.parametrize("heuristic", ["threats", "windows"])
+def test_grid_kernel_searches_the_recursive_tree_on_large_boards(shape, depth, heuristic):
+    """Boards over 64 bits: the explicit-stack kernel on the grid (the cached one) and
+    the recursive kernel give the same column, value and node count."""
+    rows, columns, inarow = shape
+    cfg = parse_config({"rows": rows, "columns": columns, "inarow": inarow})
+    agent = agents.make("alphabeta", heuristic=heuristic, tt_bits=14)
+    assert agent.kernel_for(cfg) == "grid"
+    rng = random.Random(depth * 5 + columns)
+    seen = 0
+    while seen < 4:
+        board = random_position(rows, columns, inarow, rng.randrange(0, rows * columns // 2), rng)
+        if board is None:
+            continue
+        mark = 1 + sum(1 for v in board if v) % 2
+        grid = np.array(board, dtype=np.int8)
+        heights = column_heights(grid, rows, columns)
+        for d in range(1, depth + 1):
+            want = agent.fixed_depth(grid, heights, mark, cfg, d, kernel="recursive")
+            assert agent.fixed_depth(grid, heights, mark, cfg, d, kernel="grid") == want, (board, d)
+        assert list(grid) == board
+        seen += 1
+    with pytest.raises(ValueError, match="unknown kernel 'gpu'"):
+        agent.fixed_depth(grid, heights, mark, cfg, 1, kernel="gpu")
 
 
 def test_alphabeta_tables_fit_tiny_boards():
@@ -301,7 +330,7 @@ def test_alphabeta_tables_fit_tiny_boards():
             for r, c in [(1, 9), (2, 4), (1, 3), (3, 4), (6, 7)]}
     assert bits == {(1, 9): 15, (2, 4): 13, (1, 3): 10, (3, 4): 20, (6, 7): 20}
     assert AlphaBetaAgent(tt_bits=12).table_bits(SimpleNamespace(rows=1, columns=9)) == 12
-    cfg = SimpleNamespace(rows=1, columns=9, inarow=4, actTimeout=2.0)
+    cfg = parse_config({"rows": 1, "columns": 9, "inarow": 4})
     t = a.tables(cfg)
     assert t.tt_key.size == 2**15 and t.clear_seconds == 0.0
     grid = np.zeros(9, dtype=np.int64)

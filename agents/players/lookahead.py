@@ -16,6 +16,9 @@ from agents.search.alphabeta_bb import HEURISTIC_IDS, bb_root_search, packed_tab
 from heuristics.bitboard import eval_geometry, fits as fits_bitboard
 from agents.search.scores import INF, PROVEN, S_ABORTED, S_NODES
 
+# the bitboard evaluation's geometry, unused by the grid kernel (an int64 vector all the same)
+NO_GEOMETRY = np.zeros(1, dtype=np.int64)
+
 
 class MinimaxAgent(Agent):
     """Depth-``depth`` minimax exactly as the Kaggle tutorial defines it: the window
@@ -93,37 +96,58 @@ class AlphaBetaAgent(Agent):
         return self.heuristic in HEURISTIC_IDS and fits_bitboard(cfg.rows, cfg.columns,
                                                                   cfg.inarow)
 
-    def root(self, grid, heights, mark, cfg, depth, deadline, first, stats, scores,
-             bitboards=None):
-        """One root search at ``depth`` (the array or the bitboard kernel; ``bitboards``
-        None: :meth:`uses_bitboards` decides): the best column, or -1 if aborted."""
-        t = self.tables(cfg)
-        if bitboards is None:
-            bitboards = self.uses_bitboards(cfg)
-        if bitboards:
-            if t.packed is None:
-                t.packed = packed_table(self.table_bits(cfg))
-                t.geo = eval_geometry(cfg.rows, cfg.columns, cfg.inarow)
-            return bb_root_search(grid, heights, cfg.rows, cfg.columns, cfg.inarow, t.geo,
-                                  HEURISTIC_IDS[self.heuristic], center_order(cfg.columns),
-                                  depth, mark, t.zobrist.view(np.int64), t.packed, t.killers,
-                                  t.moves, deadline, first, stats, scores)
-        t.arrays_used = True
-        return root_search(grid, heights, cfg.rows, cfg.columns, cfg.inarow, window_table(*cfg),
-                           self.evaluate, center_order(cfg.columns), depth, mark, t.zobrist,
-                           t.tt_key, t.tt_val, t.tt_info, t.tt_move, t.killers, t.moves,
-                           deadline, first, stats, scores)
+    KERNELS = ("bits", "grid", "recursive")
 
-    def fixed_depth(self, grid, heights, mark, cfg, depth, bitboards=None):
+    def kernel_for(self, cfg):
+        """The search kernel of ``cfg``'s board: ``"bits"`` (bitboards, boards that fit
+        64 bits), ``"grid"`` (the same explicit-stack kernel on the Kaggle grid, any board;
+        both kept in numba's disk cache) for the named heuristics of
+        ``agents.search.alphabeta_bb.HEURISTIC_IDS``, else ``"recursive"``
+        (:func:`agents.search.alphabeta.root_search`, which takes any evaluation kernel:
+        compiled in each process). All three search the same tree."""
+        if self.uses_bitboards(cfg):
+            return "bits"
+        return "grid" if self.heuristic in HEURISTIC_IDS else "recursive"
+
+    def root(self, grid, heights, mark, cfg, depth, deadline, first, stats, scores,
+             kernel=None):
+        """One root search at ``depth`` with ``kernel`` (one of :attr:`KERNELS`; None:
+        :meth:`kernel_for` decides): the best column, or -1 if aborted."""
+        t = self.tables(cfg)
+        kernel = kernel or self.kernel_for(cfg)
+        if kernel not in self.KERNELS:
+            raise ValueError(f"unknown kernel {kernel!r}; valid: {', '.join(self.KERNELS)}")
+        if kernel == "recursive":
+            t.arrays_used = True
+            return root_search(grid, heights, cfg.rows, cfg.columns, cfg.inarow,
+                               window_table(*cfg), self.evaluate, center_order(cfg.columns),
+                               depth, mark, t.zobrist, t.tt_key, t.tt_val, t.tt_info, t.tt_move,
+                               t.killers, t.moves, deadline, first, stats, scores)
+        if t.packed is None:
+            t.packed = packed_table(self.table_bits(cfg))
+        on_grid = kernel == "grid"
+        if on_grid:
+            geo = NO_GEOMETRY
+        else:
+            if t.geo is None:
+                t.geo = eval_geometry(cfg.rows, cfg.columns, cfg.inarow)
+            geo = t.geo
+        return bb_root_search(grid, heights, cfg.rows, cfg.columns, cfg.inarow, geo,
+                              HEURISTIC_IDS[self.heuristic], center_order(cfg.columns),
+                              depth, mark, t.zobrist.view(np.int64), t.packed, t.killers,
+                              t.moves, deadline, first, stats, scores, on_grid,
+                              window_table(*cfg))
+
+    def fixed_depth(self, grid, heights, mark, cfg, depth, kernel=None):
         """One alpha-beta search at ``depth`` from an empty table: (column, value, nodes).
 
         ``value`` equals the plain minimax value at ``depth`` (tested against
-        ``agents.search.reference.minimax_value``). ``bitboards``: force the kernel
-        (True/False) rather than let :meth:`uses_bitboards` choose."""
+        ``agents.search.reference.minimax_value``). ``kernel``: force one of
+        :attr:`KERNELS` rather than let :meth:`kernel_for` choose."""
         self.tables(cfg).clear()
         stats = np.zeros(2, dtype=np.int64)
         scores = np.full(cfg.columns, -INF, dtype=np.int64)
-        col = self.root(grid, heights, mark, cfg, depth, 0.0, -1, stats, scores, bitboards)
+        col = self.root(grid, heights, mark, cfg, depth, 0.0, -1, stats, scores, kernel)
         return int(col), int(scores[col]), int(stats[S_NODES])
 
     def search(self, grid, heights, mark, cfg, deadline=0.0, max_depth=None, trace=None):
@@ -171,11 +195,11 @@ class AlphaBetaAgent(Agent):
 
 
 def warmup_units(heuristic="threats"):
-    """Units for :class:`agents.players.warmup.Warmup`: the iterative-deepening search with
-    ``heuristic`` on 7x6 bitboards first (what a Kaggle game plays), then the array
-    kernels larger boards use (``root_search``, ``negamax`` and the evaluation), each
-    compiled by a short search on the empty 7x6 board with a private agent (small
-    table: the kernels' types do not depend on its size)."""
+    """Units for :class:`agents.players.warmup.Warmup`, each compiled by a short search on
+    the empty 7x6 board with a private agent (small table: the kernels' types do not
+    depend on its size). A named heuristic (``HEURISTIC_IDS``): one unit, the
+    iterative-deepening search, whose kernel holds both the bitboard and the grid paths;
+    any other: the recursive kernels and the evaluation."""
     from agents.board.rules import parse_config
     cfg = parse_config(None)
     agent = AlphaBetaAgent(heuristic=heuristic, tt_bits=10)
@@ -185,8 +209,11 @@ def warmup_units(heuristic="threats"):
     def search():
         agent.search(grid, heights, 1, cfg, time.perf_counter() + 0.05, 2)
 
+    if heuristic in HEURISTIC_IDS:
+        return [("alphabeta.bitboards", search, 1.2)]
+
     def array_search():
-        agent.fixed_depth(grid, heights, 1, cfg, 2, bitboards=False)
+        agent.fixed_depth(grid, heights, 1, cfg, 2, kernel="recursive")
 
     def negamax_unit():
         # the recursive search on its own, with the types root_search passes it
@@ -198,8 +225,7 @@ def warmup_units(heuristic="threats"):
                  t.tt_info, t.tt_move, t.killers, t.moves, np.int64(1), 0.0, stats)
     windows = window_table(*cfg)
     order = center_order(cfg.columns)
-    units = [("alphabeta.bitboards", search, 0.8)] if agent.uses_bitboards(cfg) else []
-    return units + [
+    return [
         (f"heuristics.{heuristic}", lambda: agent.evaluate(grid, heights, cfg.rows, cfg.columns,
                                                           cfg.inarow, windows, 1), 0.6),
         ("alphabeta.negamax", negamax_unit, 1.0),

@@ -13,13 +13,23 @@ few hundred word operations instead of a scan of every window with an allocation
 The position is ``stones`` (int64[3]: ``stones[1]``, ``stones[2]`` the bitboards of
 each mark, layout in :mod:`agents.board`) and ``heights`` (stones a column, as in the
 array kernels). ``heuristic``: :data:`THREATS` or :data:`WINDOWS`.
+
+``on_grid=True`` runs the same explicit-stack search on the Kaggle grid instead (moves
+by :func:`agents.board.grid.drop`, wins by ``is_win_at``, the array heuristics with
+``windows``): the array path of boards that do not fit 64 bits, with the tree of the
+recursive :func:`agents.search.alphabeta.root_search`, and unlike it kept in numba's
+disk cache (a recursive kernel, or one that takes the evaluation as an argument, is
+compiled again in every process: 1.3-2.2 s on a 10x10 board).
 """
 import numpy as np
 
 from agents.board.bitboard import shift
+from agents.board.grid import drop, is_win_at, undo
 from agents.board.jit import njit, now
 from agents.search.scores import CHECK_EVERY, EXACT, INF, LOWER, S_ABORTED, S_NODES, UPPER, WIN
 from heuristics.bitboard import bb_threats_eval, bb_windows_eval
+from heuristics.threats import threats_eval
+from heuristics.tutorial import windows_eval
 
 THREATS, WINDOWS = 0, 1
 HEURISTIC_IDS = {"threats": THREATS, "windows": WINDOWS}
@@ -91,11 +101,19 @@ def _evaluate(stones, mark, heuristic, geo):
 
 
 @njit
+def _grid_evaluate(grid, heights, rows, columns, inarow, windows, mark, heuristic):
+    if heuristic == THREATS:
+        return threats_eval(grid, heights, rows, columns, inarow, windows, mark)
+    return windows_eval(grid, heights, rows, columns, inarow, windows, mark)
+
+
+@njit
 def bb_negamax(stones, heights, rows, columns, inarow, geo, heuristic, order,
                depth, alpha, beta, mark, root_mark, nstones, key, zobrist, tt, killers, moves,
-               ply, deadline, stats):
+               ply, deadline, stats, on_grid, grid, windows):
     """:func:`agents.search.alphabeta.negamax` on bitboards (same contract, same tree;
-    ``key`` and ``zobrist`` as int64, the table from :func:`packed_table`).
+    ``key`` and ``zobrist`` as int64, the table from :func:`packed_table`); with
+    ``on_grid`` on ``grid`` (``stones`` and ``geo`` unused), evaluated with ``windows``.
 
     The recursion is unrolled onto an explicit stack (frame ``f`` = the node ``f``
     plies below this call's node; its window, best value and move, key, next move)
@@ -134,7 +152,11 @@ def bb_negamax(stones, heights, rows, columns, inarow, geo, heuristic, order,
             if stats[S_ABORTED]:
                 v = 0
             elif f == depth:
-                v = _evaluate(stones, root_mark, heuristic, geo)
+                if on_grid:
+                    v = _grid_evaluate(grid, heights, rows, columns, inarow, windows, root_mark,
+                                       heuristic)
+                else:
+                    v = _evaluate(stones, root_mark, heuristic, geo)
                 if me != root_mark:
                     v = -v
             else:
@@ -183,9 +205,14 @@ def bb_negamax(stones, heights, rows, columns, inarow, geo, heuristic, order,
                 f_i[f] += 1
                 f_col[f] = c
                 h = heights[c]
-                stones[me] |= np.int64(1) << (c * H + h)
-                heights[c] = h + 1
-                if _has_line(stones[me], H, inarow):
+                if on_grid:
+                    won = is_win_at(grid, rows, columns, inarow,
+                                    drop(grid, heights, rows, columns, c, me))
+                else:
+                    stones[me] |= np.int64(1) << (c * H + h)
+                    heights[c] = h + 1
+                    won = _has_line(stones[me], H, inarow)
+                if won:
                     stats[S_NODES] += 1
                     v = -(WIN - (nstones + f + 1))  # the child's view: it has lost
                     f += 1
@@ -212,8 +239,11 @@ def bb_negamax(stones, heights, rows, columns, inarow, geo, heuristic, order,
                 me = 3 - me
                 v = -v
                 c = f_col[f]
-                heights[c] -= 1
-                stones[me] ^= np.int64(1) << (c * H + heights[c])
+                if on_grid:
+                    undo(grid, heights, rows, columns, c)
+                else:
+                    heights[c] -= 1
+                    stones[me] ^= np.int64(1) << (c * H + heights[c])
                 if stats[S_ABORTED]:
                     v = 0
                     continue
@@ -252,10 +282,13 @@ def _store(f, depth, f_best, f_orig, f_beta, f_slot, f_key, f_move, tt):
 # steps in the same order are what keeps the two trees identical.
 @njit
 def bb_root_search(grid, heights, rows, columns, inarow, geo, heuristic, order, depth, mark,
-                   zobrist, tt, killers, moves, deadline, first_move, stats, scores):
+                   zobrist, tt, killers, moves, deadline, first_move, stats, scores,
+                   on_grid, windows):
     """:func:`agents.search.alphabeta.root_search` on bitboards: the same arguments but
     the evaluation (``geo`` from :func:`heuristics.bitboard.eval_geometry` and
-    ``heuristic``) and the table (:func:`packed_table`; ``zobrist`` as int64)."""
+    ``heuristic``) and the table (:func:`packed_table`; ``zobrist`` as int64). With
+    ``on_grid`` the search runs on a copy of ``grid`` (any board; ``geo`` unused) and
+    evaluates with ``windows`` (:func:`agents.board.grid.window_table`)."""
     nstones = 0
     for c in range(columns):
         nstones += heights[c]
@@ -263,7 +296,8 @@ def bb_root_search(grid, heights, rows, columns, inarow, geo, heuristic, order, 
     for i in range(grid.shape[0]):
         if grid[i] != 0:
             key ^= zobrist[grid[i], i]
-    stones = stones_of(grid, rows, columns)
+    grid = grid.copy()
+    stones = np.zeros(3, dtype=np.int64) if on_grid else stones_of(grid, rows, columns)
     heights = heights.copy()
     H = rows + 1
     n = bb_order_moves(heights, rows, columns, order, first_move, killers, np.int64(0), moves[0])
@@ -275,10 +309,16 @@ def bb_root_search(grid, heights, rows, columns, inarow, geo, heuristic, order, 
     for i in range(n):
         c = root_moves[i]
         h = heights[c]
-        bit = np.int64(1) << (c * H + h)
-        stones[mark] |= bit
-        heights[c] = h + 1
-        if _has_line(stones[mark], H, inarow):
+        bit = np.int64(0)
+        if on_grid:
+            won = is_win_at(grid, rows, columns, inarow, drop(grid, heights, rows, columns, c,
+                                                             mark))
+        else:
+            bit = np.int64(1) << (c * H + h)
+            stones[mark] |= bit
+            heights[c] = h + 1
+            won = _has_line(stones[mark], H, inarow)
+        if won:
             stats[S_NODES] += 1
             v = WIN - (nstones + 1)
         elif nstones + 1 == rows * columns:
@@ -288,9 +328,13 @@ def bb_root_search(grid, heights, rows, columns, inarow, geo, heuristic, order, 
             v = -bb_negamax(stones, heights, rows, columns, inarow, geo, heuristic, order,
                             depth - 1, -INF, -best, 3 - mark, mark, nstones + 1,
                             key ^ zobrist[mark, c + (rows - 1 - h) * columns], zobrist, tt,
-                            killers, moves, np.int64(1), deadline, stats)
-        stones[mark] ^= bit
-        heights[c] = h
+                            killers, moves, np.int64(1), deadline, stats, on_grid, grid,
+                            windows)
+        if on_grid:
+            undo(grid, heights, rows, columns, c)
+        else:
+            stones[mark] ^= bit
+            heights[c] = h
         if stats[S_ABORTED]:
             return -1
         scores[c] = v
