@@ -125,9 +125,10 @@ class AlphaBetaAgent(Agent):
                                t.killers, t.moves, deadline, first, stats, scores)
         if t.packed is None:
             t.packed = packed_table(self.table_bits(cfg))
-        on_grid = kernel == "grid"
-        if on_grid:
+        windows = None  # the bitboard kernel (see agents.search.alphabeta_bb)
+        if kernel == "grid":
             geo = NO_GEOMETRY
+            windows = window_table(*cfg)
         else:
             if t.geo is None:
                 t.geo = eval_geometry(cfg.rows, cfg.columns, cfg.inarow)
@@ -135,8 +136,7 @@ class AlphaBetaAgent(Agent):
         return bb_root_search(grid, heights, cfg.rows, cfg.columns, cfg.inarow, geo,
                               HEURISTIC_IDS[self.heuristic], center_order(cfg.columns),
                               depth, mark, t.zobrist.view(np.int64), t.packed, t.killers,
-                              t.moves, deadline, first, stats, scores, on_grid,
-                              window_table(*cfg))
+                              t.moves, deadline, first, stats, scores, windows)
 
     def fixed_depth(self, grid, heights, mark, cfg, depth, kernel=None):
         """One alpha-beta search at ``depth`` from an empty table: (column, value, nodes).

@@ -14,12 +14,15 @@ The position is ``stones`` (int64[3]: ``stones[1]``, ``stones[2]`` the bitboards
 each mark, layout in :mod:`agents.board`) and ``heights`` (stones a column, as in the
 array kernels). ``heuristic``: :data:`THREATS` or :data:`WINDOWS`.
 
-``on_grid=True`` runs the same explicit-stack search on the Kaggle grid instead (moves
-by :func:`agents.board.grid.drop`, wins by ``is_win_at``, the array heuristics with
-``windows``): the array path of boards that do not fit 64 bits, with the tree of the
+Given ``windows`` (:func:`agents.board.grid.window_table`; None: bitboards), the same
+explicit-stack search runs on the Kaggle grid instead (moves by
+:func:`agents.board.grid.drop`, wins by ``is_win_at``, the array heuristics): the array path of boards that do not fit 64 bits, with the tree of the
 recursive :func:`agents.search.alphabeta.root_search`, and unlike it kept in numba's
 disk cache (a recursive kernel, or one that takes the evaluation as an argument, is
-compiled again in every process: 1.3-2.2 s on a 10x10 board).
+compiled again in every process: 1.3-2.2 s on a 10x10 board). ``windows`` None or an
+array are two numba specialisations, and the ``windows is None`` branches are pruned
+before typing: the bitboard kernel (a submission file's, compiled in every game) holds
+no grid code.
 """
 import numpy as np
 
@@ -110,10 +113,10 @@ def _grid_evaluate(grid, heights, rows, columns, inarow, windows, mark, heuristi
 @njit
 def bb_negamax(stones, heights, rows, columns, inarow, geo, heuristic, order,
                depth, alpha, beta, mark, root_mark, nstones, key, zobrist, tt, killers, moves,
-               ply, deadline, stats, on_grid, grid, windows):
+               ply, deadline, stats, grid, windows):
     """:func:`agents.search.alphabeta.negamax` on bitboards (same contract, same tree;
     ``key`` and ``zobrist`` as int64, the table from :func:`packed_table`); with
-    ``on_grid`` on ``grid`` (``stones`` and ``geo`` unused), evaluated with ``windows``.
+    given ``windows`` on ``grid`` (``stones`` and ``geo`` unused).
 
     The recursion is unrolled onto an explicit stack (frame ``f`` = the node ``f``
     plies below this call's node; its window, best value and move, key, next move)
@@ -152,7 +155,7 @@ def bb_negamax(stones, heights, rows, columns, inarow, geo, heuristic, order,
             if stats[S_ABORTED]:
                 v = 0
             elif f == depth:
-                if on_grid:
+                if windows is not None:
                     v = _grid_evaluate(grid, heights, rows, columns, inarow, windows, root_mark,
                                        heuristic)
                 else:
@@ -205,7 +208,7 @@ def bb_negamax(stones, heights, rows, columns, inarow, geo, heuristic, order,
                 f_i[f] += 1
                 f_col[f] = c
                 h = heights[c]
-                if on_grid:
+                if windows is not None:
                     won = is_win_at(grid, rows, columns, inarow,
                                     drop(grid, heights, rows, columns, c, me))
                 else:
@@ -239,7 +242,7 @@ def bb_negamax(stones, heights, rows, columns, inarow, geo, heuristic, order,
                 me = 3 - me
                 v = -v
                 c = f_col[f]
-                if on_grid:
+                if windows is not None:
                     undo(grid, heights, rows, columns, c)
                 else:
                     heights[c] -= 1
@@ -283,12 +286,12 @@ def _store(f, depth, f_best, f_orig, f_beta, f_slot, f_key, f_move, tt):
 @njit
 def bb_root_search(grid, heights, rows, columns, inarow, geo, heuristic, order, depth, mark,
                    zobrist, tt, killers, moves, deadline, first_move, stats, scores,
-                   on_grid, windows):
+                   windows):
     """:func:`agents.search.alphabeta.root_search` on bitboards: the same arguments but
     the evaluation (``geo`` from :func:`heuristics.bitboard.eval_geometry` and
     ``heuristic``) and the table (:func:`packed_table`; ``zobrist`` as int64). With
-    ``on_grid`` the search runs on a copy of ``grid`` (any board; ``geo`` unused) and
-    evaluates with ``windows`` (:func:`agents.board.grid.window_table`)."""
+    ``windows`` (:func:`agents.board.grid.window_table`; None: bitboards) the search
+    runs on a copy of ``grid`` (any board; ``geo`` unused)."""
     nstones = 0
     for c in range(columns):
         nstones += heights[c]
@@ -297,7 +300,10 @@ def bb_root_search(grid, heights, rows, columns, inarow, geo, heuristic, order, 
         if grid[i] != 0:
             key ^= zobrist[grid[i], i]
     grid = grid.copy()
-    stones = np.zeros(3, dtype=np.int64) if on_grid else stones_of(grid, rows, columns)
+    if windows is not None:
+        stones = np.zeros(3, dtype=np.int64)
+    else:
+        stones = stones_of(grid, rows, columns)
     heights = heights.copy()
     H = rows + 1
     n = bb_order_moves(heights, rows, columns, order, first_move, killers, np.int64(0), moves[0])
@@ -310,7 +316,7 @@ def bb_root_search(grid, heights, rows, columns, inarow, geo, heuristic, order, 
         c = root_moves[i]
         h = heights[c]
         bit = np.int64(0)
-        if on_grid:
+        if windows is not None:
             won = is_win_at(grid, rows, columns, inarow, drop(grid, heights, rows, columns, c,
                                                              mark))
         else:
@@ -328,9 +334,9 @@ def bb_root_search(grid, heights, rows, columns, inarow, geo, heuristic, order, 
             v = -bb_negamax(stones, heights, rows, columns, inarow, geo, heuristic, order,
                             depth - 1, -INF, -best, 3 - mark, mark, nstones + 1,
                             key ^ zobrist[mark, c + (rows - 1 - h) * columns], zobrist, tt,
-                            killers, moves, np.int64(1), deadline, stats, on_grid, grid,
+                            killers, moves, np.int64(1), deadline, stats, grid,
                             windows)
-        if on_grid:
+        if windows is not None:
             undo(grid, heights, rows, columns, c)
         else:
             stones[mark] ^= bit
