@@ -263,20 +263,26 @@ def test_bitboard_heuristics_equal_the_array_ones(shape):
     assert len(values) > 20  # the positions are varied enough to mean something
 
 
-@pytest.mark.parametrize("shape,depth", [((6, 7, 4), 5), ((5, 6, 4), 5), ((4, 5, 3), 6),
-                                         ((7, 8, 4), 4), ((2, 12, 3), 5), ((6, 6, 2), 4)])
+@pytest.mark.parametrize("shape,depth,count", [
+    ((6, 7, 4), 5, 10), ((5, 6, 4), 5, 10), ((4, 5, 3), 6, 10), ((7, 8, 4), 4, 10),
+    ((2, 12, 3), 5, 10), ((6, 6, 2), 4, 10),
+    ((10, 10, 5), 3, 4), ((8, 9, 4), 4, 4), ((7, 12, 6), 3, 4)])  # over 64 bits: no bitboards
 @pytest.mark.parametrize("heuristic", ["threats", "windows"])
-def test_bitboard_alphabeta_searches_the_same_tree(shape, depth, heuristic):
-    """Fixed depth from an empty table: the bitboard kernel, the same kernel on the grid
-    and the recursive array kernel give the same column, value and node count (same
-    order, same table, same values)."""
+def test_alphabeta_kernels_search_the_same_tree(shape, depth, count, heuristic):
+    """Fixed depth from an empty table: the bitboard kernel (where the board fits 64
+    bits), the same kernel on the grid (the cached array path) and the recursive array
+    kernel give the same column, value and node count (same order, same table, same
+    values)."""
     rows, columns, inarow = shape
     cfg = parse_config({"rows": rows, "columns": columns, "inarow": inarow})
     agent = agents.make("alphabeta", heuristic=heuristic, tt_bits=14)
-    assert agent.uses_bitboards(cfg)
+    kernels = ["recursive", "grid"]
+    if agent.uses_bitboards(cfg):
+        kernels.append("bits")
+    assert agent.kernel_for(cfg) == kernels[-1]
     rng = random.Random(depth * 7 + rows)
     seen = 0
-    while seen < 10:
+    while seen < count:
         board = random_position(rows, columns, inarow, rng.randrange(0, rows * columns - 4), rng)
         if board is None:
             continue
@@ -284,37 +290,9 @@ def test_bitboard_alphabeta_searches_the_same_tree(shape, depth, heuristic):
         grid = np.array(board, dtype=np.int8)
         heights = column_heights(grid, rows, columns)
         for d in range(1, depth + 1):
-            array = agent.fixed_depth(grid, heights, mark, cfg, d, kernel="recursive")
-            on_grid = agent.fixed_depth(grid, heights, mark, cfg, d, kernel="grid")
-            bits = agent.fixed_depth(grid, heights, mark, cfg, d, kernel="bits")
-            assert bits == array == on_grid, (board, d)
+            got = {k: agent.fixed_depth(grid, heights, mark, cfg, d, kernel=k) for k in kernels}
+            assert len(set(got.values())) == 1, (board, d, got)
         assert list(grid) == board and list(heights) == list(column_heights(grid, rows, columns))
-        seen += 1
-
-
-
-@pytest.mark.parametrize("shape,depth", [((10, 10, 5), 3), ((8, 9, 4), 4), ((7, 12, 6), 3)])
-@pytest.mark.parametrize("heuristic", ["threats", "windows"])
-def test_grid_kernel_searches_the_recursive_tree_on_large_boards(shape, depth, heuristic):
-    """Boards over 64 bits: the explicit-stack kernel on the grid (the cached one) and
-    the recursive kernel give the same column, value and node count."""
-    rows, columns, inarow = shape
-    cfg = parse_config({"rows": rows, "columns": columns, "inarow": inarow})
-    agent = agents.make("alphabeta", heuristic=heuristic, tt_bits=14)
-    assert agent.kernel_for(cfg) == "grid"
-    rng = random.Random(depth * 5 + columns)
-    seen = 0
-    while seen < 4:
-        board = random_position(rows, columns, inarow, rng.randrange(0, rows * columns // 2), rng)
-        if board is None:
-            continue
-        mark = 1 + sum(1 for v in board if v) % 2
-        grid = np.array(board, dtype=np.int8)
-        heights = column_heights(grid, rows, columns)
-        for d in range(1, depth + 1):
-            want = agent.fixed_depth(grid, heights, mark, cfg, d, kernel="recursive")
-            assert agent.fixed_depth(grid, heights, mark, cfg, d, kernel="grid") == want, (board, d)
-        assert list(grid) == board
         seen += 1
     with pytest.raises(ValueError, match="unknown kernel 'gpu'"):
         agent.fixed_depth(grid, heights, mark, cfg, 1, kernel="gpu")

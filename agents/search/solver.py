@@ -66,6 +66,18 @@ def _score_bounds(g):
 
 
 @njit
+def _frame(st, d, pos, mask, alpha, beta, key, n, forced):
+    """Fill the stack frame of depth ``d`` (see :func:`_search`)."""
+    st[d, 0] = pos
+    st[d, 1] = mask
+    st[d, 2] = alpha
+    st[d, 3] = beta
+    st[d, 4] = key
+    st[d, 5] = n
+    st[d, 6] = forced
+
+
+@njit
 def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, st, mv, sc, stats, deadline):
     """Negamax value of a position whose side to move cannot win at once.
 
@@ -132,12 +144,7 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, st, mv, sc, stats, deadli
                 done = True
                 leaf = False
                 mv[d, 0] = possible
-                st[d, 0] = pos
-                st[d, 1] = mask
-                st[d, 2] = alpha
-                st[d, 3] = beta
-                st[d, 5] = 1
-                st[d, 6] = 1
+                _frame(st, d, pos, mask, alpha, beta, 0, 1, 1)
             if not done:
                 key = table_key(pos, mask, moves, g)
                 val = tt_get(tt, key)
@@ -197,13 +204,7 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, st, mv, sc, stats, deadli
                         sc[d, j] = s
                         mv[d, j] = move
                         n += 1
-                st[d, 0] = pos
-                st[d, 1] = mask
-                st[d, 2] = alpha
-                st[d, 3] = beta
-                st[d, 4] = key
-                st[d, 5] = n
-                st[d, 6] = 0
+                _frame(st, d, pos, mask, alpha, beta, key, n, 0)
         # ---- hand values up the stack until a node has another move to try
         while leaf:
             if d == 0:
