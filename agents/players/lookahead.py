@@ -210,7 +210,7 @@ def warmup_units(heuristic="threats"):
         agent.search(grid, heights, 1, cfg, time.perf_counter() + 0.05, 2)
 
     if heuristic in HEURISTIC_IDS:
-        return [("alphabeta.bitboards", search, 1.2)]
+        return [("alphabeta.bitboards", search, 0.8)]
 
     def array_search():
         agent.fixed_depth(grid, heights, 1, cfg, 2, kernel="recursive")
