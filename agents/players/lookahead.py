@@ -198,8 +198,9 @@ def warmup_units(heuristic="threats"):
     """Units for :class:`agents.players.warmup.Warmup`, each compiled by a short search on
     the empty 7x6 board with a private agent (small table: the kernels' types do not
     depend on its size). A named heuristic (``HEURISTIC_IDS``): one unit, the
-    iterative-deepening search, whose kernel holds both the bitboard and the grid paths;
-    any other: the recursive kernels and the evaluation."""
+    iterative-deepening search on 7x6 bitboards (the kernel's grid specialisation, for
+    boards over 64 bits, compiles on its first use, or loads from numba's cache); any
+    other: the recursive kernels and the evaluation."""
     from agents.board.rules import parse_config
     cfg = parse_config(None)
     agent = AlphaBetaAgent(heuristic=heuristic, tt_bits=10)
