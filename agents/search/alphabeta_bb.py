@@ -16,8 +16,9 @@ array kernels). ``heuristic``: :data:`THREATS` or :data:`WINDOWS`.
 
 Given ``windows`` (:func:`agents.board.grid.window_table`; None: bitboards), the same
 explicit-stack search runs on the Kaggle grid instead (moves by
-:func:`agents.board.grid.drop`, wins by ``is_win_at``, the array heuristics): the array path of boards that do not fit 64 bits, with the tree of the
-recursive :func:`agents.search.alphabeta.root_search`, and unlike it kept in numba's
+:func:`agents.board.grid.drop`, wins by ``is_win_at``, the array heuristics): the array
+path of boards that do not fit 64 bits, with the tree of the recursive
+:func:`agents.search.alphabeta.root_search`, and unlike it kept in numba's
 disk cache (a recursive kernel, or one that takes the evaluation as an argument, is
 compiled again in every process: 1.3-2.2 s on a 10x10 board). ``windows`` None or an
 array are two numba specialisations, and the ``windows is None`` branches are pruned
