@@ -1,0 +1,1 @@
+"""The browser app behind ``connectx serve``: routes, request checks, game state, web/."""
