@@ -3,19 +3,22 @@ parser, the agent-spec and ``--config`` arguments, optional-dependency checks an
 progress bars.
 
 Every command (``connectx <command>``, ``python -m scripts.<name>``,
-``python -m submission.build``) reports bad input the same way: one line on
+``python -m scripts.commands.build``) reports bad input the same way: one line on
 stderr, ``<prog>: error: <what is wrong>``, and exit status 2 -- never a
 traceback. That covers argparse's own errors, :class:`ValueError` from parsing
 (raise it, then ``parser.error(str(e))``) and a missing optional dependency
 (:func:`require`).
 
-This module imports only the standard library (and ``tqdm`` when a bar is made),
-so any command can use it without pulling in the agents or kaggle-environments.
+This module imports only the standard library, :mod:`agents.options` (the option
+values' parser, shared with the bundler) and ``tqdm`` when a bar is made, so any
+command can use it without pulling in the agents' kernels or kaggle-environments.
 """
 import argparse
-import ast
 import importlib.util
 import sys
+
+# the option values' one parser (re-exported: the commands import it from here)
+from agents.options import parse_option, parse_options, parse_value  # noqa: F401
 
 PACKAGE = "connectx-search"
 
@@ -44,59 +47,6 @@ def report(message):
     (for a ``main`` that returns its status instead of exiting)."""
     print(" ".join(str(message).split()), file=sys.stderr)
     return 2
-
-
-# ---------------------------------------------------------------------------
-# Values and options (raise ValueError with a one-line message)
-# ---------------------------------------------------------------------------
-
-_WORDS = {"true": True, "false": False, "none": None}
-
-
-def parse_value(text):
-    """An option value: ``"3"`` -> 3, ``"0.2"`` -> 0.2, ``"true"``/``"True"`` -> True,
-    ``"none"`` -> None, ``"'a b'"`` -> ``"a b"`` (a quoted Python string), any other
-    word -> the text itself. ``ValueError`` for other Python literals (lists, tuples,
-    complex numbers): options are numbers, booleans, None or strings."""
-    raw = text.strip()
-    if raw.lower() in _WORDS:
-        return _WORDS[raw.lower()]
-    for convert in (int, float):
-        try:
-            return convert(raw)
-        except ValueError:
-            pass
-    try:
-        value = ast.literal_eval(raw)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return raw
-    if isinstance(value, str):
-        return value
-    raise ValueError(f"only numbers, booleans, None and strings, got {raw!r}")
-
-
-def parse_option(text, what="option"):
-    """``"key=value"`` -> ``(key, value)`` with :func:`parse_value`; the key must be
-    a Python identifier. ``what`` names the source in errors."""
-    key, sep, raw = text.partition("=")
-    key = key.strip()
-    if not sep or not key.isidentifier() or not raw.strip():
-        raise ValueError(f"malformed option {text.strip()!r} in {what}: expected key=value")
-    try:
-        return key, parse_value(raw)
-    except ValueError as e:
-        raise ValueError(f"option {key!r} in {what}: {e}") from None
-
-
-def parse_options(text, what):
-    """``"a=1,b=x"`` -> ``{"a": 1, "b": "x"}``; ``what`` names the source in errors."""
-    options = {}
-    for item in text.split(","):
-        key, value = parse_option(item, what)
-        if key in options:
-            raise ValueError(f"option {key!r} given twice in {what}")
-        options[key] = value
-    return options
 
 
 def positive_int_arg(text):

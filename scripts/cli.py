@@ -21,8 +21,8 @@ COMMANDS = {
     "play": ("scripts.play", "play against an agent in the terminal"),
     "solve": ("scripts.solve", "exact solver: scores of move strings read on stdin"),
     "blunders": ("scripts.blunders", "a match's games judged by the solver: who lost the value"),
-    "build": ("submission.build", "write the one-file Kaggle submission (main.py)"),
-    "validate": ("submission.validate", "play a submission file the way Kaggle does"),
+    "build": ("scripts.commands.build", "write the one-file Kaggle submission (main.py)"),
+    "validate": ("scripts.commands.validate", "play a submission file the way Kaggle does"),
     "fuzz": ("scripts.fuzz", "random configurations and positions: no failure allowed"),
     "serve": ("scripts.serve", "play and analyse in the browser (a local web server)"),
     "bench": {

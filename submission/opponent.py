@@ -18,17 +18,10 @@ import json
 import sys
 
 
-def parse_spec(text):
-    """``"name:key=value,..."`` -> ``(name, options)`` with values as in the match
-    scripts (int, float, True/False/None or a string)."""
-    from scripts.runner import parse_options
-    name, sep, rest = text.partition(":")
-    return name.strip(), (parse_options(rest, f"agent {text!r}") if sep else {})
-
-
 def serve(spec, stdin=sys.stdin, stdout=sys.stdout):
     import agents
-    name, options = parse_spec(spec)
+    from agents.options import split_spec
+    name, options = split_spec(spec)
     player = agents.make(name, **options)
     config = {"rows": 6, "columns": 7, "inarow": 4, "actTimeout": 2.0}
     player({"board": [0] * 42, "mark": 1, "remainingOverageTime": 60.0}, config)

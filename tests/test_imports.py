@@ -1,7 +1,7 @@
 """The import graph of the project flows one way (issue 18)::
 
     board (agents.board) <- heuristics <- search (agents.search) <- players (agents.players)
-        <- registry (agents) <- scripts, submission
+        <- registry (agents) <- submission <- scripts
 
 A module may import its own room and the rooms below it, never a room above. Imports
 are read from the source (``ast``: lazy imports inside functions count too), with the
@@ -35,9 +35,11 @@ ROOMS = {
     "agents.players": ("agents.board", "heuristics", "agents.resources", "agents.search"),
     # the registry: agents/__init__.py (it names the players by string, imports them lazily)
     "agents": BELOW_REGISTRY,
-    # the tools on top: each may use the other (the bundler's command line uses scripts.args)
+    # the submission's builder, runtime and validation: the agents only (its command
+    # lines are scripts.commands.build and .validate)
+    "submission": ("agents",),
+    # the tools on top
     "scripts": ("agents", "heuristics", "submission"),
-    "submission": ("agents", "heuristics", "scripts"),
 }
 
 

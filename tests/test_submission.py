@@ -4,7 +4,7 @@ Games run in fresh ``python -I`` processes (as ``submission.validate`` does), so
 numba compiles once per game; the built agents use a fixed ``depth`` so the
 games do not depend on the machine's speed. Overage is printed, never asserted
 here (no wall-clock assertions): the >= 50 s check is exercised on synthetic
-reports, and on real games by running ``python -m submission.validate``.
+reports, and on real games by running ``python -m scripts.commands.validate``.
 """
 import ast
 import json
@@ -17,6 +17,8 @@ import textwrap
 import pytest
 
 from agents import AGENTS, agent_class
+from scripts.commands.build import main as build_main
+from scripts.commands.validate import main as validate_main
 from submission import build as bld
 from submission import validate as val
 
@@ -80,7 +82,7 @@ def test_parse_option_rejects(text):
 
 def test_unknown_options_fail_the_build_naming_them(tmp_path, capsys):
     out = tmp_path / "main.py"
-    rc = bld.main(["--agent", "alphabeta", "--option", "depht=6", "--option", "speed=9",
+    rc = build_main(["--agent", "alphabeta", "--option", "depht=6", "--option", "speed=9",
                    "--output", str(out)])
     err = capsys.readouterr().err
     assert rc == 2 and not out.exists()
@@ -95,7 +97,7 @@ def test_unknown_options_fail_the_build_naming_them(tmp_path, capsys):
 ])
 def test_bad_build_arguments_fail_with_a_message(tmp_path, capsys, args, word):
     out = tmp_path / "main.py"
-    assert bld.main(args + ["--output", str(out)]) == 2
+    assert build_main(args + ["--output", str(out)]) == 2
     assert word in capsys.readouterr().err and not out.exists()
 
 
@@ -107,7 +109,7 @@ def test_build_without_checking_options_still_rejects_unknown_agents():
 
 def test_unwritable_output_fails_the_build(tmp_path, capsys):
     out = tmp_path / "no_such_dir" / "main.py"
-    assert bld.main(["--agent", "minimax", "--output", str(out)]) == 2
+    assert build_main(["--agent", "minimax", "--output", str(out)]) == 2
     assert "cannot write" in capsys.readouterr().err
 
 
@@ -118,7 +120,7 @@ def test_unwritable_output_fails_the_build(tmp_path, capsys):
 
 def test_alphabeta_bundle_is_the_package_source(tmp_path, capsys):
     out = tmp_path / "main.py"
-    assert bld.main(["--agent", "alphabeta", "--option", "depth=7", "--output", str(out)]) == 0
+    assert build_main(["--agent", "alphabeta", "--option", "depth=7", "--output", str(out)]) == 0
     printed = capsys.readouterr().out
     assert "size:" in printed and "agents.search" in printed
     text = out.read_text()
@@ -479,20 +481,20 @@ def test_file_without_numba_still_plays_sensibly(tmp_path):
 
 
 def test_validate_command_line(tmp_path, capsys):
-    assert val.main([str(tmp_path / "missing.py")]) == 2
+    assert validate_main([str(tmp_path / "missing.py")]) == 2
     bad = tmp_path / "bad.py"
     bad.write_text("def agent(obs, config):\n    return 0\nhelper = len\n")
-    assert val.main([str(bad), "--games", "self"]) == 2
+    assert validate_main([str(bad), "--games", "self"]) == 2
     assert "def agent" in capsys.readouterr().err
     good = tmp_path / "good.py"
     good.write_text("def agent(obs, config):\n    return 0\n")
-    assert val.main([str(good), "--games", "chess"]) == 2
+    assert validate_main([str(good), "--games", "chess"]) == 2
     assert "chess" in capsys.readouterr().err
 
 
 @pytest.mark.slow
 def test_default_file_is_perfect_and_passes_kaggles_upload_check(tmp_path):
-    """``python -m submission.build`` with no options writes the perfect file (its
+    """``connectx build`` with no options writes the perfect file (its
     kernels compile in the background: the first move costs no compile), and that
     file passes what Kaggle runs on upload: self-play, the file loaded the way
     Kaggle loads it in a process that cannot see ``agents/data`` (the opening book
@@ -536,6 +538,6 @@ def test_validate_plays_the_configured_board(tmp_path):
     assert rep["configuration"] == {"rows": 5, "columns": 6, "inarow": 4}
     assert rep["steps"] <= 30 and rep["statuses"] == ["DONE", "DONE"]
     assert rep["opponent"] == opponent and rep["rewards"] == [1, -1]  # alphabeta moves first
-    proc = subprocess.run([sys.executable, "-m", "submission.validate", str(path), "--config",
+    proc = subprocess.run([sys.executable, "-m", "scripts.commands.validate", str(path), "--config",
                            "rows=0"], capture_output=True, text=True, cwd=bld.ROOT, timeout=120)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "rows" in proc.stderr
