@@ -62,7 +62,7 @@ def positive_int_arg(text):
 
 def add_config_argument(parser, board_only=False):
     """The ``--config rows=R,columns=C,inarow=K`` option every game command takes
-    (parse its text with ``scripts.runner.parse_match_config``)."""
+    (parse its text with ``scripts.arena.runner.parse_match_config``)."""
     parser.add_argument("--config", metavar="KEY=VALUE,...", default=None,
                         help=BOARD_HELP if board_only else CONFIG_HELP)
 

@@ -5,7 +5,7 @@
 
 Each subcommand is the ``main(argv, prog=...)`` of a module (:data:`COMMANDS`: name
 -> (module, one-line summary), or a nested table for a group such as ``bench``); the
-module still runs on its own (``python -m scripts.match ...``). Adding a command is
+module still runs on its own (``python -m scripts.arena.match ...``). Adding a command is
 one line in the table. Unknown commands exit 2 with one line, like bad arguments.
 """
 import importlib
@@ -16,24 +16,24 @@ from scripts.args import report
 
 # duplicates: a table, one row a command (name -> module, help), not repeated code.
 COMMANDS = {
-    "match": ("scripts.match", "head-to-head match, colours alternating, with Elo interval"),
-    "tournament": ("scripts.tournament", "round robin with a cross table and ratings"),
-    "play": ("scripts.play", "play against an agent in the terminal"),
-    "solve": ("scripts.solve", "exact solver: scores of move strings read on stdin"),
-    "blunders": ("scripts.blunders", "a match's games judged by the solver: who lost the value"),
+    "match": ("scripts.arena.match", "head-to-head match, colours alternating, with Elo interval"),
+    "tournament": ("scripts.arena.tournament", "round robin with a cross table and ratings"),
+    "play": ("scripts.commands.play", "play against an agent in the terminal"),
+    "solve": ("scripts.commands.solve", "exact solver: scores of move strings read on stdin"),
+    "blunders": ("scripts.commands.blunders", "a match's games judged by the solver: who lost the value"),
     "build": ("scripts.commands.build", "write the one-file Kaggle submission (main.py)"),
     "validate": ("scripts.commands.validate", "play a submission file the way Kaggle does"),
-    "fuzz": ("scripts.fuzz", "random configurations and positions: no failure allowed"),
-    "serve": ("scripts.serve", "play and analyse in the browser (a local web server)"),
+    "fuzz": ("scripts.commands.fuzz", "random configurations and positions: no failure allowed"),
+    "serve": ("scripts.server.app", "play and analyse in the browser (a local web server)"),
     "bench": {
-        "search": ("scripts.bench", "minimax against the tutorial; nodes per second"),
-        "solver": ("scripts.bench_solver", "the solver on the labelled positions"),
-        "mcts": ("scripts.bench_mcts", "MCTS iterations per second and playouts"),
-        "match": ("scripts.bench_match", "match throughput with workers"),
-        "load": ("scripts.budget_under_load", "move times while CPU hogs run"),
-        "value": ("scripts.bench_value", "agents on labelled positions: how often the value is kept"),
-        "perfect": ("scripts.bench_perfect", "the perfect agent on labelled positions: value kept"),
-        "warmup": ("scripts.bench_warmup", "an opponent's moves beside the file's background compile"),
+        "search": ("scripts.bench.search", "minimax against the tutorial; nodes per second"),
+        "solver": ("scripts.bench.solver", "the solver on the labelled positions"),
+        "mcts": ("scripts.bench.mcts", "MCTS iterations per second and playouts"),
+        "match": ("scripts.bench.match", "match throughput with workers"),
+        "load": ("scripts.bench.load", "move times while CPU hogs run"),
+        "value": ("scripts.bench.value", "agents on labelled positions: how often the value is kept"),
+        "perfect": ("scripts.bench.perfect", "the perfect agent on labelled positions: value kept"),
+        "warmup": ("scripts.bench.warmup", "an opponent's moves beside the file's background compile"),
     },
 }
 

@@ -1,11 +1,11 @@
-"""scripts.bench_value: value kept on labelled positions, and labelling a match's games."""
+"""scripts.bench.value: value kept on labelled positions, and labelling a match's games."""
 import json
 
 import pytest
 
 from agents.search.solver import Solver
-from scripts import bench_value
-from scripts.bench_perfect import read_lines
+from scripts.bench import value as bench_value
+from scripts.bench.perfect import read_lines
 
 ANALYSIS = "tests/data/positions/analysis.txt"  # 7x6, exact scores of every column
 

@@ -13,9 +13,9 @@ import agents
 from conftest import ROOT
 from scripts import args as cli_args
 from scripts import cli
-from scripts.match import MatchResult, match
-from scripts.runner import parse_options, parse_spec
-from scripts.tournament import tournament
+from scripts.arena.match import MatchResult, match
+from scripts.arena.runner import parse_options, parse_spec
+from scripts.arena.tournament import tournament
 from submission import build as bld
 
 
@@ -46,8 +46,8 @@ class Captured(Exception):
     pass
 
 
-OTHER_SCRIPTS = ["scripts.compare_heuristics", "scripts.coin_game", "scripts.tictactoe_match",
-                 "scripts.seed_experiments", "scripts.make_book", "scripts.playout_book"]
+OTHER_SCRIPTS = ["scripts.tools.compare_heuristics", "scripts.tools.coin_game", "scripts.tools.tictactoe_match",
+                 "scripts.tools.seed_experiments", "scripts.tools.make_book", "scripts.tools.playout_book"]
 
 
 @pytest.mark.parametrize("prog, module", leaves() + [(None, m) for m in OTHER_SCRIPTS])
@@ -226,7 +226,7 @@ def test_callable_spec_is_played_as_is():
 
 def test_fuzz_takes_agent_specs():
     import io
-    from scripts import fuzz
+    from scripts.commands import fuzz
     report = fuzz.run(["minimax:depth=2"], None, games=3, seconds=None, seed=1, max_side=6,
                       out=io.StringIO(), act_timeouts=(1.0,))
     assert list(report) == ["minimax:depth=2"]

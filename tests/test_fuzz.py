@@ -5,14 +5,15 @@ import multiprocessing as mp
 import pytest
 
 import agents
-from scripts import budget_under_load, fuzz
+from scripts.bench import load as budget_under_load
+from scripts.commands import fuzz
 
 
 @pytest.mark.slow
 def test_short_seeded_fuzz_run_has_no_failures():
     out = io.StringIO()
     # perfect without the overage here: with it a move may take seconds (that path is
-    # covered by the overage accounting, in the long runs of scripts.fuzz)
+    # covered by the overage accounting, in the long runs of scripts.commands.fuzz)
     report = fuzz.run(fuzz.default_agents(), None, games=4, seconds=None, seed=7, max_side=12,
                       out=out, act_timeouts=(0.1, 0.2),
                       options={"perfect": {"use_overage": False}})

@@ -250,7 +250,7 @@ def test_seeded_agent_is_reproducible_and_uses_every_drawing_first_move():
 
 @pytest.mark.parametrize("opponent", ["random", "minimax"])
 def test_kaggle_env_games_are_won_or_drawn(opponent, reference_player):
-    from scripts.tictactoe_match import is_clean, play_game as play_kaggle
+    from scripts.tools.tictactoe_match import is_clean, play_game as play_kaggle
 
     agent = agents.make("tictactoe", seed=0)
     other = "random" if opponent == "random" else reference_player

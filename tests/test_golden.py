@@ -7,13 +7,13 @@ fixed-depth, seeded or solved settings, not self-play games. When a change to a 
 an evaluation or a tie-break is meant to change moves, regenerate the file in the same
 commit and say why in its message::
 
-    python -m scripts.golden --write tests/data/golden_moves.json
+    python -m scripts.tools.golden --write tests/data/golden_moves.json
 """
 import os
 
 import pytest
 
-from scripts import golden
+from scripts.tools import golden
 
 GOLDEN = os.path.join(os.path.dirname(__file__), "data", "golden_moves.json")
 

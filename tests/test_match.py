@@ -1,4 +1,4 @@
-"""scripts.runner and scripts.match: specs, one game, failures, reproducibility, the CLI.
+"""scripts.arena.runner and scripts.arena.match: specs, one game, failures, reproducibility, the CLI.
 
 Small boards and fast agents keep this file to a few seconds of games; the
 subprocess tests pay one numba compile each.
@@ -12,8 +12,8 @@ import sys
 import pytest
 
 from agents.board.rules import drop_piece, winner
-from scripts import match as match_mod
-from scripts.runner import (Game, elo_difference, game_seeds, parse_match_config, parse_spec,
+from scripts.arena import match as match_mod
+from scripts.arena.runner import (Game, elo_difference, game_seeds, parse_match_config, parse_spec,
                             parse_value, play_game, run_games, score_interval)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -234,7 +234,7 @@ def test_agent_against_itself_counts_each_game_once():
 
 def test_cli_prints_wdl_and_writes_json_and_replay(tmp_path):
     out, html = tmp_path / "games.json", tmp_path / "replay.html"
-    proc = run_cli("scripts.match", "random", "kaggle.random", "--games", "4", "--config", SMALL,
+    proc = run_cli("scripts.arena.match", "random", "kaggle.random", "--games", "4", "--config", SMALL,
                    "--seed", "2", "--json", str(out), "--replay", str(html), "--replay-game", "1")
     assert proc.returncode == 0, proc.stderr
     line = next(l for l in proc.stdout.splitlines() if l.startswith("W-D-L for random: "))
@@ -292,7 +292,7 @@ def test_dask_local_cluster_plays_the_same_games():
 
 
 def scripted(lines):
-    """``ask`` for scripts.play: answers from ``lines``, then EOF."""
+    """``ask`` for scripts.commands.play: answers from ``lines``, then EOF."""
     queue = list(lines)
 
     def ask(prompt):
@@ -312,7 +312,7 @@ def test_play_asks_again_on_bad_input_and_detects_the_win(tmp_path):
         |  O  O  .  .  X |
         |  X  O  .  .  X |
     """
-    from scripts import play as play_mod
+    from scripts.commands import play as play_mod
     leftmost = write_agent(tmp_path, "leftmost.py",
                            "return next(c for c in range(config.columns) if obs.board[c] == 0)")
     cfg = parse_match_config("rows=4,columns=5,inarow=4")
@@ -330,7 +330,7 @@ def test_play_asks_again_on_bad_input_and_detects_the_win(tmp_path):
 
 
 def test_play_quits_on_q_and_rejects_bad_agent(tmp_path, capsys):
-    from scripts import play as play_mod
+    from scripts.commands import play as play_mod
     said = []
     assert play_mod.play(parse_spec("random"), parse_match_config(SMALL), 2, 0,
                          ask=scripted(["q"]), say=said.append) is None

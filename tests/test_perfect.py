@@ -312,7 +312,7 @@ def test_lost_book_entry_is_played_from_the_book(agent):
 
 
 def test_playout_book_pieces(agent):
-    from scripts import playout_book as PB
+    from scripts.tools import playout_book as PB
     # fewest losses first, then most wins, then most draws, then the solver's order
     assert PB.choose({0: "WWL", 2: "DDD", 5: "WDD"}, [0, 2, 5]) == 5
     assert PB.choose({0: "DD", 2: "DD"}, [2, 0]) == 2
@@ -334,7 +334,7 @@ def test_playout_book_pieces(agent):
 def test_book_generator_is_resumable(tmp_path):
     """Three plies of fixed-depth alphabeta entries (the solver's part needs minutes
     from the empty board); a rerun reads the progress file and recomputes nothing."""
-    from scripts import make_book
+    from scripts.tools import make_book
     entries = make_book.generate(2, str(tmp_path), exact_from=3, heuristic_depth=2,
                                  tt_bits=12, quiet=True)
     lines = (tmp_path / "solved.txt").read_text().splitlines()
@@ -354,8 +354,8 @@ def test_keeps_the_value_outside_the_book_with_the_overage():
     """Positions of 6-12 stones (tests/data/positions/early.txt, every 15th line, and
     5334156, a win that the agent once played into a loss): with a fresh 60 s
     overage each, the chosen column keeps the win, the draw or the loss. The full
-    file is ``python -m scripts.bench_perfect``."""
-    from scripts.bench_perfect import read_lines, run
+    file is ``python -m scripts.bench.perfect``."""
+    from scripts.bench.perfect import read_lines, run
     lines = read_lines(os.path.join(POSITIONS, "early.txt"))
     chosen = lines[::15] + [line for line in lines if line[0] == "5334156"]
     records = run(chosen, overage=60.0, act=2.0)

@@ -94,7 +94,7 @@ def test_threats_heuristic_matches_reference_and_is_symmetric(shape):
 
 def test_minimax_depth3_matches_tutorial_on_random_positions():
     """Same score for every column as the tutorial, so the same best-column set.
-    (25 positions here; ``python -m scripts.bench`` checks 100 more and times them.)"""
+    (25 positions here; ``python -m scripts.bench.search`` checks 100 more and times them.)"""
     cfg = parse_config({})
     agent = agents.make("minimax", depth=3)
     for board, mark in positions((6, 7, 4), 25, seed=2024, max_stones=36):

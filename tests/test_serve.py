@@ -1,4 +1,4 @@
-"""``scripts.serve``: the game functions, every endpoint's bad input, a bounded load test.
+"""``scripts.server.app``: the game functions, every endpoint's bad input, a bounded load test.
 
 The server runs in this process on a free loopback port (``port=0``)."""
 import http.client
@@ -16,8 +16,9 @@ import agents
 from agents.players.base import Agent
 from agents.board.rules import drop_piece, legal_moves, winner
 from agents.search.solver import Solver
-from scripts import serve, serve_game
-from scripts.match import main as match_main
+from scripts.server import app as serve
+from scripts.server import game as serve_game
+from scripts.arena.match import main as match_main
 
 # Known analyses (shared/positions/analysis.txt, exact solver labels; -1000 = full column)
 KNOWN = [
@@ -532,7 +533,7 @@ def test_bad_arguments_exit_2_with_one_line(argv, words, capsys):
         serve.main(argv)
     assert e.value.code == 2
     err = capsys.readouterr().err
-    assert words in err and err.count("\n") == 1 and err.startswith("python -m scripts.serve: error")
+    assert words in err and err.count("\n") == 1 and err.startswith("python -m scripts.server.app: error")
 
 
 def test_port_in_use_exits_2(server, capsys):
@@ -546,9 +547,9 @@ def test_port_in_use_exits_2(server, capsys):
 def test_command_line_prints_the_url_and_serves():
     import subprocess
     import sys
-    proc = subprocess.Popen([sys.executable, "-m", "scripts.serve", "--port", "0", "--no-warm-up"],
+    proc = subprocess.Popen([sys.executable, "-m", "scripts.server.app", "--port", "0", "--no-warm-up"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            cwd=str(Path(serve.__file__).parent.parent))
+                            cwd=str(Path(serve.__file__).parent.parent.parent))
     try:
         line = proc.stdout.readline()
         assert line.startswith("connectx serve: http://127.0.0.1:"), line

@@ -218,7 +218,7 @@ def test_a_64_bit_board_enlarges_a_tiny_table():
 
 
 # ---------------------------------------------------------------------------
-# The labelled public sets (a sample; scripts/bench_solver.py runs them all)
+# The labelled public sets (a sample; scripts/bench/solver.py runs them all)
 # ---------------------------------------------------------------------------
 
 
@@ -383,7 +383,7 @@ def test_cli_analyze():
 
 
 # ---------------------------------------------------------------------------
-# scripts.bench_solver: the reference columns and the whole-process mode
+# scripts.bench.solver: the reference columns and the whole-process mode
 # ---------------------------------------------------------------------------
 
 
@@ -391,7 +391,7 @@ def test_bench_solver_times_references_and_processes(tmp_path, capsys):
     """A stand-in reference (our own solver CLI behind a script, so its scores are
     right) is timed beside ours per file and as a whole process; a missing binary is
     a one-line error."""
-    from scripts import bench_solver
+    from scripts.bench import solver as bench_solver
     ref = tmp_path / "ref"
     ref.write_text(f"#!/bin/sh\ncd {bench_solver.ROOT} && exec {sys.executable} -m agents.solver "
                    "--tt-bits 16\n")

@@ -1,11 +1,11 @@
-"""scripts.stats: pentanomial summary and GSPRT against hand-computed values, an
+"""scripts.arena.stats: pentanomial summary and GSPRT against hand-computed values, an
 independent maximum-likelihood reference and seeded simulations of whole SPRTs."""
 import math
 
 import numpy as np
 import pytest
 
-from scripts import stats
+from scripts.arena import stats
 
 
 def test_pentanomial_counts_pair_points():

@@ -197,7 +197,7 @@ def test_import_graph(tmp_path):
     ("import pkg.gone\n", "pkg.gone"),
     ("from numba import njit\n@njit(cache=True)\ndef f():\n    pass\n", "cache=True"),
     ("import requests\n", "requests"),
-    ("import scripts.bench\n", "scripts"),
+    ("import scripts.bench.search\n", "scripts"),
     ("def f(:\n", "does not parse"),
 ])
 def test_import_graph_rejects(tmp_path, source, message):

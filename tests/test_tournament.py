@@ -1,4 +1,4 @@
-"""scripts.tournament: the Bradley-Terry fit on known data, the round robin, its files."""
+"""scripts.arena.tournament: the Bradley-Terry fit on known data, the round robin, its files."""
 import csv
 import json
 import math
@@ -6,8 +6,8 @@ import math
 import numpy as np
 import pytest
 
-from scripts import tournament as tour
-from scripts.runner import parse_match_config, parse_spec
+from scripts.arena import tournament as tour
+from scripts.arena.runner import parse_match_config, parse_spec
 
 ORDER = ["random", "onestep", "minimax:depth=3", "alphabeta:depth=6"]  # weakest first
 

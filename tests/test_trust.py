@@ -8,10 +8,10 @@ import os
 
 import pytest
 
-from scripts import match as match_mod
-from scripts import openings as suites
-from scripts import tournament as tour_mod
-from scripts.runner import Game, parse_match_config, parse_spec, play_game, score_interval
+from scripts.arena import match as match_mod
+from scripts.arena import openings as suites
+from scripts.arena import tournament as tour_mod
+from scripts.arena.runner import Game, parse_match_config, parse_spec, play_game, score_interval
 
 SMALL = "rows=5,columns=6,inarow=4"
 
@@ -76,7 +76,7 @@ def test_shipped_suite_is_legal_folded_and_within_its_bound():
             header = [line for line in f if line.startswith("#")]
             f.seek(0)
             rows = [line.split() for line in f if line.strip() and not line.startswith("#")]
-        assert any("Made by: python -m scripts.openings --generate" in h for h in header)
+        assert any("Made by: python -m scripts.arena.openings --generate" in h for h in header)
         assert all(-suites.BOUND <= int(lo) <= int(hi) <= suites.BOUND for _, lo, hi in rows)
 
 
@@ -290,7 +290,7 @@ def test_sprt_stops_at_the_same_game_whatever_the_workers():
     """Rounds are whole pairs in schedule order, so the stop does not depend on which
     worker finishes first; one pool serves every round (two worker ids, not one per
     round)."""
-    from scripts.stats import parse_sprt
+    from scripts.arena.stats import parse_sprt
     cfg = parse_match_config(SMALL)
     runs = [match_mod.match("onestep", "random", 200, cfg, seed=5, progress=False,
                             sprt=parse_sprt("0,20"), workers=w) for w in (1, 2)]

@@ -4,7 +4,7 @@ For each move, in this order:
 
 1. the opening book (7x6, four in a row only): positions the agent meets when it
    plays its own book moves, as either colour, solved by :mod:`agents.search.solver`
-   (``scripts/make_book.py``), mirror images folded. Entries are EXACT (optimal
+   (``scripts/tools/make_book.py``), mirror images folded. Entries are EXACT (optimal
    column), WEAK (the column keeps the win or the draw) or HEURISTIC (the
    first plies, too early for the solver: a fixed-depth alphabeta move). In a
    position proven lost (WEAK, score -1) every move loses against perfect play
@@ -13,7 +13,7 @@ For each move, in this order:
    opponent the most problems (``make_book --lost-heuristic``). A few lost
    positions past 7 stones that games against ``alphabeta`` keep passing through
    hold the optimal column that lost least when played out against a ladder of
-   ``alphabeta`` opponents (``scripts/playout_book.py``);
+   ``alphabeta`` opponents (``scripts/tools/playout_book.py``);
 2. the exact solver (:func:`agents.search.solver.Solver.best_move`) under the time
    budget. Its first probes ask "can I win?" then "can I at least draw?", so
    even when it runs out of time it often knows a column that keeps the

@@ -5,7 +5,7 @@ Same negamax, same move order (table move, killers, centre first), same transpos
 table and Zobrist keys (by the Kaggle cell index of each stone), same values: the
 evaluation is :mod:`heuristics.bitboard`, equal to the array heuristics. So at a fixed
 depth both kernels visit the same nodes in the same order and return the same scores
-and move (``tests/test_search.py`` checks it; ``python -m scripts.bench`` times both).
+and move (``tests/test_search.py`` checks it; ``python -m scripts.bench.search`` times both).
 What changes is the cost of a node: a move is two word operations and a win check a
 dozen, instead of array updates and a walk along four lines, and the evaluation is a
 few hundred word operations instead of a scan of every window with an allocation.

@@ -1,6 +1,6 @@
 """The opening book: its file format (``encode_book``/``decode_book``), mirror folding
 (``canonical``) and lookup (:class:`Book`), read from the package resource
-``BOOK_NAME`` through :mod:`agents.resources`. Built by ``scripts/make_book.py``
+``BOOK_NAME`` through :mod:`agents.resources`. Built by ``scripts/tools/make_book.py``
 with the exact solver; played by the ``perfect`` agent (:mod:`agents.players.perfect`)."""
 import struct
 import zlib

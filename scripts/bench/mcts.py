@@ -1,5 +1,5 @@
-"""MCTS benchmark: ``python -m scripts.bench_mcts [--seconds S]`` (also a section of
-``python -m scripts.bench``).
+"""MCTS benchmark: ``python -m scripts.bench.mcts [--seconds S]`` (also a section of
+``python -m scripts.bench.search``).
 
 Prints, measured in this run (these machines are noisy, so only ratios mean much):
 
@@ -114,7 +114,7 @@ def run(seconds=1.0):
 
 # duplicates: each benchmark has a command line of its own (connectx bench NAME), built
 # the same way as the others from scripts.args.
-def main(argv=None, prog="python -m scripts.bench_mcts"):
+def main(argv=None, prog="python -m scripts.bench.mcts"):
     from scripts.args import ArgumentParser
     p = ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
     p.add_argument("--seconds", type=float, default=1.0,

@@ -1,4 +1,4 @@
-"""The shared game runner behind ``scripts.match`` and ``scripts.tournament``.
+"""The shared game runner behind ``scripts.arena.match`` and ``scripts.arena.tournament``.
 
 An agent *spec* is one of
 
@@ -28,8 +28,8 @@ earlier games. A submission file drawing from the global generators is not
 reproducible on a Dask worker, whose event loop draws from them in another thread.
 
 Size: ~450 lines, one job (specs in, games out, on one machine, in a pool or on
-dask); the summaries and statistics of the results live in :mod:`scripts.match` and
-:mod:`scripts.stats`.
+dask); the summaries and statistics of the results live in :mod:`scripts.arena.match` and
+:mod:`scripts.arena.stats`.
 """
 import contextlib
 import io
@@ -49,7 +49,7 @@ from agents.board.rules import parse_config
 # the command lines' helpers, re-exported here for the scripts that import them from runner
 from scripts.args import (ArgumentParser, fail, parse_options, parse_value, positive_int_arg, require)
 
-from scripts.stats import Z95, wilson
+from scripts.arena.stats import Z95, wilson
 
 KAGGLE_PREFIX = "kaggle."
 KAGGLE_BUILTINS = ("random", "negamax")
@@ -290,7 +290,7 @@ def play_game(game):
     output = [io.StringIO(), io.StringIO()]
     statuses = ["DONE", "DONE"]
     winner, error = 0, None
-    for i, ch in enumerate(game.opening):  # checked by scripts.openings: legal, not over
+    for i, ch in enumerate(game.opening):  # checked by scripts.arena.openings: legal, not over
         col = int(ch) - 1
         if not _valid_column(col, heights, cfg):
             raise ValueError(f"opening {game.opening!r}: move {i + 1} is not legal")
@@ -408,8 +408,8 @@ def _run_dask(games, dask, done):
         # the scheduler unpickles the tasks and the workers run them: both need this
         # package importable (installed, same version), not only this machine
         try:
-            client.run_on_scheduler(exec, "import scripts.runner")
-            client.run(exec, "import scripts.runner")
+            client.run_on_scheduler(exec, "import scripts.arena.runner")
+            client.run(exec, "import scripts.arena.runner")
         except ImportError as e:
             raise ValueError(f"the Dask scheduler or a worker cannot import this package "
                              f"({e}); install it on every machine of the cluster") from None

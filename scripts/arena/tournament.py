@@ -1,4 +1,4 @@
-"""Round robin: ``python -m scripts.tournament A B C ... [--games N] [--workers K] [--out DIR]``
+"""Round robin: ``python -m scripts.arena.tournament A B C ... [--games N] [--workers K] [--out DIR]``
 (also ``connectx tournament ...``).
 
 Every pair plays ``--games`` games, colours alternating. Prints and writes (in
@@ -13,7 +13,7 @@ keeps ratings finite when an agent wins or loses every game; they are shifted to
 mean 0. Intervals are +-1.96 standard errors from the curvature of the fit
 (Laplace approximation): with perfect scores they mostly reflect the prior.
 
-``--openings`` and ``--replays DIR`` work as in :mod:`scripts.match`: every pair of
+``--openings`` and ``--replays DIR`` work as in :mod:`scripts.arena.match`: every pair of
 agents meets the same openings, each twice with colours swapped.
 """
 import csv
@@ -26,9 +26,9 @@ import sys
 import numpy as np
 
 from scripts.args import (ArgumentParser, SPEC_HELP, add_games_arguments, positive_int_arg, progress_bar)
-from scripts.match import (add_trust_arguments, json_safe, pair_openings, trust_options, worker_shares)
-from scripts.replays import write_replays
-from scripts.runner import (Game, Struct, Z95, game_seeds, in_process_only, parse_match_config, parse_spec, require, run_games, score_of)
+from scripts.arena.match import (add_trust_arguments, json_safe, pair_openings, trust_options, worker_shares)
+from scripts.arena.replays import write_replays
+from scripts.arena.runner import (Game, Struct, Z95, game_seeds, in_process_only, parse_match_config, parse_spec, require, run_games, score_of)
 
 PRIOR_SD = 1000.0  # Elo; weak next to the few hundred Elo between agents that score 25-75%
 ELO = 400.0 / math.log(10.0)  # Elo points per unit of natural log-odds
@@ -37,7 +37,7 @@ ELO = 400.0 / math.log(10.0)  # Elo points per unit of natural log-odds
 def schedule(specs, games_per_pair, seed, cfg, openings=None):
     """All pairs (i < j), ``games_per_pair`` games each, i first in even games; games
     ``2g`` and ``2g + 1`` of a pair play the same opening (every pair of agents meets
-    the same openings, see :func:`scripts.match.pair_openings`)."""
+    the same openings, see :func:`scripts.arena.match.pair_openings`)."""
     pairs = list(itertools.combinations(range(len(specs)), 2))
     seeds = game_seeds(seed, len(pairs) * games_per_pair)
     starts = pair_openings(openings, (games_per_pair + 1) // 2, seed)
@@ -148,8 +148,8 @@ def tournament(texts, games=10, cfg=None, seed=0, workers=1, dask=None, progress
                openings=None):
     """Play the round robin. ``texts``: spec texts or agent callables (callables are
     played in this process: ``workers=1``, no ``dask``); ``cfg`` as in
-    ``scripts.match.match``; ``openings``: move strings (None: every game from the empty
-    board). Returns a :class:`~scripts.runner.Struct` (a dict whose keys
+    ``scripts.arena.match.match``; ``openings``: move strings (None: every game from the empty
+    board). Returns a :class:`~scripts.arena.runner.Struct` (a dict whose keys
     also read as attributes): ``names``, ``results`` (every game), ``points`` and
     ``played`` (matrices, row agent against column agent), ``ratings`` (rows of
     :func:`rating_rows`, best first). ``ValueError`` on bad input."""
@@ -205,7 +205,7 @@ def write_outputs(t, out, cfg, seed, plot=True):
     return paths
 
 
-def main(argv=None, prog="python -m scripts.tournament"):
+def main(argv=None, prog="python -m scripts.arena.tournament"):
     p = ArgumentParser(prog=prog, description="Round robin, colours alternating: cross table "
                        "and Bradley-Terry ratings with 95% intervals, written to --out.")
     p.add_argument("agents", nargs="+", metavar="AGENT", help="two or more distinct agents; "

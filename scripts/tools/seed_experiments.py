@@ -1,6 +1,6 @@
 """The experiments of the seed material, re-run next to the figures it printed.
 
-    python -m scripts.seed_experiments [--games 100] [--tutorial-games 20] [--workers K]
+    python -m scripts.tools.seed_experiments [--games 100] [--tutorial-games 20] [--workers K]
 
 1. Depth-3 minimax (the tutorial's, exactly: ``minimax:depth=3,tactics=False``) against
    the rule-based think-3 player (``rules:lookahead=3``), 100 games, colours
@@ -16,8 +16,8 @@ import sys
 
 import agents
 
-from scripts.match import match
-from scripts.runner import ArgumentParser, fail, parse_match_config, positive_int_arg
+from scripts.arena.match import match
+from scripts.arena.runner import ArgumentParser, fail, parse_match_config, positive_int_arg
 
 # the book's result for the first agent of experiment 1: (won, tied, lost) of 100
 BOOK_MINIMAX_VS_RULES = (68, 6, 26)
@@ -46,7 +46,7 @@ def row(label, a, b, games, cfg, seed, workers, book=None):
     print(line, flush=True)
 
 
-def main(argv=None, prog="python -m scripts.seed_experiments"):
+def main(argv=None, prog="python -m scripts.tools.seed_experiments"):
     p = ArgumentParser(prog=prog, description=__doc__.split("\n")[0])
     p.add_argument("--games", type=positive_int_arg, default=100, help="games of each match (default 100)")
     p.add_argument("--tutorial-games", type=positive_int_arg, default=20,

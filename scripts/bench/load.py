@@ -1,9 +1,9 @@
 """Move times of an agent while another process saturates a CPU core.
 
-    python -m scripts.budget_under_load [--agent alphabeta] [--moves 200] [--act-timeout 1]
+    python -m scripts.bench.load [--agent alphabeta] [--moves 200] [--act-timeout 1]
                                         [--hogs 1]
 
-The agent is a spec as in :mod:`scripts.runner` (``alphabeta:tt_bits=18``, ``main.py``).
+The agent is a spec as in :mod:`scripts.arena.runner` (``alphabeta:tt_bits=18``, ``main.py``).
 
 Starts ``--hogs`` CPU-bound processes, then plays ``--moves`` moves of self-play
 (restarting from the empty board when a game ends) with ``config.actTimeout`` set,
@@ -16,7 +16,7 @@ import time
 
 from agents.board.reference import ref_drop, ref_winner
 from scripts.args import (ArgumentParser, SPEC_HELP, add_config_argument, positive_int_arg, progress_bar)
-from scripts.runner import Struct, build_agent, parse_match_config, parse_spec
+from scripts.arena.runner import Struct, build_agent, parse_match_config, parse_spec
 
 
 def _hog():
@@ -46,7 +46,7 @@ def measure(agent, moves, act_timeout, rows=6, columns=7, inarow=4, progress=Fal
     return times
 
 
-def main(argv=None, prog="python -m scripts.budget_under_load"):
+def main(argv=None, prog="python -m scripts.bench.load"):
     p = ArgumentParser(prog=prog, description="Move times of an agent while other processes "
                        "saturate CPU cores; exit 1 if a move went over actTimeout.")
     p.add_argument("--agent", default="alphabeta", metavar="SPEC",

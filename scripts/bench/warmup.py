@@ -17,7 +17,7 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
@@ -50,7 +50,7 @@ def load_file(path):
     return ns
 
 
-def main(argv=None, prog="python -m scripts.bench_warmup"):
+def main(argv=None, prog="python -m scripts.bench.warmup"):
     ap = ArgumentParser(prog=prog, description="An opponent's move times beside the perfect "
                                                "file's background compile, in one process.")
     ap.add_argument("--opponent", default="alphabeta:depth=11",
@@ -61,7 +61,7 @@ def main(argv=None, prog="python -m scripts.bench_warmup"):
     args = ap.parse_args(argv)
     require("kaggle_environments", "this benchmark")
     import agents
-    from scripts.runner import parse_spec
+    from scripts.arena.runner import parse_spec
     from submission.build import build
     try:
         spec = parse_spec(args.opponent)

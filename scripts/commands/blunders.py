@@ -78,7 +78,7 @@ def summarize(games, solver, seconds, bucket=4):
     return judged, blunders, first, by_stones, skipped
 
 
-def main(argv=None, prog="python -m scripts.blunders"):
+def main(argv=None, prog="python -m scripts.commands.blunders"):
     ap = ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     ap.add_argument("games", help="a match's --out JSON file")
     ap.add_argument("--seconds", type=float, default=3.0,

@@ -1,6 +1,6 @@
 """Benchmarks: ratios measured in one run (these machines are noisy).
 
-    python -m scripts.bench [--positions N] [--seconds S] [--depth D]
+    python -m scripts.bench.search [--positions N] [--seconds S] [--depth D]
 
 * minimax depth 3 (numba) against the Kaggle tutorial's pure-Python agent
   (agents.search.reference) on the same random positions with 2-30 stones, both
@@ -26,9 +26,9 @@ from agents.search.reference import TutorialConfig, make_tutorial_agent, tutoria
 from agents.board.grid import column_heights
 from agents.board.rules import parse_config
 from scripts.args import ArgumentParser, positive_int_arg, progress
-from scripts.runner import Struct
+from scripts.arena.runner import Struct
 
-SECTIONS = ["scripts.bench_mcts"]
+SECTIONS = ["scripts.bench.mcts"]
 
 
 def sample_positions(n, seed):
@@ -182,7 +182,7 @@ def bench_alphabeta_kernels(positions, depth, quiet=False):
     print(f"  speed-up         : {t_old / t_new:12.2f}x")
 
 
-def main(argv=None, prog="python -m scripts.bench"):
+def main(argv=None, prog="python -m scripts.bench.search"):
     p = ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
     p.add_argument("--positions", type=positive_int_arg, default=100,
                    help="random 7x6 positions timed (default 100)")

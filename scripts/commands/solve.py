@@ -35,7 +35,7 @@ class SolveParser(ArgumentParser):
         return parsed
 
 
-def main(argv=None, prog="python -m scripts.solve"):
+def main(argv=None, prog="python -m scripts.commands.solve"):
     from agents.solver import main as solver_main
     return solver_main(argv, prog=prog, parser_class=SolveParser)
 

@@ -1,6 +1,6 @@
 """Time the perfect solver on the full labelled files; optionally C++ references too.
 
-    python -m scripts.bench_solver [--files end mid begin] [--reference PATH/c4solver]
+    python -m scripts.bench.solver [--files end mid begin] [--reference PATH/c4solver]
                                    [--c4 PATH/c4_positions] [--process]
 
 For each file: positions, wrong scores (must be 0), nodes, wall and CPU seconds,
@@ -25,7 +25,7 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
@@ -105,7 +105,7 @@ def process_mode(args, refs):
               f"{cpu / max(rcpu, 1e-9):11.2f}", flush=True)
 
 
-def main(argv=None, prog="python -m scripts.bench_solver"):
+def main(argv=None, prog="python -m scripts.bench.solver"):
     ap = ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     ap.add_argument("--files", nargs="+", default=["end", "mid", "begin"],
                     choices=("end", "mid", "begin"),

@@ -1,4 +1,4 @@
-"""The coin game lesson's experiments: ``python -m scripts.coin_game [--games 100]``.
+"""The coin game lesson's experiments: ``python -m scripts.tools.coin_game [--games 100]``.
 
 21 coins, take 1 or 2, whoever takes the last coin wins. Prints
 
@@ -40,7 +40,7 @@ def match(first, second, games, coins, max_take):
     return wins[1], wins[2]
 
 
-def main(argv=None, prog="python -m scripts.coin_game"):
+def main(argv=None, prog="python -m scripts.tools.coin_game"):
     from scripts.args import ArgumentParser, positive_int_arg
     parser = ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=positive_int_arg, default=100, help="games (default 100)")

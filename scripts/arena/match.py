@@ -1,14 +1,14 @@
-"""Head-to-head match: ``python -m scripts.match A B [--games N] [options]``.
+"""Head-to-head match: ``python -m scripts.arena.match A B [--games N] [options]``.
 
 Colours alternate (A has mark 1 in even-numbered games). Prints W-D-L for A, A's
 score with a 95% interval, the Elo difference A - B with its interval, move times
 and failures (INVALID, TIMEOUT, ERROR) per agent. Agent specs are described in
-:mod:`scripts.runner`. Results are identical for the same ``--seed`` whatever
+:mod:`scripts.arena.runner`. Results are identical for the same ``--seed`` whatever
 ``--workers`` (for agents with a fixed depth / iteration count, not ``time_limit``).
 
-    python -m scripts.match minimax:depth=3 rules --games 100 --workers 2
-    python -m scripts.match alphabeta:depth=6 negamax --config rows=6,columns=7,inarow=4
-    python -m scripts.match submission.py random --out games.json --replay game0.html
+    python -m scripts.arena.match minimax:depth=3 rules --games 100 --workers 2
+    python -m scripts.arena.match alphabeta:depth=6 negamax --config rows=6,columns=7,inarow=4
+    python -m scripts.arena.match submission.py random --out games.json --replay game0.html
 
 (also ``connectx match ...``). In a notebook, :func:`match` takes agent callables
 as well as spec strings and returns a :class:`MatchResult`.
@@ -19,11 +19,11 @@ Opening suites, pairs, SPRT and replays (``docs/matches.md``): ``--openings`` (d
 LOS and the draw ratio; ``--sprt elo0,elo1[,alpha,beta]`` stops early (exit 0 H1, 1 H0,
 3 inconclusive); ``--replays DIR`` writes every game's HTML replay and an index.
 
-    python -m scripts.match alphabeta:depth=5 alphabeta:depth=4 --games 200 --sprt 0,20
+    python -m scripts.arena.match alphabeta:depth=5 alphabeta:depth=4 --games 200 --sprt 0,20
 
 Size: ~450 lines, the match command and its report (schedule with openings, pair
-summaries, SPRT, replays); the games run in :mod:`scripts.runner`, the statistics
-are :mod:`scripts.stats`.
+summaries, SPRT, replays); the games run in :mod:`scripts.arena.runner`, the statistics
+are :mod:`scripts.arena.stats`.
 """
 import contextlib
 import json
@@ -32,10 +32,10 @@ from collections import namedtuple
 
 import numpy as np
 
-from scripts import stats
+from scripts.arena import stats
 from scripts.args import (ArgumentParser, SPEC_HELP, add_games_arguments, positive_int_arg, progress_bar)
-from scripts.replays import check_replays, write_replays
-from scripts.runner import (FAILURES, Game, elo_difference, format_elo, game_seeds, in_process_only, parse_match_config, parse_spec, process_pool, require, run_games, score_interval, score_of)
+from scripts.arena.replays import check_replays, write_replays
+from scripts.arena.runner import (FAILURES, Game, elo_difference, format_elo, game_seeds, in_process_only, parse_match_config, parse_spec, process_pool, require, run_games, score_interval, score_of)
 
 
 def schedule(spec_a, spec_b, n, seed, cfg, openings=None):
@@ -80,7 +80,7 @@ def pair_points(results):
 
 def distinct_pairs(results):
     """How many complete pairs differ in at least one move (opening included): the
-    independent trials when agents are deterministic (see :func:`scripts.stats.summary`)."""
+    independent trials when agents are deterministic (see :func:`scripts.arena.stats.summary`)."""
     return len({tuple(tuple(r.get("moves", (r["index"],))) for r in pair)
                 for pair in pairs_of(results)})
 
@@ -118,7 +118,7 @@ def distinct_games(results):
 
 
 def pair_summary(results):
-    """The pentanomial statistics of :func:`scripts.stats.summary` plus the draw ratio,
+    """The pentanomial statistics of :func:`scripts.arena.stats.summary` plus the draw ratio,
     the number of unpaired games and of distinct games."""
     points = pair_points(results)
     out = stats.summary(stats.pentanomial(points), effective=distinct_pairs(results))
@@ -246,8 +246,8 @@ def write_replay(result, cfg, path):
 class MatchResult(namedtuple("MatchResult", "games summary")):
     """What :func:`match` returns; unpacks as ``games, summary``.
 
-    ``games``: one dict per game (see ``scripts.runner.play_game``); ``summary``: the
-    statistics of :func:`summarize`; ``config``: the :class:`~scripts.runner.MatchConfig`
+    ``games``: one dict per game (see ``scripts.arena.runner.play_game``); ``summary``: the
+    statistics of :func:`summarize`; ``config``: the :class:`~scripts.arena.runner.MatchConfig`
     played. ``str()`` is the printed summary; ``replay(i)`` is a kaggle-environments
     env that has replayed game ``i`` (``.render(mode="ipython")`` in a notebook)."""
 
@@ -273,10 +273,10 @@ def match(a, b, games=10, cfg=None, seed=0, workers=1, dask=None, progress=True,
           sprt=None):
     """Play ``games`` games of A against B, colours alternating; a :class:`MatchResult`.
 
-    ``a``, ``b``: spec texts (see :mod:`scripts.runner`) or agent callables (played in
+    ``a``, ``b``: spec texts (see :mod:`scripts.arena.runner`) or agent callables (played in
     this process: ``workers=1``, no ``dask``). ``cfg``: a ``MatchConfig``, its text
     ``"rows=6,columns=7,inarow=4"`` or None (kaggle's defaults). ``openings``: a list of
-    move strings (None: the empty board), ``sprt``: a :class:`scripts.stats.Sprt`.
+    move strings (None: the empty board), ``sprt``: a :class:`scripts.arena.stats.Sprt`.
     ``ValueError`` on bad input.
 
     With ``sprt`` the games are played in rounds of pairs and the match stops after
@@ -360,7 +360,7 @@ def json_safe(value):
     return value
 
 
-def main(argv=None, prog="python -m scripts.match"):
+def main(argv=None, prog="python -m scripts.arena.match"):
     p = ArgumentParser(prog=prog, description="Head-to-head match, colours alternating: "
                        "W-D-L, score and Elo difference with 95% intervals, move times.")
     p.add_argument("a", metavar="A", help="first agent (mark 1 in even games); " + SPEC_HELP)
@@ -432,7 +432,7 @@ def add_trust_arguments(p, sprt=True):
 def trust_options(args, cfg):
     """(openings list or None, Sprt or None) of the parsed flags; ValueError if bad.
     Also checks early that ``--replays`` can be written."""
-    from scripts import openings as suites
+    from scripts.arena import openings as suites
     if args.openings is None:
         args.openings = suites.default_openings(cfg.rows, cfg.columns, cfg.inarow)
     openings = suites.resolve(args.openings, cfg.rows, cfg.columns, cfg.inarow)

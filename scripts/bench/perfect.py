@@ -22,7 +22,7 @@ import os
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
@@ -108,7 +108,7 @@ def summary(records):
             "overage_worst": max(r["overage"] for r in records), "sources": sources}
 
 
-def main(argv=None, prog="python -m scripts.bench_perfect"):
+def main(argv=None, prog="python -m scripts.bench.perfect"):
     ap = ArgumentParser(prog=prog,
                                  description="Play the perfect agent once on each labelled "
                                              "position and check it keeps the value.")

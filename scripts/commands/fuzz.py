@@ -1,9 +1,9 @@
 """Fuzz the agents: random valid configurations, random reachable positions, short budgets.
 
-    python -m scripts.fuzz [--agents SPEC ...] [--submission main.py] [--games N]
+    python -m scripts.commands.fuzz [--agents SPEC ...] [--submission main.py] [--games N]
                            [--seconds S] [--seed S] [--max-side 20]
 
-(also ``connectx fuzz``). Agents are specs as in :mod:`scripts.runner`
+(also ``connectx fuzz``). Agents are specs as in :mod:`scripts.arena.runner`
 (``minimax:depth=2``, ``negamax``, ``main.py``); a registry agent without options
 gets :func:`fuzz_options`.
 
@@ -35,7 +35,7 @@ import numpy as np
 import agents
 from agents.board.grid import drop, is_win_at
 from scripts.args import ArgumentParser, SPEC_HELP, positive_int_arg, progress_bar
-from scripts.runner import Struct, build_agent, parse_spec
+from scripts.arena.runner import Struct, build_agent, parse_spec
 
 # Agents that are not ConnectX players or have no time management of their own.
 EXCLUDED = {"tutorial"}
@@ -201,7 +201,7 @@ def run(names, submission, games, seconds, seed, max_side, out=sys.stdout,
     return report
 
 
-def main(argv=None, prog="python -m scripts.fuzz"):
+def main(argv=None, prog="python -m scripts.commands.fuzz"):
     p = ArgumentParser(prog=prog, description="Fuzz the agents: random valid configurations, "
                        "random reachable positions, short budgets; exit 1 on any ERROR, "
                        "INVALID or TIMEOUT.")

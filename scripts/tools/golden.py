@@ -1,8 +1,8 @@
 """Golden moves: the column every deterministic agent setting chooses on seeded
 positions, and the exact solver's scores, recorded as JSON.
 
-    python -m scripts.golden --write tests/data/golden_moves.json
-    python -m scripts.golden --check tests/data/golden_moves.json
+    python -m scripts.tools.golden --write tests/data/golden_moves.json
+    python -m scripts.tools.golden --check tests/data/golden_moves.json
 
 A guard for pure restructures (moving code between modules must not change a single
 move), not a test of strength: a deliberate change of a search or a tie-break changes
@@ -20,7 +20,7 @@ import random
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 POSITIONS = os.path.join(ROOT, "tests", "data", "positions")
 
 # (rows, columns, inarow, number of positions, fewest stones, most stones)

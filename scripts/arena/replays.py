@@ -25,7 +25,7 @@ def game_file(result):
 def write_replays(results, cfg, path, title_agents):
     """One replay per game of ``results`` and ``index.html`` in directory ``path``;
     returns the index's path. ``title_agents``: the spec texts named in the title."""
-    from scripts.match import write_replay
+    from scripts.arena.match import write_replay
     check_replays(path)
     os.makedirs(path, exist_ok=True)
     rows = []

@@ -19,7 +19,7 @@ solver is too slow for them.
 Resumable: every solved position is appended to ``WORK/solved.txt`` at once; a
 rerun skips what is there. Usage::
 
-    python -m scripts.make_book --depth 7 --weak --lost-heuristic --heuristic-depth 10 \
+    python -m scripts.tools.make_book --depth 7 --weak --lost-heuristic --heuristic-depth 10 \
         [--work DIR] [--out FILE]
 
 ``--depth`` is the largest number of stones on the board in a book position.
@@ -30,7 +30,7 @@ import time
 
 from tqdm.auto import tqdm
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
@@ -157,7 +157,7 @@ def position_of(seq):
     return p
 
 
-def main(argv=None, prog="python -m scripts.make_book"):
+def main(argv=None, prog="python -m scripts.tools.make_book"):
     from scripts.args import ArgumentParser
     ap = ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     ap.add_argument("--depth", type=int, required=True,

@@ -35,12 +35,12 @@ import sys
 import time
 
 from scripts.args import ArgumentParser, positive_int_arg, progress_bar
-from scripts.bench_perfect import board_of, read_lines, sign
-from scripts.blunders import load_games
-from scripts.runner import parse_spec
-from scripts.stats import wilson
+from scripts.arena.runner import parse_spec
+from scripts.arena.stats import wilson
+from scripts.bench.perfect import board_of, read_lines, sign
+from scripts.commands.blunders import load_games
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEFAULT_FILE = os.path.join(ROOT, "scripts", "data", "positions", "games.txt")
 FULL = -1000
 
@@ -112,7 +112,7 @@ def parse_range(text):
     return lo, hi
 
 
-def main(argv=None, prog="python -m scripts.bench_value"):
+def main(argv=None, prog="python -m scripts.bench.value"):
     ap = ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     ap.add_argument("agents", nargs="*", help="agent specs, e.g. alphabeta:depth=10")
     ap.add_argument("--file", default=DEFAULT_FILE, help="labelled positions (default: "

@@ -1,10 +1,10 @@
-"""Play and analyse in the browser: ``connectx serve`` / ``python -m scripts.serve``.
+"""Play and analyse in the browser: ``connectx serve`` / ``python -m scripts.server.app``.
 
 Starts a local web server (127.0.0.1 unless ``--host`` says otherwise) that serves
 one page -- play any registry agent, see every column's score, replay a match's
 ``--json`` file -- and the JSON endpoints behind it (documented in ``docs/serve.md``).
 This file is the server (agent pool, analysis, HTTP); the game side (request checks,
-game state, outcomes, replays) is :mod:`scripts.serve_game`. Size: ~470 lines, most of
+game state, outcomes, replays) is :mod:`scripts.server.game`. Size: ~470 lines, most of
 them this docstring and the request handler's error paths.
 
 Design:
@@ -65,8 +65,8 @@ from agents.search.position import Position
 from agents.search.solver import Solver
 from agents.search.solver import warm_up as warm_up_solver
 from scripts.args import ArgumentParser, fail, positive_int_arg
-from scripts.runner import MatchConfig, Struct, config_struct
-from scripts.serve_game import (MAX_SIDE, MOVE_TIME, UNCLOCKED, AgentFailed, BadRequest, Busy,
+from scripts.arena.runner import MatchConfig, Struct, config_struct
+from scripts.server.game import (MAX_SIDE, MOVE_TIME, UNCLOCKED, AgentFailed, BadRequest, Busy,
                                 agent_catalogue, check_unclocked, game_state, outcome, parse_agent,
                                 parse_game, play_moves, replay, solver_outcome)
 
@@ -431,7 +431,7 @@ def port_arg(text):
     return value
 
 
-def main(argv=None, prog="python -m scripts.serve"):
+def main(argv=None, prog="python -m scripts.server.app"):
     p = ArgumentParser(prog=prog,
                        description="Play and analyse ConnectX in the browser (a local web server).")
     p.add_argument("--host", default="127.0.0.1",

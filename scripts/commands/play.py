@@ -1,9 +1,9 @@
-"""Play against an agent in the terminal: ``python -m scripts.play AGENT [--second]``.
+"""Play against an agent in the terminal: ``python -m scripts.commands.play AGENT [--second]``.
 
 The board is drawn after every move with the columns numbered from 1; type a
 column number and Enter (``q`` quits). Anything else -- a word, a number off the
 board, a full column -- is explained and asked again. You are X (mark 1, moving
-first) unless ``--second``. AGENT is a spec as in :mod:`scripts.runner`. Also
+first) unless ``--second``. AGENT is a spec as in :mod:`scripts.arena.runner`. Also
 ``connectx play AGENT``.
 """
 import sys
@@ -12,7 +12,7 @@ import numpy as np
 
 from agents.board.grid import drop, is_win_at
 from scripts.args import ArgumentParser, SPEC_HELP, add_config_argument
-from scripts.runner import (Struct, config_struct, build_agent, parse_match_config, parse_spec, warm_up)
+from scripts.arena.runner import (Struct, config_struct, build_agent, parse_match_config, parse_spec, warm_up)
 
 SYMBOLS = {0: ".", 1: "X", 2: "O"}
 
@@ -90,7 +90,7 @@ def play(spec, cfg, human_mark=1, seed=0, ask=input, say=print):
     return 0
 
 
-def main(argv=None, prog="python -m scripts.play"):
+def main(argv=None, prog="python -m scripts.commands.play"):
     p = ArgumentParser(prog=prog, description="Play against an agent in the terminal: type a "
                        "column number (1 = leftmost) and Enter, q to quit.")
     p.add_argument("agent", metavar="AGENT", help="your opponent; " + SPEC_HELP)

@@ -10,7 +10,7 @@ columns in range, no full column, no four in a row (the position must not be ove
 ``balanced:K`` is the package's own suite for the standard 7x6 board, shipped in
 ``scripts/data/openings/balancedK.txt`` and made by::
 
-    python -m scripts.openings --generate K [--bound T] [--budget SECONDS]
+    python -m scripts.arena.openings --generate K [--bound T] [--budget SECONDS]
 
 Every K-ply move sequence is played out; sequences that reach the same position
 (transpositions) or its mirror image count once (the smallest move string is kept).
@@ -30,7 +30,7 @@ import sys
 import time
 
 BOUND = 4  # "close to balanced": |score| <= BOUND (win, if any, at the 18th stone or later)
-DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "openings")
+DATA_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "openings")
 STANDARD = (6, 7, 4)  # rows, columns, inarow of the shipped suites
 
 
@@ -235,8 +235,8 @@ def write_suite(path, k, rows, counts, bound, command):
 
 
 def main(argv=None):
-    from scripts.runner import ArgumentParser
-    p = ArgumentParser(prog="python -m scripts.openings",
+    from scripts.arena.runner import ArgumentParser
+    p = ArgumentParser(prog="python -m scripts.arena.openings",
                        description="Generate a balanced:K opening suite.")
     p.add_argument("--generate", type=int, required=True, metavar="K", help="plies")
     p.add_argument("--bound", type=int, default=BOUND, help=f"|score| bound (default {BOUND})")
@@ -247,7 +247,7 @@ def main(argv=None):
     if not 0 <= args.generate <= 8 or args.bound < 0:
         p.error("K must be in 0..8 and --bound >= 0")
     rows, counts = generate(args.generate, args.bound, args.deadline, args.budget)
-    command = ("python -m scripts.openings --generate "
+    command = ("python -m scripts.arena.openings --generate "
                f"{args.generate} --bound {args.bound} --deadline {args.deadline:g} "
                f"--budget {args.budget:g}")
     os.makedirs(DATA_DIR, exist_ok=True)

@@ -1,6 +1,6 @@
 """Heuristic A against heuristic B at equal alpha-beta depth.
 
-    python -m scripts.compare_heuristics [--a threats] [--b windows] [--depth 4] [--openings 50]
+    python -m scripts.tools.compare_heuristics [--a threats] [--b windows] [--depth 4] [--openings 50]
                                          [--config rows=6,columns=7,inarow=4]
 
 Both sides are ``alphabeta`` at the same fixed depth; each game starts from a
@@ -17,7 +17,7 @@ import numpy as np
 import agents
 from agents.board.grid import column_heights, drop, is_win_at
 from scripts.args import ArgumentParser, add_config_argument, positive_int_arg, progress_bar
-from scripts.runner import parse_match_config
+from scripts.arena.runner import parse_match_config
 
 
 def play(first, second, opening, cfg):
@@ -55,7 +55,7 @@ def random_opening(rng, plies, cfg):
             return moves
 
 
-def main(argv=None, prog="python -m scripts.compare_heuristics"):
+def main(argv=None, prog="python -m scripts.tools.compare_heuristics"):
     p = ArgumentParser(prog=prog, description="Heuristic A against heuristic B, both alphabeta "
                        "at the same fixed depth, from seeded random openings played with "
                        "both colours.")
@@ -68,7 +68,7 @@ def main(argv=None, prog="python -m scripts.compare_heuristics"):
     p.add_argument("--plies", type=int, default=2, help="moves of each opening (default 2)")
     p.add_argument("--seed", type=int, default=0, help="seed of the openings (default 0)")
 # duplicates: the options every match-like script takes (--config, --quiet), as in
-# scripts/budget_under_load.py; scripts.args builds them.
+# scripts/bench/load.py; scripts.args builds them.
     add_config_argument(p, board_only=True)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     args = p.parse_args(argv)

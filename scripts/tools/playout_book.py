@@ -11,7 +11,7 @@ draws (ties: the solver's order). The chosen column goes into the opening book a
 WEAK entry with score -1 (it keeps the proven outcome, as every column does), and the
 book's ``max_stones`` grows to cover the position. Usage::
 
-    python -m scripts.playout_book 444443333 [MOVES ...] [--opponents "alphabeta:depth=8;..."]
+    python -m scripts.tools.playout_book 444443333 [MOVES ...] [--opponents "alphabeta:depth=8;..."]
         [--workers 2] [--book agents/data/book7x6.bin] [--out FILE] [--dry-run]
 
 Positions are move strings (1-based columns) with the second player to move.
@@ -21,7 +21,7 @@ import os
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
@@ -45,7 +45,7 @@ def play_out(moves, opponent, agent=None):
     ``perfect`` as the second. ``"W"``, ``"D"`` or ``"L"`` for ``perfect`` and the
     moves of the game, with kaggle's overage accounting (60 s each)."""
     from agents import make
-    from scripts.runner import parse_spec
+    from scripts.arena.runner import parse_spec
     me = agent or make("perfect")
     spec = parse_spec(opponent)
     if spec.kind != "registry":
@@ -109,7 +109,7 @@ def _job(args):
     return moves, col, opponent, result
 
 
-def main(argv=None, prog="python -m scripts.playout_book"):
+def main(argv=None, prog="python -m scripts.tools.playout_book"):
     from scripts.args import ArgumentParser
     ap = ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     ap.add_argument("positions", nargs="+", help="move strings, second player to move")

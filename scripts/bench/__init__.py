@@ -1,0 +1,1 @@
+"""One benchmark per file: ``connectx bench NAME`` runs ``scripts.bench.NAME``'s main."""
