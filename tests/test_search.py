@@ -271,8 +271,8 @@ def test_bitboard_heuristics_equal_the_array_ones(shape):
 def test_alphabeta_kernels_search_the_same_tree(shape, depth, count, heuristic):
     """Fixed depth from an empty table: the bitboard kernel (where the board fits 64
     bits), the same kernel on the grid (the cached array path) and the recursive array
-    kernel give the same column, value and node count (same order, same table, same
-    values)."""
+    kernel give the same column, value, node count and principal variation (same
+    order, same table, same values)."""
     rows, columns, inarow = shape
     cfg = parse_config({"rows": rows, "columns": columns, "inarow": inarow})
     agent = agents.make("alphabeta", heuristic=heuristic, tt_bits=14)
@@ -290,7 +290,10 @@ def test_alphabeta_kernels_search_the_same_tree(shape, depth, count, heuristic):
         grid = np.array(board, dtype=np.int8)
         heights = column_heights(grid, rows, columns)
         for d in range(1, depth + 1):
-            got = {k: agent.fixed_depth(grid, heights, mark, cfg, d, kernel=k) for k in kernels}
+            got = {}
+            for k in kernels:  # and the same principal variation
+                got[k] = agent.fixed_depth(grid, heights, mark, cfg, d, kernel=k) + \
+                    (tuple(agent.pv),)
             assert len(set(got.values())) == 1, (board, d, got)
         assert list(grid) == board and list(heights) == list(column_heights(grid, rows, columns))
         seen += 1

@@ -12,7 +12,8 @@ from agents.search.tactics import safety_net, tactical_move
 from agents.players.baselines import best_columns, tutorial_scores
 from agents.board.grid import center_order, window_table
 from agents.search.alphabeta import Tables, negamax, root_search
-from agents.search.alphabeta_bb import HEURISTIC_IDS, bb_root_search, packed_table
+from agents.search.alphabeta_bb import (HEURISTIC_IDS, OPT_HISTORY, OPT_KILLERS, OPT_PVS,
+                                        OPT_QUIESCENCE, bb_root_search, packed_table)
 from heuristics.bitboard import eval_geometry, fits as fits_bitboard
 from agents.search.scores import INF, PROVEN, S_ABORTED, S_NODES
 
@@ -58,6 +59,18 @@ class AlphaBetaAgent(Agent):
     ``config.actTimeout`` less a safety margin; with ``use_overage`` also a share of
     ``obs.remainingOverageTime``). ``heuristic`` names the evaluation at the horizon.
 
+    The lesson's refinements, each an option: ``killers`` (two killer moves a ply, on
+    by default), ``history`` (the other moves ordered by the cut-offs they caused),
+    ``pvs`` (principal variation search: null windows after the first move),
+    ``aspiration`` (each depth of the iterative deepening opens with a window of
+    :attr:`ASPIRATION` around the previous value, widened on a fail) -- all four
+    leave the value and the move at a fixed depth unchanged and change only the
+    nodes searched -- and ``quiescence`` (at the horizon, forced blocks and immediate
+    wins are played out: :mod:`agents.search.horizon`), which changes values.
+    docs/benchmarks.md measures each and says why each default is what it is. The
+    last search's principal variation (0-based columns) is :attr:`pv` and, after a
+    move, ``last["pv"]``.
+
     Boards that fit 64 bits search on bitboards (:mod:`agents.search.alphabeta_bb`:
     the same tree as the array kernels, several times faster); larger boards on the
     array kernels of :mod:`agents.search.alphabeta`."""
@@ -69,13 +82,27 @@ class AlphaBetaAgent(Agent):
                "time_limit": (optional(positive_number("time_limit")), None),
                "heuristic": (heuristic_name, "threats"),
                "tt_bits": (positive_int("tt_bits", 28), 20),
-               "use_overage": (boolean("use_overage"), False)}
+               "use_overage": (boolean("use_overage"), False),
+               "killers": (boolean("killers"), True),
+               "history": (boolean("history"), False),
+               "pvs": (boolean("pvs"), False),
+               "aspiration": (boolean("aspiration"), False),
+               "quiescence": (boolean("quiescence"), False)}
+    # the aspiration window's half-width by heuristic (a few threats' worth), and its
+    # growth on each fail: after ASPIRATION_TRIES fails the window is (-INF, INF)
+    ASPIRATION = {"threats": 50, "windows": 200, "none": 1}
+    ASPIRATION_GROWTH = 4
+    ASPIRATION_TRIES = 3
 
     def __init__(self, **options):
         super().__init__(**options)
         self.evaluate = get_heuristic(self.heuristic)
         self._tables = {}
         self.last = {}
+        self.pv = []
+        self.opts = ((OPT_KILLERS if self.killers else 0) | (OPT_HISTORY if self.history else 0)
+                     | (OPT_PVS if self.pvs else 0)
+                     | (OPT_QUIESCENCE if self.quiescence else 0))
 
     def table_bits(self, cfg):
         """``tt_bits``, or fewer on a board of at most 12 cells: ``2**bits`` slots at
@@ -110,19 +137,24 @@ class AlphaBetaAgent(Agent):
         return "grid" if self.heuristic in HEURISTIC_IDS else "recursive"
 
     def root(self, grid, heights, mark, cfg, depth, deadline, first, stats, scores,
-             kernel=None):
+             kernel=None, alpha=-INF, beta=INF):
         """One root search at ``depth`` with ``kernel`` (one of :attr:`KERNELS`; None:
-        :meth:`kernel_for` decides): the best column, or -1 if aborted."""
+        :meth:`kernel_for` decides) in the window (``alpha``, ``beta``): the best
+        column, or -1 if aborted; its line in the tables' ``pv[0, :pvlen[0]]``."""
         t = self.tables(cfg)
         kernel = kernel or self.kernel_for(cfg)
         if kernel not in self.KERNELS:
             raise ValueError(f"unknown kernel {kernel!r}; valid: {', '.join(self.KERNELS)}")
         if kernel == "recursive":
+            if self.opts != OPT_KILLERS or (alpha, beta) != (-INF, INF):
+                raise ValueError("the recursive kernel searches the plain tree only (killers, "
+                                 "no history, pvs, aspiration or quiescence)")
             t.arrays_used = True
             return root_search(grid, heights, cfg.rows, cfg.columns, cfg.inarow,
                                window_table(*cfg), self.evaluate, center_order(cfg.columns),
                                depth, mark, t.zobrist, t.tt_key, t.tt_val, t.tt_info, t.tt_move,
-                               t.killers, t.moves, deadline, first, stats, scores)
+                               t.killers, t.moves, deadline, first, stats, scores, t.pv,
+                               t.pvlen)
         if t.packed is None:
             t.packed = packed_table(self.table_bits(cfg))
         windows = None  # the bitboard kernel (see agents.search.alphabeta_bb)
@@ -136,22 +168,28 @@ class AlphaBetaAgent(Agent):
         return bb_root_search(grid, heights, cfg.rows, cfg.columns, cfg.inarow, geo,
                               HEURISTIC_IDS[self.heuristic], center_order(cfg.columns),
                               depth, mark, t.zobrist.view(np.int64), t.packed, t.killers,
-                              t.moves, deadline, first, stats, scores, windows)
+                              t.moves, deadline, first, stats, scores, windows, self.opts,
+                              t.history, t.pv, t.pvlen, alpha, beta)
 
     def fixed_depth(self, grid, heights, mark, cfg, depth, kernel=None):
-        """One alpha-beta search at ``depth`` from an empty table: (column, value, nodes).
+        """One alpha-beta search at ``depth`` from an empty table: (column, value, nodes);
+        its principal variation in :attr:`pv`.
 
         ``value`` equals the plain minimax value at ``depth`` (tested against
-        ``agents.search.reference.minimax_value``). ``kernel``: force one of
+        ``agents.search.reference.minimax_value``; with ``quiescence``, the value of
+        ``agents.search.reference.quiescence_value``). ``kernel``: force one of
         :attr:`KERNELS` rather than let :meth:`kernel_for` choose."""
-        self.tables(cfg).clear()
+        t = self.tables(cfg)
+        t.clear()
         stats = np.zeros(2, dtype=np.int64)
         scores = np.full(cfg.columns, -INF, dtype=np.int64)
         col = self.root(grid, heights, mark, cfg, depth, 0.0, -1, stats, scores, kernel)
+        self.pv = [int(c) for c in t.pv[0, :t.pvlen[0]]]
         return int(col), int(scores[col]), int(stats[S_NODES])
 
     def search(self, grid, heights, mark, cfg, deadline=0.0, max_depth=None, trace=None):
-        """Iterative deepening; returns (column, value, depth reached, nodes).
+        """Iterative deepening; returns (column, value, depth reached, nodes), and
+        leaves the last completed depth's principal variation in :attr:`pv`.
 
         ``deadline`` (``time.perf_counter`` seconds, 0 = none) stops the search; the
         move of the last completed depth is returned. Depth 1 always completes.
@@ -166,13 +204,17 @@ class AlphaBetaAgent(Agent):
         scores = np.full(cfg.columns, -INF, dtype=np.int64)
         best_col, best_val, reached = -1, 0, 0
         first = -1
+        t = self.tables(cfg)
+        self.pv = []
         for depth in range(1, limit + 1):
             t0 = time.perf_counter()
-            col = self.root(grid, heights, mark, cfg, depth, deadline if depth > 1 else 0.0,
-                            first, stats, scores)
+            col = self.root_window(grid, heights, mark, cfg, depth,
+                                   deadline if depth > 1 else 0.0, first, stats, scores,
+                                   best_val if depth > 1 and self.aspiration else None)
             if stats[S_ABORTED] or col < 0:
                 break
             best_col, best_val, reached, first = int(col), int(scores[col]), depth, int(col)
+            self.pv = [int(c) for c in t.pv[0, :t.pvlen[0]]]
             if trace is not None:
                 trace.append((depth, best_col, int(stats[S_NODES])))
             if abs(best_val) >= PROVEN:
@@ -183,14 +225,42 @@ class AlphaBetaAgent(Agent):
                 break
         return best_col, best_val, reached, int(stats[S_NODES])
 
+    def root_window(self, grid, heights, mark, cfg, depth, deadline, first, stats, scores,
+                    guess):
+        """:meth:`root` with an aspiration window around ``guess`` (None: the full
+        window): on a fail low or high the failing side is widened
+        :attr:`ASPIRATION_GROWTH` times, and after :attr:`ASPIRATION_TRIES` fails
+        opened; the result is then the full window's."""
+        if guess is None or abs(guess) >= PROVEN:
+            return self.root(grid, heights, mark, cfg, depth, deadline, first, stats, scores)
+        delta = self.ASPIRATION.get(self.heuristic, 50)
+        lo, hi = guess - delta, guess + delta
+        for tries in range(self.ASPIRATION_TRIES + 1):
+            if tries == self.ASPIRATION_TRIES:
+                lo, hi = -INF, INF
+            col = self.root(grid, heights, mark, cfg, depth, deadline, first, stats, scores,
+                            alpha=lo, beta=hi)
+            if stats[S_ABORTED] or col < 0:
+                return col
+            v = int(scores[col])
+            delta *= self.ASPIRATION_GROWTH
+            if v <= lo:
+                lo = max(-INF, v - delta)
+            elif v >= hi:
+                hi, first = min(INF, v + delta), int(col)
+            else:
+                return col
+        return col
+
     def choose(self, grid, heights, mark, cfg, clock):
         t = tactical_move(grid, heights, cfg, mark)
         if t >= 0:
-            self.last = {"column": t, "depth": 0, "nodes": 0, "value": None}
+            self.last = {"column": t, "depth": 0, "nodes": 0, "value": None, "pv": [t]}
             return t
         col, val, depth, nodes = self.search(grid, heights, mark, cfg, clock.deadline,
                                              self.depth)
-        self.last = {"column": col, "depth": depth, "nodes": nodes, "value": val}
+        self.last = {"column": col, "depth": depth, "nodes": nodes, "value": val,
+                     "pv": list(self.pv)}
         return col
 
 
@@ -223,7 +293,8 @@ def warmup_units(heuristic="threats"):
         stats = np.zeros(2, dtype=np.int64)
         negamax(grid, heights, cfg.rows, cfg.columns, cfg.inarow, windows, agent.evaluate,
                  order, 1, -INF, INF, 2, 1, 1, np.uint64(0), t.zobrist, t.tt_key, t.tt_val,
-                 t.tt_info, t.tt_move, t.killers, t.moves, np.int64(1), 0.0, stats)
+                 t.tt_info, t.tt_move, t.killers, t.moves, np.int64(1), 0.0, stats, t.pv,
+                 t.pvlen)
     windows = window_table(*cfg)
     order = center_order(cfg.columns)
     return [

@@ -19,7 +19,8 @@ from agents.search.scores import CHECK_EVERY, EXACT, INF, LOWER, S_ABORTED, S_NO
 
 
 class Tables:
-    """Preallocated search memory: Zobrist keys, the transposition table, killers.
+    """Preallocated search memory: Zobrist keys, the transposition table, killers,
+    history, the principal variation.
 
     ``tt_bits`` sets the table to ``2**tt_bits`` entries (24 bytes each)."""
 
@@ -34,6 +35,11 @@ class Tables:
         self.tt_move = np.full(n, -1, dtype=np.int16)
         self.killers = np.full((size + 2, 2), -1, dtype=np.int64)
         self.moves = np.zeros((size + 2, columns), dtype=np.int64)
+        # cut-offs by mark and cell (history ordering); the principal variation of
+        # each ply (row p: the line from the node at ply p, pvlen[p] moves)
+        self.history = np.zeros((3, size), dtype=np.int64)
+        self.pv = np.zeros((size + 2, size + 2), dtype=np.int64)
+        self.pvlen = np.zeros(size + 2, dtype=np.int64)
         # the bitboard kernels' packed table and evaluation masks, made on first use
         # (agents.players.lookahead.AlphaBetaAgent.root); ``arrays_used``: the four
         # arrays above have been searched with (until then they are untouched zero
@@ -44,12 +50,13 @@ class Tables:
         self.clear_seconds = 0.0  # what the last clear() took
 
     def clear(self):
-        """Empty the tables in use (and the killers)."""
+        """Empty the tables in use (and the killers and history)."""
         t0 = time.perf_counter()
         if self.arrays_used:
             self.tt_key[:] = 0
             self.tt_move[:] = -1
         self.killers[:] = -1
+        self.history[:] = 0
         if self.packed is not None:
             self.packed[:] = 0
         self.clear_seconds = time.perf_counter() - t0
@@ -62,6 +69,16 @@ def _hash(grid, zobrist):
         if grid[i] != 0:
             h ^= zobrist[grid[i], i]
     return h
+
+
+@njit
+def take_line(pv, pvlen, p, c):
+    """The line of ply ``p``: ``c``, then the line of ply ``p + 1``."""
+    pv[p, 0] = c
+    n = pvlen[p + 1]
+    for j in range(n):
+        pv[p, j + 1] = pv[p + 1, j]
+    pvlen[p] = n + 1
 
 
 @njit
@@ -97,13 +114,15 @@ def order_moves(heights, rows, columns, order, tt_move, killers, ply, out):
 @njit(cache=False)  # takes the evaluation kernel as an argument
 def negamax(grid, heights, rows, columns, inarow, windows, evaluate, order,
              depth, alpha, beta, mark, root_mark, stones, key, zobrist,
-             tt_key, tt_val, tt_info, tt_move, killers, moves, ply, deadline, stats):
+             tt_key, tt_val, tt_info, tt_move, killers, moves, ply, deadline, stats, pv, pvlen):
     """Negamax alpha-beta value of a non-terminal position, ``mark`` to move.
 
-    Fail-soft; exact when ``alpha < value < beta``. Transposition entries are used
-    for cut-offs only at the same remaining depth, so the result equals the plain
-    minimax value at ``depth``; deeper or shallower entries still order moves.
-    Sets ``stats[S_ABORTED]`` and returns 0 once the clock passes ``deadline``."""
+    Fail-soft; exact when ``alpha < value < beta``, and then its principal variation
+    is ``pv[ply, :pvlen[ply]]``. Transposition entries are used for cut-offs only at
+    the same remaining depth and only where they prove a fail, so the result equals
+    the plain minimax value at ``depth``; deeper or shallower entries still order
+    moves. Sets ``stats[S_ABORTED]`` and returns 0 once the clock passes ``deadline``."""
+    pvlen[ply] = 0
     stats[S_NODES] += 1
     if (stats[S_NODES] & CHECK_EVERY) == 0 and deadline > 0.0 and now() > deadline:
         stats[S_ABORTED] = 1
@@ -120,15 +139,11 @@ def negamax(grid, heights, rows, columns, inarow, windows, evaluate, order,
         best_move = tt_move[slot]
         info = tt_info[slot]
         if (info >> 8) == depth:
+            # a cut-off only where the entry proves a fail: a value inside the window
+            # is searched again, so that the node has its line
             flag = (info >> 4) & 0xF
             v = tt_val[slot]
-            if flag == EXACT:
-                return v
-            if flag == LOWER and v > alpha:
-                alpha = v
-            elif flag == UPPER and v < beta:
-                beta = v
-            if alpha >= beta:
+            if (v >= beta and flag != UPPER) or (v <= alpha and flag != LOWER):
                 return v
 
     out = moves[ply]
@@ -140,21 +155,25 @@ def negamax(grid, heights, rows, columns, inarow, windows, evaluate, order,
         if is_win_at(grid, rows, columns, inarow, idx):
             stats[S_NODES] += 1
             v = WIN - (stones + 1)
+            pvlen[ply + 1] = 0
         elif stones + 1 == rows * columns:
             stats[S_NODES] += 1
             v = 0
+            pvlen[ply + 1] = 0
         else:
             child_key = key ^ zobrist[mark, idx]
             v = -negamax(grid, heights, rows, columns, inarow, windows, evaluate, order,
                           depth - 1, -beta, -alpha, 3 - mark, root_mark, stones + 1, child_key,
                           zobrist, tt_key, tt_val, tt_info, tt_move, killers, moves, ply + 1,
-                          deadline, stats)
+                          deadline, stats, pv, pvlen)
         undo(grid, heights, rows, columns, c)
         if stats[S_ABORTED]:
             return 0
         if v > best:
             best = v
             best_move = c
+            if alpha < v < beta:
+                take_line(pv, pvlen, ply, c)
         if v > alpha:
             alpha = v
         if alpha >= beta:
@@ -179,12 +198,13 @@ def negamax(grid, heights, rows, columns, inarow, windows, evaluate, order,
 @njit(cache=False)  # takes the evaluation kernel as an argument
 def root_search(grid, heights, rows, columns, inarow, windows, evaluate, order, depth, mark,
                  zobrist, tt_key, tt_val, tt_info, tt_move, killers, moves, deadline,
-                 first_move, stats, scores):
+                 first_move, stats, scores, pv, pvlen):
     """Negamax value of every legal root move at ``depth`` (``scores``; -INF if full or cut).
 
     Searches ``first_move`` first (the previous iteration's best), then centre first,
     each with the window (best so far, +INF) so the best score is exact and ties keep
-    the earlier move. Returns the best column, or -1 if aborted."""
+    the earlier move; its line is left in ``pv[0, :pvlen[0]]``. Returns the best
+    column, or -1 if aborted."""
     stones = 0
     for c in range(columns):
         stones += heights[c]
@@ -205,14 +225,16 @@ def root_search(grid, heights, rows, columns, inarow, windows, evaluate, order, 
         if is_win_at(grid, rows, columns, inarow, idx):
             stats[S_NODES] += 1
             v = WIN - (stones + 1)
+            pvlen[1] = 0
         elif stones + 1 == rows * columns:
             stats[S_NODES] += 1
             v = 0
+            pvlen[1] = 0
         else:
             v = -negamax(grid, heights, rows, columns, inarow, windows, evaluate, order,
                           depth - 1, -INF, -best, 3 - mark, mark, stones + 1,
                           key ^ zobrist[mark, idx], zobrist, tt_key, tt_val, tt_info, tt_move,
-                          killers, moves, np.int64(1), deadline, stats)
+                          killers, moves, np.int64(1), deadline, stats, pv, pvlen)
         undo(grid, heights, rows, columns, c)
         if stats[S_ABORTED]:
             return -1
@@ -220,4 +242,5 @@ def root_search(grid, heights, rows, columns, inarow, windows, evaluate, order, 
         if v > best:
             best = v
             best_move = c
+            take_line(pv, pvlen, 0, c)
     return best_move

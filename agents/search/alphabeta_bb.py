@@ -27,16 +27,17 @@ no grid code.
 """
 import numpy as np
 
-from agents.board.bitboard import shift
 from agents.board.grid import drop, is_win_at, undo
 from agents.board.jit import njit, now
+from agents.search.alphabeta import take_line
+from agents.search.horizon import (HEURISTIC_IDS, NONE, QUIESCENCE_PLIES, THREATS, WINDOWS,
+                                   has_line, horizon_value, quiesce)
 from agents.search.scores import CHECK_EVERY, EXACT, INF, LOWER, S_ABORTED, S_NODES, UPPER, WIN
-from heuristics.bitboard import bb_threats_eval, bb_windows_eval
-from heuristics.threats import threats_eval
-from heuristics.tutorial import windows_eval
 
-THREATS, WINDOWS = 0, 1
-HEURISTIC_IDS = {"threats": THREATS, "windows": WINDOWS}
+# ``opts`` bits of the kernels (the alphabeta agent's options of the same names)
+OPT_KILLERS, OPT_HISTORY, OPT_PVS, OPT_QUIESCENCE = 1, 2, 4, 8
+__all__ = ["HEURISTIC_IDS", "NONE", "THREATS", "WINDOWS", "bb_negamax", "bb_order_moves",
+           "bb_root_search", "packed_table", "stones_of"]
 
 
 @njit
@@ -53,26 +54,43 @@ def stones_of(grid, rows, columns):
 
 
 @njit
-def bb_order_moves(heights, rows, columns, order, tt_move, killers, ply, out):
+def bb_order_moves(heights, rows, columns, order, tt_move, killers, ply, out, opts, history, me):
     """:func:`agents.search.alphabeta.order_moves` (the same order: table move, killers,
-    centre first) with the columns already taken kept as bits rather than looked up."""
+    centre first) with the columns already taken kept as bits rather than looked up.
+    ``opts``: without :data:`OPT_KILLERS` no killers; with :data:`OPT_HISTORY` the
+    moves after the table move and the killers sorted by ``history[me, cell]`` (the
+    cut-offs each move caused, weighted by depth; centre first among equals)."""
     n = 0
     used = 0
     if tt_move >= 0 and heights[tt_move] < rows:
         out[n] = tt_move
         n += 1
         used |= np.int64(1) << tt_move
-    for k in range(2):
-        m = killers[ply, k]
-        if m >= 0 and heights[m] < rows and (used >> m) & 1 == 0:
-            out[n] = m
-            n += 1
-            used |= np.int64(1) << m
+    if opts & OPT_KILLERS:
+        for k in range(2):
+            m = killers[ply, k]
+            if m >= 0 and heights[m] < rows and (used >> m) & 1 == 0:
+                out[n] = m
+                n += 1
+                used |= np.int64(1) << m
+    start = n
     for i in range(columns):
         c = order[i]
         if heights[c] < rows and (used >> c) & 1 == 0:
             out[n] = c
             n += 1
+    if opts & OPT_HISTORY:  # insertion sort, stable: centre first among equal scores
+        for i in range(start + 1, n):
+            c = out[i]
+            s = history[me, c + (rows - 1 - heights[c]) * columns]
+            j = i
+            while j > start:
+                d = out[j - 1]
+                if history[me, d + (rows - 1 - heights[d]) * columns] >= s:
+                    break
+                out[j] = d
+                j -= 1
+            out[j] = c
     return n
 
 
@@ -85,39 +103,19 @@ def packed_table(tt_bits):
 
 
 @njit
-def _has_line(stones, H, inarow):
-    for s in (1, H - 1, H, H + 1):
-        m = stones
-        for i in range(1, inarow):
-            m &= shift(stones, s * i)
-            if m == 0:
-                break
-        if m != 0:
-            return True
-    return False
-
-
-@njit
-def _evaluate(stones, mark, heuristic, geo):
-    if heuristic == THREATS:
-        return bb_threats_eval(stones[mark], stones[3 - mark], mark, geo)
-    return bb_windows_eval(stones[mark], stones[3 - mark], mark, geo)
-
-
-@njit
-def _grid_evaluate(grid, heights, rows, columns, inarow, windows, mark, heuristic):
-    if heuristic == THREATS:
-        return threats_eval(grid, heights, rows, columns, inarow, windows, mark)
-    return windows_eval(grid, heights, rows, columns, inarow, windows, mark)
-
-
-@njit
 def bb_negamax(stones, heights, rows, columns, inarow, geo, heuristic, order,
                depth, alpha, beta, mark, root_mark, nstones, key, zobrist, tt, killers, moves,
-               ply, deadline, stats, grid, windows):
+               ply, deadline, stats, grid, windows, opts, history, pv, pvlen):
     """:func:`agents.search.alphabeta.negamax` on bitboards (same contract, same tree;
     ``key`` and ``zobrist`` as int64, the table from :func:`packed_table`); with
     given ``windows`` on ``grid`` (``stones`` and ``geo`` unused).
+
+    ``opts`` (bits ``OPT_*``): killers, history ordering (``history``: int64[3, cells],
+    cut-offs by mark and Kaggle cell), principal variation search (each move after the
+    first searched with a null window, again with the full one if it fails high) and
+    quiescence at the horizon (:func:`agents.search.horizon.quiesce`). All but
+    quiescence leave the value unchanged. The principal variation of the node at ply
+    ``p`` is left in ``pv[p, :pvlen[p]]`` when its value lies inside its window.
 
     The recursion is unrolled onto an explicit stack (frame ``f`` = the node ``f``
     plies below this call's node; its window, best value and move, key, next move)
@@ -139,6 +137,7 @@ def bb_negamax(stones, heights, rows, columns, inarow, geo, heuristic, order,
     f_i = np.empty(size, dtype=np.int64)
     f_col = np.empty(size, dtype=np.int64)
     f_slot = np.empty(size, dtype=np.int64)
+    f_scout = np.zeros(size, dtype=np.int64)  # the child was searched with a null window
     f = 0
     f_alpha[0] = alpha
     f_beta[0] = beta
@@ -150,19 +149,20 @@ def bb_negamax(stones, heights, rows, columns, inarow, geo, heuristic, order,
         if enter:  # ENTER frame f: mark ``me`` to move, ``depth - f`` plies left
             enter = False
             returning = True
+            pvlen[ply + f] = 0
             stats[S_NODES] += 1
             if (stats[S_NODES] & CHECK_EVERY) == 0 and deadline > 0.0 and now() > deadline:
                 stats[S_ABORTED] = 1
             if stats[S_ABORTED]:
                 v = 0
             elif f == depth:
-                if windows is not None:
-                    v = _grid_evaluate(grid, heights, rows, columns, inarow, windows, root_mark,
-                                       heuristic)
+                if opts & OPT_QUIESCENCE:
+                    v = quiesce(stones, heights, rows, columns, inarow, geo, heuristic, me,
+                                root_mark, nstones + f, QUIESCENCE_PLIES, stats, grid, windows,
+                                pv, pvlen, ply + f)
                 else:
-                    v = _evaluate(stones, root_mark, heuristic, geo)
-                if me != root_mark:
-                    v = -v
+                    v = horizon_value(stones, heights, rows, columns, inarow, geo, heuristic,
+                                      me, root_mark, grid, windows)
             else:
                 a = f_alpha[f]
                 b = f_beta[f]
@@ -175,28 +175,20 @@ def bb_negamax(stones, heights, rows, columns, inarow, geo, heuristic, order,
                     best_move = (word & 0xFFFF) - 1
                     info = word >> 16
                     if (info >> 8) == depth - f:
+                        # a cut-off only where the entry proves a fail: a value inside the
+                        # window is searched again, so that the node has its line
                         flag = (info >> 4) & 0xF
                         tv = tt[slot, 1]
-                        if flag == EXACT:
+                        if (tv >= b and flag != UPPER) or (tv <= a and flag != LOWER):
                             v = tv
                             returning = True
-                        else:
-                            if flag == LOWER and tv > a:
-                                a = tv
-                            elif flag == UPPER and tv < b:
-                                b = tv
-                            if a >= b:
-                                v = tv
-                                returning = True
                 if not returning:
-                    f_orig[f] = f_alpha[f]
-                    f_alpha[f] = a
-                    f_beta[f] = b
+                    f_orig[f] = a
                     f_slot[f] = slot
                     f_best[f] = -INF
                     f_move[f] = best_move
                     f_n[f] = bb_order_moves(heights, rows, columns, order, best_move, killers,
-                                         ply + f, moves[ply + f])
+                                            ply + f, moves[ply + f], opts, history, me)
                     f_i[f] = 0
         else:  # NEXT move of frame f
             returning = False
@@ -206,8 +198,10 @@ def bb_negamax(stones, heights, rows, columns, inarow, geo, heuristic, order,
                 returning = True
             else:
                 c = moves[ply + f, f_i[f]]
+                first = f_i[f] == 0
                 f_i[f] += 1
                 f_col[f] = c
+                f_scout[f] = 0
                 h = heights[c]
                 if windows is not None:
                     won = is_win_at(grid, rows, columns, inarow,
@@ -215,20 +209,26 @@ def bb_negamax(stones, heights, rows, columns, inarow, geo, heuristic, order,
                 else:
                     stones[me] |= np.int64(1) << (c * H + h)
                     heights[c] = h + 1
-                    won = _has_line(stones[me], H, inarow)
+                    won = has_line(stones[me], H, inarow)
                 if won:
                     stats[S_NODES] += 1
                     v = -(WIN - (nstones + f + 1))  # the child's view: it has lost
                     f += 1
+                    pvlen[ply + f] = 0
                     returning = True
                 elif nstones + f + 1 == rows * columns:
                     stats[S_NODES] += 1
                     v = 0
                     f += 1
+                    pvlen[ply + f] = 0
                     returning = True
                 else:  # ENTER the child
                     f += 1
-                    f_alpha[f] = -f_beta[f - 1]
+                    if (opts & OPT_PVS) != 0 and not first and f_beta[f - 1] - f_alpha[f - 1] > 1:
+                        f_scout[f - 1] = 1
+                        f_alpha[f] = -f_alpha[f - 1] - 1
+                    else:
+                        f_alpha[f] = -f_beta[f - 1]
                     f_beta[f] = -f_alpha[f - 1]
                     f_key[f] = f_key[f - 1] ^ zobrist[me, c + (rows - 1 - h) * columns]
                     me = 3 - me
@@ -242,6 +242,15 @@ def bb_negamax(stones, heights, rows, columns, inarow, geo, heuristic, order,
                 f -= 1
                 me = 3 - me
                 v = -v
+                if f_scout[f] and f_alpha[f] < v < f_beta[f] and not stats[S_ABORTED]:
+                    # the null window failed high: the same child, with the full window
+                    f_scout[f] = 0
+                    f += 1
+                    f_alpha[f] = -f_beta[f - 1]
+                    f_beta[f] = -f_alpha[f - 1]
+                    me = 3 - me
+                    enter = True
+                    break
                 c = f_col[f]
                 if windows is not None:
                     undo(grid, heights, rows, columns, c)
@@ -254,13 +263,17 @@ def bb_negamax(stones, heights, rows, columns, inarow, geo, heuristic, order,
                 if v > f_best[f]:
                     f_best[f] = v
                     f_move[f] = c
+                    if f_alpha[f] < v < f_beta[f]:  # exact: the child's line is the node's
+                        take_line(pv, pvlen, ply + f, c)
                 if v > f_alpha[f]:
                     f_alpha[f] = v
                 if f_alpha[f] >= f_beta[f]:
                     p = ply + f
-                    if killers[p, 0] != c:
+                    if (opts & OPT_KILLERS) != 0 and killers[p, 0] != c:
                         killers[p, 1] = killers[p, 0]
                         killers[p, 0] = c
+                    if opts & OPT_HISTORY:
+                        history[me, c + (rows - 1 - heights[c]) * columns] += (depth - f) ** 2
                     _store(f, depth, f_best, f_orig, f_beta, f_slot, f_key, f_move, tt)
                     v = f_best[f]
                     continue
@@ -287,12 +300,19 @@ def _store(f, depth, f_best, f_orig, f_beta, f_slot, f_key, f_move, tt):
 @njit
 def bb_root_search(grid, heights, rows, columns, inarow, geo, heuristic, order, depth, mark,
                    zobrist, tt, killers, moves, deadline, first_move, stats, scores,
-                   windows):
+                   windows, opts, history, pv, pvlen, alpha, beta):
     """:func:`agents.search.alphabeta.root_search` on bitboards: the same arguments but
     the evaluation (``geo`` from :func:`heuristics.bitboard.eval_geometry` and
     ``heuristic``) and the table (:func:`packed_table`; ``zobrist`` as int64). With
     ``windows`` (:func:`agents.board.grid.window_table`; None: bitboards) the search
-    runs on a copy of ``grid`` (any board; ``geo`` unused)."""
+    runs on a copy of ``grid`` (any board; ``geo`` unused).
+
+    ``opts``, ``history``, ``pv``, ``pvlen``: as in :func:`bb_negamax` (the root's
+    order is never sorted by history: ties keep the same move). The root's window is
+    (``alpha``, ``beta``) (-INF, INF: the exact value; an aspiration window otherwise:
+    a best score ``<= alpha`` or ``>= beta`` is only a bound, and the search stops at
+    the first move that reaches ``beta``). The best move's line is left in
+    ``pv[0, :pvlen[0]]`` when its score lies inside the window."""
     nstones = 0
     for c in range(columns):
         nstones += heights[c]
@@ -307,10 +327,12 @@ def bb_root_search(grid, heights, rows, columns, inarow, geo, heuristic, order, 
         stones = stones_of(grid, rows, columns)
     heights = heights.copy()
     H = rows + 1
-    n = bb_order_moves(heights, rows, columns, order, first_move, killers, np.int64(0), moves[0])
+    n = bb_order_moves(heights, rows, columns, order, first_move, killers, np.int64(0), moves[0],
+                       opts & ~OPT_HISTORY, history, mark)
     root_moves = moves[0].copy()
     best = -INF
     best_move = -1
+    pvlen[0] = 0
     for c in range(columns):
         scores[c] = -INF
     for i in range(n):
@@ -324,19 +346,28 @@ def bb_root_search(grid, heights, rows, columns, inarow, geo, heuristic, order, 
             bit = np.int64(1) << (c * H + h)
             stones[mark] |= bit
             heights[c] = h + 1
-            won = _has_line(stones[mark], H, inarow)
+            won = has_line(stones[mark], H, inarow)
         if won:
             stats[S_NODES] += 1
             v = WIN - (nstones + 1)
+            pvlen[1] = 0
         elif nstones + 1 == rows * columns:
             stats[S_NODES] += 1
             v = 0
+            pvlen[1] = 0
         else:
+            lo = max(best, alpha)
+            child_key = key ^ zobrist[mark, c + (rows - 1 - h) * columns]
+            scout = (opts & OPT_PVS) != 0 and i > 0 and beta - lo > 1
             v = -bb_negamax(stones, heights, rows, columns, inarow, geo, heuristic, order,
-                            depth - 1, -INF, -best, 3 - mark, mark, nstones + 1,
-                            key ^ zobrist[mark, c + (rows - 1 - h) * columns], zobrist, tt,
-                            killers, moves, np.int64(1), deadline, stats, grid,
-                            windows)
+                            depth - 1, -(lo + 1) if scout else -beta, -lo, 3 - mark, mark,
+                            nstones + 1, child_key, zobrist, tt, killers, moves, np.int64(1),
+                            deadline, stats, grid, windows, opts, history, pv, pvlen)
+            if scout and lo < v < beta and not stats[S_ABORTED]:
+                v = -bb_negamax(stones, heights, rows, columns, inarow, geo, heuristic, order,
+                                depth - 1, -beta, -lo, 3 - mark, mark, nstones + 1, child_key,
+                                zobrist, tt, killers, moves, np.int64(1), deadline, stats, grid,
+                                windows, opts, history, pv, pvlen)
         if windows is not None:
             undo(grid, heights, rows, columns, c)
         else:
@@ -348,4 +379,8 @@ def bb_root_search(grid, heights, rows, columns, inarow, geo, heuristic, order, 
         if v > best:
             best = v
             best_move = c
+            if alpha < v < beta:
+                take_line(pv, pvlen, 0, c)
+        if v >= beta:
+            break
     return best_move

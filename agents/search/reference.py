@@ -108,6 +108,41 @@ def alphabeta_value(game, state, depth, player=None, counter=None):
     return value(state, depth, -float("inf"), float("inf"))
 
 
+def quiescence_value(game, state, depth, bound, player=None):
+    """:func:`minimax_value` of a :class:`ConnectX` state with the quiescence search of
+    :mod:`agents.search.horizon` at the horizon: while the side to move cannot win at
+    once and the opponent threatens exactly one immediate win, the block is played (at
+    most ``bound`` of them); two threats are a loss, an immediate win a win."""
+    player = game.to_move(state) if player is None else player
+
+    def sign(mark):
+        return 1 if mark == player else -1
+
+    def quiet(s, blocks):
+        board, mover = s
+        stones = sum(1 for v in board if v)
+        if any(game.winner(game.result(s, a)) == mover for a in game.actions(s)):
+            return sign(mover) * (WIN - (stones + 1))
+        threats = [a for a in game.actions(s)
+                   if game.winner(game.result((board, 3 - mover), a)) == 3 - mover]
+        if len(threats) >= 2:
+            return sign(3 - mover) * (WIN - (stones + 2))
+        if len(threats) == 1 and blocks < bound:
+            child = game.result(s, threats[0])
+            return 0 if game.is_terminal(child) else quiet(child, blocks + 1)
+        return game.evaluate(s, player)
+
+    def value(s, d):
+        if game.is_terminal(s):
+            return game.utility(s, player)
+        if d == 0:
+            return quiet(s, 0)
+        children = [value(game.result(s, a), d - 1) for a in game.actions(s)]
+        return max(children) if game.to_move(s) == player else min(children)
+
+    return value(state, depth)
+
+
 def best_actions(game, state, depth, search=minimax_value):
     """(value, actions achieving it) for the side to move, searching ``depth`` plies."""
     player = game.to_move(state)

@@ -1,0 +1,158 @@
+"""What the alpha-beta kernels of :mod:`agents.search.alphabeta_bb` do at the horizon:
+the evaluation by heuristic id, and the quiescence search.
+
+Both run on the bitboards (``stones``: int64[3] by mark, layout in :mod:`agents.board`)
+or, given ``windows`` (:func:`agents.board.grid.window_table`; None: bitboards), on the
+Kaggle grid; the ``windows is None`` branches are pruned before typing, as in the kernels.
+
+**Quiescence** (``quiescence=True`` on ``alphabeta``; the lesson's answer to the horizon
+effect): a position at the horizon is not scored at once while a move is forced. If the
+side to move can win now, it is a win; if the opponent threatens two immediate wins, a
+loss; if it threatens one, the block is played and the same questions are asked of the
+position after it, at most :data:`QUIESCENCE_PLIES` blocks deep; otherwise (no threat,
+or the bound reached) the evaluation. Each step has at most one forced move, so the
+quiescence search is a line, not a tree: no table, no window, a few column scans.
+"""
+import numpy as np
+
+from agents.board.bitboard import shift
+from agents.board.grid import drop, undo, wins_by_playing
+from agents.board.jit import njit
+from agents.search.scores import S_NODES, WIN
+from heuristics.bitboard import bb_threats_eval, bb_windows_eval
+from heuristics.threats import threats_eval
+from heuristics.tutorial import windows_eval
+
+THREATS, WINDOWS, NONE = 0, 1, 2
+# the heuristics the kernels evaluate by id; "none" (win/loss payoffs only,
+# heuristics.payoff) is 0 at every horizon: a position there is never over
+HEURISTIC_IDS = {"threats": THREATS, "windows": WINDOWS, "none": NONE}
+QUIESCENCE_PLIES = 8  # forced blocks followed past the horizon, at most
+
+
+@njit
+def has_line(stones, H, inarow):
+    """True if the bitboard ``stones`` holds ``inarow`` in a line."""
+    for s in (1, H - 1, H, H + 1):
+        m = stones
+        for i in range(1, inarow):
+            m &= shift(stones, s * i)
+            if m == 0:
+                break
+        if m != 0:
+            return True
+    return False
+
+
+@njit
+def evaluate(stones, mark, heuristic, geo):
+    """The bitboard evaluation ``heuristic`` (an id) for ``mark``."""
+    if heuristic == THREATS:
+        return bb_threats_eval(stones[mark], stones[3 - mark], mark, geo)
+    if heuristic == WINDOWS:
+        return bb_windows_eval(stones[mark], stones[3 - mark], mark, geo)
+    return 0
+
+
+@njit
+def grid_evaluate(grid, heights, rows, columns, inarow, windows, mark, heuristic):
+    """The array evaluation ``heuristic`` (an id) for ``mark``."""
+    if heuristic == THREATS:
+        return threats_eval(grid, heights, rows, columns, inarow, windows, mark)
+    if heuristic == WINDOWS:
+        return windows_eval(grid, heights, rows, columns, inarow, windows, mark)
+    return 0
+
+
+@njit
+def horizon_value(stones, heights, rows, columns, inarow, geo, heuristic, me, root_mark, grid,
+                  windows):
+    """The static value of a horizon position for the side to move ``me``: the
+    evaluation of ``root_mark``, negated when the opponent is to move."""
+    if windows is not None:
+        v = grid_evaluate(grid, heights, rows, columns, inarow, windows, root_mark, heuristic)
+    else:
+        v = evaluate(stones, root_mark, heuristic, geo)
+    return v if me == root_mark else -v
+
+
+@njit
+def _wins_with(stones, heights, rows, columns, inarow, c, who, grid, windows):
+    """True if ``who`` completes a line by playing ``c`` (which has room)."""
+    if windows is not None:
+        return wins_by_playing(grid, heights, rows, columns, inarow, c, who)
+    H = rows + 1
+    return has_line(stones[who] | (np.int64(1) << (c * H + heights[c])), H, inarow)
+
+
+@njit
+def quiesce(stones, heights, rows, columns, inarow, geo, heuristic, me, root_mark, nstones,
+            bound, stats, grid, windows, pv, pvlen, p):
+    """The quiescence value (module docstring) of a non-terminal position with
+    ``nstones`` stones, ``me`` to move, on the scale of :mod:`agents.search.scores`.
+    The line it follows (forced blocks, then the win that ends it, if any) goes to
+    ``pv[p]``, its length to ``pvlen[p]``; every forced block counts as a node.
+    The position is left as it was found."""
+    H = rows + 1
+    size = rows * columns
+    k = 0        # forced blocks played
+    sign = 1     # value for ``me`` = sign * value for the side to move now
+    who = me
+    while True:
+        win = -1
+        for c in range(columns):
+            if heights[c] < rows and _wins_with(stones, heights, rows, columns, inarow, c, who,
+                                                grid, windows):
+                win = c
+                break
+        if win >= 0:
+            pv[p, k] = win
+            n = k + 1
+            v = sign * (WIN - (nstones + k + 1))
+            break
+        t1 = -1
+        t2 = -1
+        for c in range(columns):
+            if heights[c] < rows and _wins_with(stones, heights, rows, columns, inarow, c,
+                                                3 - who, grid, windows):
+                if t1 < 0:
+                    t1 = c
+                else:
+                    t2 = c
+                    break
+        if t2 >= 0:  # two threats: block one, lose on the other
+            pv[p, k] = t1
+            pv[p, k + 1] = t2
+            n = k + 2
+            v = -sign * (WIN - (nstones + k + 2))
+            break
+        if t1 >= 0 and k < bound:
+            pv[p, k] = t1
+            if nstones + k + 1 == size:  # the block fills the board
+                n = k + 1
+                v = 0
+                break
+            if windows is not None:
+                drop(grid, heights, rows, columns, t1, who)
+            else:
+                stones[who] |= np.int64(1) << (t1 * H + heights[t1])
+                heights[t1] += 1
+            stats[S_NODES] += 1
+            k += 1
+            sign = -sign
+            who = 3 - who
+            continue
+        n = k
+        v = horizon_value(stones, heights, rows, columns, inarow, geo, heuristic, me, root_mark,
+                          grid, windows)
+        break
+    for j in range(k - 1, -1, -1):  # take the blocks back, last first
+        c = pv[p, j]
+        who = 3 - who
+        if windows is not None:
+            undo(grid, heights, rows, columns, c)
+        else:
+            heights[c] -= 1
+            stones[who] ^= np.int64(1) << (c * H + heights[c])
+    pvlen[p] = n
+    return v
