@@ -10,17 +10,18 @@ traceback. That covers argparse's own errors, :class:`ValueError` from parsing
 (:func:`require`).
 
 This module imports only the standard library, :mod:`agents.options` (the option
-values' parser, shared with the bundler) and ``tqdm`` when a bar is made, so any
-command can use it without pulling in the agents' kernels or kaggle-environments.
+values' parser, shared with the bundler), two small modules of :mod:`scripts.arena`
+(extras, progress) and ``tqdm`` when a bar is made, so any command can use it without
+pulling in the agents' kernels or kaggle-environments.
 """
 import argparse
-import importlib.util
 import sys
 
-# the option values' one parser (re-exported: the commands import it from here)
+# re-exported, so a command finds its whole argument layer here: the option values' one
+# parser, the optional-dependency check and the progress bars
 from agents.options import parse_option, parse_options, parse_value  # noqa: F401
-
-PACKAGE = "connectx-search"
+from scripts.arena.extras import require  # noqa: F401
+from scripts.arena.progress import progress, progress_bar  # noqa: F401
 
 SPEC_HELP = ("agent spec: NAME[:key=value,...] of the package (e.g. alphabeta:depth=6), "
              "a kaggle built-in (negamax, kaggle.random) or a submission .py file")
@@ -62,7 +63,7 @@ def positive_int_arg(text):
 
 def add_config_argument(parser, board_only=False):
     """The ``--config rows=R,columns=C,inarow=K`` option every game command takes
-    (parse its text with ``scripts.arena.runner.parse_match_config``)."""
+    (parse its text with ``scripts.arena.specs.parse_match_config``)."""
     parser.add_argument("--config", metavar="KEY=VALUE,...", default=None,
                         help=BOARD_HELP if board_only else CONFIG_HELP)
 
@@ -77,42 +78,32 @@ def add_games_arguments(parser):
                         help="play on a Dask scheduler, e.g. tcp://host:8786 (the cluster extra)")
 
 
-# ---------------------------------------------------------------------------
-# Optional dependencies
-# ---------------------------------------------------------------------------
-
-EXTRAS = {"kaggle_environments": ("kaggle-environments", "games"),
-          "matplotlib": ("matplotlib", "games"),
-          "distributed": ("dask[distributed]", "cluster")}
-
-
-def require(module, feature):
-    """``ValueError`` naming the extra to install if ``module`` (a key of
-    :data:`EXTRAS`) cannot be imported; ``feature`` says what needs it."""
-    if importlib.util.find_spec(module) is None:
-        dist, extra = EXTRAS[module]
-        raise ValueError(f"{feature} needs {dist}, which is not installed: "
-                         f"pip install '{PACKAGE}[{extra}]'")
+def add_trust_arguments(parser, sprt=True):
+    """The flags of issue 16: ``--openings``, ``--sprt`` (matches only), ``--replays``."""
+    g = parser.add_argument_group("opening suites, SPRT and replays")
+    g.add_argument("--openings", default=None, metavar="FILE|balanced:K|none",
+                   help="openings, each played twice with colours swapped: a file of move "
+                        "strings (1-based columns), a shipped balanced suite or none "
+                        "(default: the largest balanced suite on 7x6, none on other boards)")
+    if sprt:
+        g.add_argument("--sprt", default=None, metavar="ELO0,ELO1[,ALPHA,BETA]",
+                       help="stop when the pentanomial GSPRT decides; exit 0 for H1, 1 for H0, "
+                            "3 if --games ran out first")
+    g.add_argument("--replays", metavar="DIR", default=None,
+                   help="write kaggle's HTML replay of every game and an index.html")
 
 
-# ---------------------------------------------------------------------------
-# Progress
-# ---------------------------------------------------------------------------
-
-
-def progress_bar(total, desc, unit, enabled=True):
-    """A ``tqdm.auto`` bar on stderr (a widget in notebooks), or None when not
-    ``enabled``. No monitor thread: worker processes may be forked while it runs."""
-    if not enabled:
-        return None
-    from tqdm.auto import tqdm
-    tqdm.monitor_interval = 0
-    return tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, leave=False)
-
-
-def progress(items, desc, unit, enabled=True):
-    """``items`` wrapped in a ``tqdm.auto`` bar on stderr when ``enabled``."""
-    if not enabled:
-        return items
-    from tqdm.auto import tqdm
-    return tqdm(items, desc=desc, unit=unit, file=sys.stderr, leave=False)
+def trust_options(args, cfg):
+    """(openings list or None, Sprt or None) of the parsed flags; ValueError if bad.
+    Also checks early that ``--replays`` can be written."""
+    from scripts.arena import openings as suites
+    from scripts.arena.replays import check_replays
+    from scripts.arena.stats import parse_sprt
+    if args.openings is None:
+        args.openings = suites.default_openings(cfg.rows, cfg.columns, cfg.inarow)
+    openings = suites.resolve(args.openings, cfg.rows, cfg.columns, cfg.inarow)
+    openings = None if openings == [""] else openings
+    sprt = parse_sprt(args.sprt) if getattr(args, "sprt", None) else None
+    if args.replays:
+        check_replays(args.replays)
+    return openings, sprt

@@ -5,7 +5,7 @@
 
 Each subcommand is the ``main(argv, prog=...)`` of a module (:data:`COMMANDS`: name
 -> (module, one-line summary), or a nested table for a group such as ``bench``); the
-module still runs on its own (``python -m scripts.arena.match ...``). Adding a command is
+module still runs on its own (``python -m scripts.commands.match ...``). Adding a command is
 one line in the table. Unknown commands exit 2 with one line, like bad arguments.
 """
 import importlib
@@ -16,15 +16,15 @@ from scripts.args import report
 
 # duplicates: a table, one row a command (name -> module, help), not repeated code.
 COMMANDS = {
-    "match": ("scripts.arena.match", "head-to-head match, colours alternating, with Elo interval"),
-    "tournament": ("scripts.arena.tournament", "round robin with a cross table and ratings"),
+    "match": ("scripts.commands.match", "head-to-head match, colours alternating, with Elo interval"),
+    "tournament": ("scripts.commands.tournament", "round robin with a cross table and ratings"),
     "play": ("scripts.commands.play", "play against an agent in the terminal"),
     "solve": ("scripts.commands.solve", "exact solver: scores of move strings read on stdin"),
     "blunders": ("scripts.commands.blunders", "a match's games judged by the solver: who lost the value"),
     "build": ("scripts.commands.build", "write the one-file Kaggle submission (main.py)"),
     "validate": ("scripts.commands.validate", "play a submission file the way Kaggle does"),
     "fuzz": ("scripts.commands.fuzz", "random configurations and positions: no failure allowed"),
-    "serve": ("scripts.server.app", "play and analyse in the browser (a local web server)"),
+    "serve": ("scripts.commands.serve", "play and analyse in the browser (a local web server)"),
     "bench": {
         "search": ("scripts.bench.search", "minimax against the tutorial; nodes per second"),
         "solver": ("scripts.bench.solver", "the solver on the labelled positions"),

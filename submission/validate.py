@@ -38,7 +38,7 @@ import subprocess
 import sys
 import tempfile
 
-from submission.build import BuildError, check_last_callable
+from submission.build import check_last_callable
 
 WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "worker.py")
 MARKER = "EPISODE-REPORT "

@@ -14,7 +14,8 @@ from conftest import ROOT
 from scripts import args as cli_args
 from scripts import cli
 from scripts.arena.match import MatchResult, match
-from scripts.arena.runner import parse_options, parse_spec
+from scripts.arena.specs import parse_spec
+from scripts.args import parse_options
 from scripts.arena.tournament import tournament
 from submission import build as bld
 

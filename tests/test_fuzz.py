@@ -5,6 +5,8 @@ import multiprocessing as mp
 import pytest
 
 import agents
+from scripts.arena.games import judge
+from scripts.arena.specs import MatchConfig
 from scripts.bench import load as budget_under_load
 from scripts.commands import fuzz
 
@@ -26,14 +28,25 @@ def test_short_seeded_fuzz_run_has_no_failures():
 
 
 def test_judge_rejects_what_kaggle_rejects():
+    """The one game loop's judge (fuzz, matches and play share it)."""
     import numpy as np
+    cfg = MatchConfig(6, 3, 4, 2.0, 60.0)
     heights = np.array([0, 6, 0])
-    assert fuzz.judge(np.int64(0), heights, 6, 3) == "INVALID"
-    assert fuzz.judge(True, heights, 6, 3) == "INVALID"
-    assert fuzz.judge(0.0, heights, 6, 3) == "INVALID"
-    assert fuzz.judge(1, heights, 6, 3) == "INVALID"  # full column
-    assert fuzz.judge(3, heights, 6, 3) == "INVALID"
-    assert fuzz.judge(2, heights, 6, 3) is None
+
+    def status(action, elapsed=0.0, overage=60.0):
+        verdict = judge(action, elapsed, overage, heights, cfg)
+        return None if verdict is None else verdict[0]
+
+    assert status(np.int64(0)) == "INVALID"
+    assert status(True) == "INVALID"
+    assert status(0.0) == "INVALID"
+    assert status(1) == "INVALID"  # full column
+    assert status(3) == "INVALID"
+    assert status(2) is None
+    # the overage pays for a move's excess over actTimeout; beyond it, TIMEOUT (first)
+    assert status(2, elapsed=2.5, overage=0.6) is None
+    assert status(2, elapsed=2.5, overage=0.4) == "TIMEOUT"
+    assert status(3, elapsed=2.5, overage=0.4) == "TIMEOUT"
 
 
 def test_alphabeta_stays_in_budget_under_cpu_load():

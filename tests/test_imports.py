@@ -1,11 +1,14 @@
-"""The import graph of the project flows one way (issue 18)::
+"""The import graph of the project flows one way (issues 18 and 32)::
 
     board (agents.board) <- heuristics <- search (agents.search) <- players (agents.players)
-        <- registry (agents) <- submission <- scripts
+        <- registry (agents) <- submission
+        <- scripts.arena (games between agents) <- scripts.server (the browser app)
+        <- scripts.args (the argument layer) <- scripts.cli, and the commands, benchmarks
+           and tools (scripts.commands, scripts.bench, scripts.tools)
 
-A module may import its own room and the rooms below it, never a room above. Imports
-are read from the source (``ast``: lazy imports inside functions count too), with the
-bundler's own reader, so the test sees what the submission build walks.
+A module may import its own room and the rooms below it, never a room above or beside
+it. Imports are read from the source (``ast``: lazy imports inside functions count
+too), with the bundler's own reader, so the test sees what the submission build walks.
 """
 import ast
 import os
@@ -16,6 +19,8 @@ from submission.build import ROOT, imported_names, module_file
 
 PACKAGES = ("agents", "heuristics", "scripts", "submission", "tests")
 
+# what a command, a benchmark or a tool may use
+TOOLS = ("agents", "heuristics", "submission", "scripts.arena", "scripts.args")
 # room -> the rooms (besides itself) its modules may import; a module's room is the
 # longest prefix listed in ROOMS
 BELOW_REGISTRY = ("agents.board", "heuristics", "agents.resources", "agents.search",
@@ -38,8 +43,20 @@ ROOMS = {
     # the submission's builder, runtime and validation: the agents only (its command
     # lines are scripts.commands.build and .validate)
     "submission": ("agents",),
-    # the tools on top
-    "scripts": ("agents", "heuristics", "submission"),
+    # scripts/__init__.py
+    "scripts": (),
+    # the library of games between agents: no argparse, no printing
+    "scripts.arena": ("agents", "heuristics"),
+    # the browser app
+    "scripts.server": ("agents", "heuristics", "scripts.arena"),
+    # the one argument layer, and the connectx table on it (the table names the
+    # commands' modules by string)
+    "scripts.args": ("agents", "scripts.arena"),
+    "scripts.cli": ("scripts.args",),
+    # the thin mains, one a command; the benchmarks; the tools
+    "scripts.commands": TOOLS + ("scripts.server",),
+    "scripts.bench": TOOLS,
+    "scripts.tools": TOOLS,
 }
 
 
@@ -94,3 +111,25 @@ def test_imports_flow_down(name):
 def test_every_room_has_modules():
     for room in ROOMS:
         assert any(room_of(m) == room for m in modules()), room
+
+
+def test_no_two_modules_import_each_other():
+    graph = {m: project_imports(m) for m in modules()}
+    pairs = sorted((a, b) for a in graph for b in graph[a]
+                   if a < b and a in graph.get(b, ()))
+    assert not pairs, f"modules that import each other: {pairs}"
+
+
+@pytest.mark.parametrize("name", [m for m in modules() if room_of(m) == "scripts.arena"])
+def test_arena_neither_parses_arguments_nor_prints(name):
+    """The library of games returns values; the commands parse and print."""
+    path, _ = module_file(name)
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read(), path)
+    imported = {n for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))
+                for n in ([a.name for a in node.names] if isinstance(node, ast.Import)
+                          else [node.module or ""])}
+    assert "argparse" not in imported and "scripts.args" not in imported, name
+    prints = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Call)
+              and isinstance(node.func, ast.Name) and node.func.id == "print"]
+    assert not prints, f"{name} prints on lines {prints}"

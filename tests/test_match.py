@@ -1,4 +1,4 @@
-"""scripts.arena.runner and scripts.arena.match: specs, one game, failures, reproducibility, the CLI.
+"""scripts.arena (specs, games, pools, match) and connectx match: specs, one game, failures, reproducibility, the CLI.
 
 Small boards and fast agents keep this file to a few seconds of games; the
 subprocess tests pay one numba compile each.
@@ -13,8 +13,14 @@ import pytest
 
 from agents.board.rules import drop_piece, winner
 from scripts.arena import match as match_mod
-from scripts.arena.runner import (Game, elo_difference, game_seeds, parse_match_config, parse_spec,
-                            parse_value, play_game, run_games, score_interval)
+from scripts.arena import replays
+from scripts.arena.games import Game, game_seeds, play_game
+from scripts.arena.pools import run_games
+from scripts.arena.specs import parse_match_config, parse_spec
+from scripts.arena.stats import elo as elo_difference
+from scripts.arena.stats import score_interval
+from scripts.args import parse_value
+from scripts.commands.match import main as match_main
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SMALL = "rows=5,columns=6,inarow=4"
@@ -82,7 +88,7 @@ def test_parse_spec_kinds(tmp_path):
 ])
 def test_bad_input_exits_2_with_one_line(argv, words, capsys):
     with pytest.raises(SystemExit) as exc:
-        match_mod.main(argv + ["--quiet"])
+        match_main(argv + ["--quiet"])
     assert exc.value.code == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1
@@ -92,7 +98,7 @@ def test_bad_input_exits_2_with_one_line(argv, words, capsys):
 
 def test_inarow_longer_than_the_board_is_a_legal_config(capsys):
     """The connectx spec accepts it: nobody can win, every game is a draw."""
-    match_mod.main(["random", "rules", "--games", "2", "--config", "rows=3,columns=3,inarow=5",
+    match_main(["random", "rules", "--games", "2", "--config", "rows=3,columns=3,inarow=5",
                     "--quiet"])
     assert "0-2-0" in capsys.readouterr().out
 
@@ -104,7 +110,7 @@ def test_submission_that_fails_to_load_is_bad_input(tmp_path, capsys):
     empty.write_text("X = 1\n")
     for path, words in ((broken, "ImportError"), (empty, "no callable")):
         with pytest.raises(SystemExit) as exc:
-            match_mod.main([str(path), "random", "--quiet"])
+            match_main([str(path), "random", "--quiet"])
         assert exc.value.code == 2
         assert words in capsys.readouterr().err
 
@@ -234,7 +240,7 @@ def test_agent_against_itself_counts_each_game_once():
 
 def test_cli_prints_wdl_and_writes_json_and_replay(tmp_path):
     out, html = tmp_path / "games.json", tmp_path / "replay.html"
-    proc = run_cli("scripts.arena.match", "random", "kaggle.random", "--games", "4", "--config", SMALL,
+    proc = run_cli("scripts.commands.match", "random", "kaggle.random", "--games", "4", "--config", SMALL,
                    "--seed", "2", "--json", str(out), "--replay", str(html), "--replay-game", "1")
     assert proc.returncode == 0, proc.stderr
     line = next(l for l in proc.stdout.splitlines() if l.startswith("W-D-L for random: "))
@@ -258,7 +264,7 @@ def test_replay_reproduces_the_recorded_game(tmp_path):
     results, _ = match_mod.match("onestep", "random", 1, cfg, seed=5, progress=False)
     failed, _ = match_mod.match("random", bad, 1, cfg, seed=5, progress=False)
     for r in (results[0], failed[0]):
-        env = match_mod.replay_env(r, cfg)
+        env = replays.replay_env(r, cfg)
         final = env.steps[-1]
         board = [0] * (cfg.rows * cfg.columns)
         for i, col in enumerate(r["moves"]):

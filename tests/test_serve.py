@@ -18,7 +18,8 @@ from agents.board.rules import drop_piece, legal_moves, winner
 from agents.search.solver import Solver
 from scripts.server import app as serve
 from scripts.server import game as serve_game
-from scripts.arena.match import main as match_main
+from scripts.commands.match import main as match_main
+from scripts.commands.serve import main as serve_main
 
 # Known analyses (shared/positions/analysis.txt, exact solver labels; -1000 = full column)
 KNOWN = [
@@ -530,16 +531,16 @@ def test_load_200_requests_from_8_clients(server):
 ])
 def test_bad_arguments_exit_2_with_one_line(argv, words, capsys):
     with pytest.raises(SystemExit) as e:
-        serve.main(argv)
+        serve_main(argv)
     assert e.value.code == 2
     err = capsys.readouterr().err
-    assert words in err and err.count("\n") == 1 and err.startswith("python -m scripts.server.app: error")
+    assert words in err and err.count("\n") == 1 and err.startswith("python -m scripts.commands.serve: error")
 
 
 def test_port_in_use_exits_2(server, capsys):
     port = server.server_address[1]
     with pytest.raises(SystemExit) as e:
-        serve.main(["--port", str(port), "--no-warm-up"])
+        serve_main(["--port", str(port), "--no-warm-up"])
     assert e.value.code == 2
     assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
 
@@ -547,7 +548,7 @@ def test_port_in_use_exits_2(server, capsys):
 def test_command_line_prints_the_url_and_serves():
     import subprocess
     import sys
-    proc = subprocess.Popen([sys.executable, "-m", "scripts.server.app", "--port", "0", "--no-warm-up"],
+    proc = subprocess.Popen([sys.executable, "-m", "scripts.commands.serve", "--port", "0", "--no-warm-up"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             cwd=str(Path(serve.__file__).parent.parent.parent))
     try:

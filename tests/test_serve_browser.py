@@ -3,7 +3,7 @@
 Plays a full game against alphabeta by clicking, checking every board the page
 draws against :mod:`agents.board.rules`; toggles the analysis on a known position and
 checks the scores against :class:`agents.search.solver.Solver`; plays two games in two tabs
-at once; replays a game of a ``scripts.arena.match --json`` file step by step.
+at once; replays a game of a ``connectx match --json`` file step by step.
 
 Needs the system's Chromium (Debian: ``apt-get install chromium``) and the pip
 package ``playwright`` (its driver only; it never downloads a browser here). Without
@@ -22,7 +22,7 @@ import pytest
 from agents.board.rules import drop_piece, legal_moves, winner
 from agents.search.solver import Solver
 from scripts.server import app as serve
-from scripts.arena.match import main as match_main
+from scripts.commands.match import main as match_main
 
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                   "--no-first-run", "--disable-background-networking",

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from scripts.arena import tournament as tour
-from scripts.arena.runner import parse_match_config, parse_spec
+from scripts.arena.specs import parse_match_config, parse_spec
+from scripts.commands.tournament import main as tournament_main
 
 ORDER = ["random", "onestep", "minimax:depth=3", "alphabeta:depth=6"]  # weakest first
 
@@ -67,7 +68,7 @@ def test_round_robin_orders_agents_of_known_strength(tmp_path, capsys):
     """random < onestep < minimax depth 3 < alphabeta depth 6 on 7x6, plus a fifth
     agent (rules) whose place is not checked; all four files are written."""
     out = tmp_path / "t"
-    code = tour.main(ORDER[:2] + ["rules"] + ORDER[2:] + ["--games", "6", "--out", str(out),
+    code = tournament_main(ORDER[:2] + ["rules"] + ORDER[2:] + ["--games", "6", "--out", str(out),
                                                           "--quiet", "--seed", "0"])
     assert code == 0
     stdout = capsys.readouterr().out
@@ -101,7 +102,7 @@ def test_round_robin_orders_agents_of_known_strength(tmp_path, capsys):
 ])
 def test_bad_input_exits_2(argv, words, tmp_path, capsys):
     with pytest.raises(SystemExit) as exc:
-        tour.main(argv + ["--out", str(tmp_path / "t"), "--quiet"])
+        tournament_main(argv + ["--out", str(tmp_path / "t"), "--quiet"])
     assert exc.value.code == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and words in err

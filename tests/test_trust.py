@@ -10,8 +10,11 @@ import pytest
 
 from scripts.arena import match as match_mod
 from scripts.arena import openings as suites
-from scripts.arena import tournament as tour_mod
-from scripts.arena.runner import Game, parse_match_config, parse_spec, play_game, score_interval
+from scripts.arena.games import Game, play_game
+from scripts.arena.specs import parse_match_config, parse_spec
+from scripts.arena.stats import score_interval
+from scripts.commands.match import main as match_main
+from scripts.commands.tournament import main as tournament_main
 
 SMALL = "rows=5,columns=6,inarow=4"
 
@@ -76,13 +79,13 @@ def test_shipped_suite_is_legal_folded_and_within_its_bound():
             header = [line for line in f if line.startswith("#")]
             f.seek(0)
             rows = [line.split() for line in f if line.strip() and not line.startswith("#")]
-        assert any("Made by: python -m scripts.arena.openings --generate" in h for h in header)
+        assert any("Made by: python -m scripts.tools.openings --generate" in h for h in header)
         assert all(-suites.BOUND <= int(lo) <= int(hi) <= suites.BOUND for _, lo, hi in rows)
 
 
 def test_balanced_suite_that_is_not_shipped_exits_2_listing_the_shipped(capsys):
     with pytest.raises(SystemExit) as exc:
-        match_mod.main(["random", "random", "--openings", "balanced:9", "--quiet"])
+        match_main(["random", "random", "--openings", "balanced:9", "--quiet"])
     assert exc.value.code == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "balanced:9" in err
@@ -91,7 +94,7 @@ def test_balanced_suite_that_is_not_shipped_exits_2_listing_the_shipped(capsys):
 
 def test_balanced_suite_on_another_board_exits_2(capsys):
     with pytest.raises(SystemExit) as exc:
-        match_mod.main(["random", "random", "--config", SMALL, "--openings",
+        match_main(["random", "random", "--config", SMALL, "--openings",
                         f"balanced:{suites.shipped()[0]}", "--quiet"])
     assert exc.value.code == 2 and "7x6" in capsys.readouterr().err
 
@@ -152,7 +155,7 @@ def test_pairs_share_an_opening_with_colours_swapped():
 
 
 def test_odd_games_leave_the_last_game_out_of_the_pairs(capsys):
-    match_mod.main(["onestep", "random", "--games", "5", "--config", SMALL, "--quiet",
+    match_main(["onestep", "random", "--games", "5", "--config", SMALL, "--quiet",
                     "--openings", "none"])
     out = capsys.readouterr().out
     assert "pairs 2 " in out and "1 game(s) without a partner" in out
@@ -163,7 +166,7 @@ def test_match_reports_pentanomial_elo_los_and_replays_with_openings(tmp_path):
     cfg = parse_match_config(SMALL)
     path = write_suite(tmp_path, ["3", "34", "43", "1", "6"])
     out = tmp_path / "replays"
-    code = match_mod.main(["onestep", "random", "--games", "6", "--config", SMALL, "--quiet",
+    code = match_main(["onestep", "random", "--games", "6", "--config", SMALL, "--quiet",
                            "--openings", path, "--replays", str(out), "--seed", "2"])
     assert code == 0
     files = sorted(os.listdir(out))
@@ -204,7 +207,7 @@ def test_deterministic_agents_pair_interval_is_wider_than_the_per_game_one():
 
 
 def test_sprt_stops_early_on_clearly_different_agents(capsys):
-    code = match_mod.main(["onestep", "random", "--games", "200", "--config", SMALL, "--quiet",
+    code = match_main(["onestep", "random", "--games", "200", "--config", SMALL, "--quiet",
                            "--openings", "none", "--sprt", "0,20"])
     out = capsys.readouterr().out
     assert code == 0 and "H1 accepted" in out
@@ -213,7 +216,7 @@ def test_sprt_stops_early_on_clearly_different_agents(capsys):
 
 
 def test_sprt_on_identical_agents_runs_to_the_limit_or_accepts_h0(capsys):
-    code = match_mod.main(["random", "random", "--games", "40", "--config", SMALL, "--quiet",
+    code = match_main(["random", "random", "--games", "40", "--config", SMALL, "--quiet",
                            "--openings", "none", "--sprt", "0,20"])
     out = capsys.readouterr().out
     assert (code, "inconclusive" in out) in ((3, True), (1, False))
@@ -222,7 +225,7 @@ def test_sprt_on_identical_agents_runs_to_the_limit_or_accepts_h0(capsys):
 
 def test_sprt_bad_input_exits_2(capsys):
     with pytest.raises(SystemExit) as exc:
-        match_mod.main(["random", "random", "--config", SMALL, "--sprt", "20,0", "--quiet"])
+        match_main(["random", "random", "--config", SMALL, "--sprt", "20,0", "--quiet"])
     assert exc.value.code == 2 and "elo0 < elo1" in capsys.readouterr().err
 
 
@@ -235,7 +238,7 @@ def test_tournament_writes_one_replay_per_game_and_an_index(tmp_path, capsys):
     pytest.importorskip("kaggle_environments")
     pytest.importorskip("matplotlib")
     out = tmp_path / "replays"
-    tour_mod.main(["random", "onestep", "rules", "--games", "2", "--config", SMALL, "--quiet",
+    tournament_main(["random", "onestep", "rules", "--games", "2", "--config", SMALL, "--quiet",
                    "--out", str(tmp_path / "t"), "--replays", str(out), "--workers", "2",
                    "--openings", write_suite(tmp_path, ["3", "4"])])
     printed = capsys.readouterr().out
@@ -255,7 +258,7 @@ def test_replays_without_kaggle_environments_exit_2_naming_the_extra(monkeypatch
 
     monkeypatch.setattr(importlib.util, "find_spec", no_kaggle)
     with pytest.raises(SystemExit) as exc:
-        match_mod.main(["random", "random", "--config", SMALL, "--quiet", "--replays",
+        match_main(["random", "random", "--config", SMALL, "--quiet", "--replays",
                         str(tmp_path / "r")])
     err = capsys.readouterr().err.strip()
     assert exc.value.code == 2 and len(err.splitlines()) == 1 and "games" in err

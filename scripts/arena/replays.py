@@ -1,4 +1,5 @@
-"""kaggle's HTML replay of every game of a match or tournament (``--replays DIR``).
+"""kaggle's HTML replay of recorded games: one game (:func:`replay_env`,
+:func:`write_replay`), or every game of a match or tournament (``--replays DIR``).
 
 ``DIR/game0000.html`` ... one file a game (kaggle-environments replays the recorded
 moves, the opening's included, with its own rules checks) and ``DIR/index.html``, a
@@ -7,7 +8,42 @@ table linking them with agents by colour, opening, result and status.
 import html
 import os
 
-from scripts.args import require
+from scripts.arena.extras import require
+
+
+def replay_env(result, cfg):
+    """A kaggle-environments ``connectx`` env that has replayed one recorded game:
+    its moves, then the failure if there was one (as kaggle's own status)."""
+    from kaggle_environments import make
+    from kaggle_environments.errors import DeadlineExceeded
+
+    moves = list(result["moves"])
+
+    def replayer(mark):
+        def agent(obs, config):
+            step = sum(1 for v in obs.board if v)
+            if step < len(moves):
+                return moves[step]
+            status = result["statuses"][mark - 1]
+            if status == "TIMEOUT":
+                return DeadlineExceeded(result["error"])
+            if status == "INVALID":
+                return -1
+            raise RuntimeError(result["error"] or "no recorded move")
+        return agent
+
+    env = make("connectx", configuration={"rows": cfg.rows, "columns": cfg.columns,
+                                          "inarow": cfg.inarow, "actTimeout": cfg.actTimeout},
+               debug=False)
+    env.run([replayer(1), replayer(2)])
+    return env
+
+
+def write_replay(result, cfg, path):
+    """kaggle-environments' HTML replay of one recorded game."""
+    html = replay_env(result, cfg).render(mode="html")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(html)
 
 
 def check_replays(path):
@@ -25,7 +61,6 @@ def game_file(result):
 def write_replays(results, cfg, path, title_agents):
     """One replay per game of ``results`` and ``index.html`` in directory ``path``;
     returns the index's path. ``title_agents``: the spec texts named in the title."""
-    from scripts.arena.match import write_replay
     check_replays(path)
     os.makedirs(path, exist_ok=True)
     rows = []

@@ -119,6 +119,15 @@ def wilson(s, n, z=Z95):
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def score_interval(score, n, z=Z95):
+    """Wilson interval for a mean score over ``n`` games (draws count 1/2: conservative)."""
+    if n == 0:
+        return 0.0, 1.0
+    low, high = wilson(score, n, z)
+    # exact ends for all wins / all losses (rounding would leave 0.9999999999999999)
+    return (0.0 if score <= 0 else low), (1.0 if score >= 1 else high)
+
+
 def draw_ratio(game_scores):
     """Fraction of drawn games (score 0.5) among ``game_scores``; 0 for none."""
     game_scores = list(game_scores)

@@ -1,8 +1,8 @@
-"""Round robin: ``python -m scripts.arena.tournament A B C ... [--games N] [--workers K] [--out DIR]``
-(also ``connectx tournament ...``).
+"""A round robin: every pair of agents plays the same number of games, colours
+alternating (the command line: :mod:`scripts.commands.tournament`, ``connectx
+tournament A B C ... [--games N] [--workers K] [--out DIR]``).
 
-Every pair plays ``--games`` games, colours alternating. Prints and writes (in
-``--out``) the cross table (``crosstable.csv``: row agent's points against the
+:func:`tournament` plays it; :func:`write_outputs` writes the cross table (``crosstable.csv``: row agent's points against the
 column agent), the ratings (``ratings.csv``), every game (``games.json``) and a
 chart of the ratings with their 95% intervals (``ratings.png``).
 
@@ -13,7 +13,7 @@ keeps ratings finite when an agent wins or loses every game; they are shifted to
 mean 0. Intervals are +-1.96 standard errors from the curvature of the fit
 (Laplace approximation): with perfect scores they mostly reflect the prior.
 
-``--openings`` and ``--replays DIR`` work as in :mod:`scripts.arena.match`: every pair of
+``--openings`` and ``--replays DIR`` work as in :mod:`scripts.commands.match`: every pair of
 agents meets the same openings, each twice with colours swapped.
 """
 import csv
@@ -21,14 +21,16 @@ import itertools
 import json
 import math
 import os
-import sys
 
 import numpy as np
 
-from scripts.args import (ArgumentParser, SPEC_HELP, add_games_arguments, positive_int_arg, progress_bar)
-from scripts.arena.match import (add_trust_arguments, json_safe, pair_openings, trust_options, worker_shares)
-from scripts.arena.replays import write_replays
-from scripts.arena.runner import (Game, Struct, Z95, game_seeds, in_process_only, parse_match_config, parse_spec, require, run_games, score_of)
+from scripts.arena.games import Game, game_seeds, score_of
+from scripts.arena.openings import pair_openings
+from scripts.arena.pools import run_games
+from scripts.arena.progress import progress_bar
+from scripts.arena.report import json_safe
+from scripts.arena.specs import Struct, in_process_only, parse_match_config, parse_spec
+from scripts.arena.stats import Z95
 
 PRIOR_SD = 1000.0  # Elo; weak next to the few hundred Elo between agents that score 25-75%
 ELO = 400.0 / math.log(10.0)  # Elo points per unit of natural log-odds
@@ -37,7 +39,7 @@ ELO = 400.0 / math.log(10.0)  # Elo points per unit of natural log-odds
 def schedule(specs, games_per_pair, seed, cfg, openings=None):
     """All pairs (i < j), ``games_per_pair`` games each, i first in even games; games
     ``2g`` and ``2g + 1`` of a pair play the same opening (every pair of agents meets
-    the same openings, see :func:`scripts.arena.match.pair_openings`)."""
+    the same openings, see :func:`scripts.arena.openings.pair_openings`)."""
     pairs = list(itertools.combinations(range(len(specs)), 2))
     seeds = game_seeds(seed, len(pairs) * games_per_pair)
     starts = pair_openings(openings, (games_per_pair + 1) // 2, seed)
@@ -149,7 +151,7 @@ def tournament(texts, games=10, cfg=None, seed=0, workers=1, dask=None, progress
     """Play the round robin. ``texts``: spec texts or agent callables (callables are
     played in this process: ``workers=1``, no ``dask``); ``cfg`` as in
     ``scripts.arena.match.match``; ``openings``: move strings (None: every game from the empty
-    board). Returns a :class:`~scripts.arena.runner.Struct` (a dict whose keys
+    board). Returns a :class:`~scripts.arena.specs.Struct` (a dict whose keys
     also read as attributes): ``names``, ``results`` (every game), ``points`` and
     ``played`` (matrices, row agent against column agent), ``ratings`` (rows of
     :func:`rating_rows`, best first). ``ValueError`` on bad input."""
@@ -203,57 +205,3 @@ def write_outputs(t, out, cfg, seed, plot=True):
     else:
         del paths["png"]
     return paths
-
-
-def main(argv=None, prog="python -m scripts.arena.tournament"):
-    p = ArgumentParser(prog=prog, description="Round robin, colours alternating: cross table "
-                       "and Bradley-Terry ratings with 95% intervals, written to --out.")
-    p.add_argument("agents", nargs="+", metavar="AGENT", help="two or more distinct agents; "
-                   + SPEC_HELP)
-    p.add_argument("--games", type=positive_int_arg, default=10, help="games per pair (default 10)")
-    add_games_arguments(p)
-    p.add_argument("--seed", type=int, default=0, help="tournament seed, >= 0 (default 0)")
-    p.add_argument("--out", metavar="DIR", default="tournament",
-                   help="output directory: crosstable.csv, ratings.csv, games.json, ratings.png "
-                        "(default ./tournament)")
-    p.add_argument("--no-plot", action="store_true",
-                   help="do not draw ratings.png (which needs matplotlib, the games extra)")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
-    add_trust_arguments(p, sprt=False)
-    args = p.parse_args(argv)
-    if args.seed < 0:
-        p.error(f"--seed must be >= 0, got {args.seed}")
-    if os.path.exists(args.out) and not os.path.isdir(args.out):
-        p.error(f"--out {args.out!r} exists and is not a directory")
-    try:
-        if not args.no_plot:
-            require("matplotlib", "the ratings chart (--no-plot skips it)")
-        cfg = parse_match_config(args.config)
-        openings, _ = trust_options(args, cfg)
-        t = tournament(args.agents, args.games, cfg, args.seed, args.workers, args.dask,
-                       progress=not args.quiet, openings=openings)
-    except ValueError as e:
-        p.error(str(e))
-    print(f"openings: {args.openings} ({len(openings)} in the suite), each pair of games "
-          "plays one twice with colours swapped" if openings else "openings: none")
-    print(f"{len(t['results'])} games, {args.games} per pair, colours alternating; "
-          f"cross table: points of the row agent against the column agent")
-    print(format_table(cross_table(t["names"], t["points"], t["played"])))
-    print()
-    print("Bradley-Terry ratings (Elo scale, mean 0, 95% interval):")
-    print(format_table([["rank", "agent", "rating", "95% interval", "points"]] + [
-        [str(r["rank"]), r["agent"], f"{r['rating']:+.0f}", f"{r['low']:+.0f} to {r['high']:+.0f}",
-         f"{r['points']:g}/{r['games']}"] for r in t["ratings"]], left=(0, 1)))
-    shares = worker_shares(t["results"])
-    if len(shares) > 1:
-        print("CPU share per worker (CPU s / wall s while playing): " + ", ".join(
-            f"{w['share']:.2f} ({w['games']} games)" for w in shares.values()))
-    paths = write_outputs(t, args.out, cfg, args.seed, plot=not args.no_plot)
-    print(f"written: {', '.join(paths.values())}")
-    if args.replays:
-        print(f"replays written: {write_replays(t['results'], cfg, args.replays, t['names'])}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -3,7 +3,7 @@
     python -m scripts.bench.load [--agent alphabeta] [--moves 200] [--act-timeout 1]
                                         [--hogs 1]
 
-The agent is a spec as in :mod:`scripts.arena.runner` (``alphabeta:tt_bits=18``, ``main.py``).
+The agent is a spec as in :mod:`scripts.arena.specs` (``alphabeta:tt_bits=18``, ``main.py``).
 
 Starts ``--hogs`` CPU-bound processes, then plays ``--moves`` moves of self-play
 (restarting from the empty board when a game ends) with ``config.actTimeout`` set,
@@ -15,8 +15,11 @@ import sys
 import time
 
 from agents.board.reference import ref_drop, ref_winner
-from scripts.args import (ArgumentParser, SPEC_HELP, add_config_argument, positive_int_arg, progress_bar)
-from scripts.arena.runner import Struct, build_agent, parse_match_config, parse_spec
+from scripts.arena.loading import build_agent
+from scripts.arena.specs import (OVERAGE, MatchConfig, Struct, config_struct, parse_match_config,
+                                 parse_spec)
+from scripts.args import (ArgumentParser, SPEC_HELP, add_config_argument, positive_int_arg,
+                          progress_bar)
 
 
 def _hog():
@@ -27,7 +30,7 @@ def _hog():
 def measure(agent, moves, act_timeout, rows=6, columns=7, inarow=4, progress=False):
     """Per-move times (seconds) of ``moves`` self-play moves (``progress``: a bar on
     stderr)."""
-    cfg = Struct(rows=rows, columns=columns, inarow=inarow, actTimeout=act_timeout)
+    cfg = config_struct(MatchConfig(rows, columns, inarow, act_timeout, OVERAGE))
     agent(Struct(board=[0] * (rows * columns), mark=1), cfg)  # compile outside the count
     times, board, mark = [], [0] * (rows * columns), 1
     bar = progress_bar(moves, "moves", "move", progress)

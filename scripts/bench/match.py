@@ -2,7 +2,7 @@
 
     python -m scripts.bench.match [--games 200] [--workers 2] [A B]
 
-Each run is a fresh ``python -m scripts.arena.match`` process, timed from start to exit,
+Each run is a fresh ``python -m scripts.commands.match`` process, timed from start to exit,
 as a user would see it: interpreter start, numba compilation (once per worker
 process) and the games. The two runs must give the same games (same seed); the
 script prints both times, the ratio and the target (at most 0.6 for 2 workers),
@@ -19,7 +19,7 @@ import tempfile
 import time
 
 from scripts.args import ArgumentParser, SPEC_HELP, add_config_argument, positive_int_arg
-from scripts.arena.runner import parse_match_config, parse_spec
+from scripts.arena.specs import parse_match_config, parse_spec
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # fast agents (about 40 ms and 1 ms a move), but enough play per game that 200
@@ -29,7 +29,7 @@ TARGET = 0.6
 
 
 def timed_match(a, b, games, workers, seed, path, config=None):
-    cmd = [sys.executable, "-m", "scripts.arena.match", a, b, "--games", str(games), "--seed", str(seed),
+    cmd = [sys.executable, "-m", "scripts.commands.match", a, b, "--games", str(games), "--seed", str(seed),
            "--workers", str(workers), "--out", path, "--quiet",
            "--openings", "none"]  # empty-board games, comparable with earlier figures
     if config:

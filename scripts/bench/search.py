@@ -25,8 +25,8 @@ from agents.board.reference import random_position
 from agents.search.reference import TutorialConfig, make_tutorial_agent, tutorial_scores
 from agents.board.grid import column_heights
 from agents.board.rules import parse_config
+from scripts.arena.specs import Struct, config_struct, parse_match_config
 from scripts.args import ArgumentParser, positive_int_arg, progress
-from scripts.arena.runner import Struct
 
 SECTIONS = ["scripts.bench.mcts"]
 
@@ -41,18 +41,12 @@ def sample_positions(n, seed):
     return out
 
 
-def kaggle_config(rows=6, columns=7, inarow=4):
-    """The config object kaggle-environments hands an agent (attributes and keys)."""
-    return Struct(rows=rows, columns=columns, inarow=inarow, actTimeout=2, timeout=2,
-                  episodeSteps=1000, agentTimeout=60, runTimeout=1200)
-
-
 def bench_minimax_vs_tutorial(positions, quiet=False):
     """Whole agent calls, as Kaggle makes them: ``minimax`` depth 3 (numba, validation
     included) against the tutorial's own agent (pure Python, ``N_STEPS = 3``), both
     warmed, on the same positions; medians and the median of the per-position ratios.
     The column scores of the two searches are compared too (they must be identical)."""
-    config = kaggle_config()
+    config = config_struct(parse_match_config())  # kaggle's 7x6, 2 s, 60 s
     cfg = parse_config(config)
     mm = agents.make("minimax", depth=3, seed=0)
     tutorial = make_tutorial_agent(3, seed=0)
@@ -89,7 +83,7 @@ def bench_minimax_vs_tutorial(positions, quiet=False):
 def bench_call_overhead(positions, quiet=False):
     """What an agent call costs beyond its search: the whole call (validation, clock,
     conversion, tie-breaking) less the time inside ``choose``, per agent, warmed."""
-    config = kaggle_config()
+    config = config_struct(parse_match_config())  # kaggle's 7x6, 2 s, 60 s
     specs = [("random", {}), ("rules", {}), ("minimax", {"depth": 3}),
              ("alphabeta", {"depth": 4}), ("mcts", {"iterations": 100, "seed": 0})]
     print(f"per-call overhead on {len(positions)} random 7x6 positions (call - choose, "

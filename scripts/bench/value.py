@@ -34,11 +34,11 @@ import os
 import sys
 import time
 
-from scripts.args import ArgumentParser, positive_int_arg, progress_bar
-from scripts.arena.runner import parse_spec
+from scripts.arena.report import load_games
+from scripts.arena.specs import parse_spec
 from scripts.arena.stats import wilson
+from scripts.args import ArgumentParser, positive_int_arg, progress_bar
 from scripts.bench.perfect import board_of, read_lines, sign
-from scripts.commands.blunders import load_games
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEFAULT_FILE = os.path.join(ROOT, "scripts", "data", "positions", "games.txt")

@@ -61,7 +61,7 @@ def main(argv=None, prog="python -m scripts.bench.warmup"):
     args = ap.parse_args(argv)
     require("kaggle_environments", "this benchmark")
     import agents
-    from scripts.arena.runner import parse_spec
+    from scripts.arena.specs import parse_spec
     from submission.build import build
     try:
         spec = parse_spec(args.opponent)

@@ -13,11 +13,11 @@ per 4 stones). A position the solver does not settle within ``--seconds`` (the
 first few plies of a game can take minutes) is skipped and counted; the moves of
 the match's opening (``--openings``) are not judged.
 """
-import json
 import sys
 import time
 from collections import Counter
 
+from scripts.arena.report import load_games
 from scripts.args import ArgumentParser, positive_int_arg
 
 
@@ -43,16 +43,6 @@ def judge_game(moves, solver, seconds):
             out.append((ply, before, after))
         before = None if after is None else -after  # the next mover's outcome
     return out
-
-
-def load_games(path):
-    """``(games, config)`` of a match's ``--out`` file; ValueError names what is wrong."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-        return data["games"], data["config"]
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        raise ValueError(f"{path}: not a match --out file ({e})") from None
 
 
 def summarize(games, solver, seconds, bucket=4):

@@ -3,22 +3,18 @@
     python -m scripts.commands.fuzz [--agents SPEC ...] [--submission main.py] [--games N]
                            [--seconds S] [--seed S] [--max-side 20]
 
-(also ``connectx fuzz``). Agents are specs as in :mod:`scripts.arena.runner`
+(also ``connectx fuzz``). Agents are specs as in :mod:`scripts.arena.specs`
 (``minimax:depth=2``, ``negamax``, ``main.py``); a registry agent without options
 gets :func:`fuzz_options`.
 
 Each game draws a configuration (rows and columns from 1 to ``--max-side``, now and
 then a larger or a one-line board; ``inarow`` from 1 to beyond the board), an
 ``actTimeout`` and a random reachable position (random legal moves that complete no
-line), then the agent plays *both* sides for ``--max-moves`` moves (or to the end). Every move is checked the way
-kaggle-environments judges it:
-
-* ``ERROR``   the agent raised;
-* ``INVALID`` the move is not a plain ``int`` (numpy integers, bools and floats are
-  rejected by the environment) or not a legal column;
-* ``TIMEOUT`` the move overran ``actTimeout`` by more than what is left of the game's
-  ``remainingOverageTime`` (60 s a game; every move's excess over ``actTimeout`` is
-  taken from it, as kaggle-environments does).
+line), then the agent plays *both* sides for ``--max-moves`` moves (or to the end), in
+the one game loop (:func:`scripts.arena.games.play_out`), which judges every move the
+way kaggle-environments does: ERROR (the agent raised), TIMEOUT (the move overran
+``actTimeout`` by more than what is left of the game's 60 s ``remainingOverageTime``),
+INVALID (not a plain ``int``, or not a legal column).
 
 Reports per agent the games, moves, failures by status, the configurations covered
 and the worst move time as a fraction of its budget (``actTimeout`` plus the overage left
@@ -28,19 +24,20 @@ Agents are built once and warmed up (numba compile) before the clock matters.
 import random
 import sys
 import time
-import traceback
 
 import numpy as np
 
 import agents
 from agents.board.grid import drop, is_win_at
+from scripts.arena.games import play_out
+from scripts.arena.loading import build_agent
+from scripts.arena.specs import MatchConfig, Struct, parse_spec
 from scripts.args import ArgumentParser, SPEC_HELP, positive_int_arg, progress_bar
-from scripts.arena.runner import Struct, build_agent, parse_spec
 
 # Agents that are not ConnectX players or have no time management of their own.
 EXCLUDED = {"tutorial"}
 ACT_TIMEOUTS = (0.1, 0.2, 0.5, 1.0, 2.0)
-STATUSES = ("ERROR", "INVALID", "TIMEOUT")
+STATUSES = ("ERROR", "INVALID", "TIMEOUT")  # the report's columns
 
 
 def default_agents():
@@ -88,46 +85,29 @@ def random_reachable(rng, cfg):
     return grid, heights, mark
 
 
-def judge(move, heights, rows, columns):
-    if type(move) is not int:
-        return "INVALID"
-    if not 0 <= move < columns or heights[move] >= rows:
-        return "INVALID"
-    return None
-
-
 def play_game(agent, cfg, rng, max_moves=None):
     """Self-play from a random reachable position, at most ``max_moves`` moves (None: to
-    the end); returns (moves, failures, worst ratio)."""
-    rows, columns, inarow = cfg["rows"], cfg["columns"], cfg["inarow"]
-    grid, heights, mark = random_reachable(rng, cfg)
-    moves, worst, worst_act, failures = 0, 0.0, 0.0, []
-    overage = {1: float(cfg["remainingOverageTime"]), 2: float(cfg["remainingOverageTime"])}
-    while heights.sum() < rows * columns and (max_moves is None or moves < max_moves):
-        obs = Struct(board=[int(v) for v in grid], mark=mark,
-                     remainingOverageTime=overage[mark], step=int(heights.sum()))
-        t = time.perf_counter()
-        try:
-            move = agent(obs, Struct(cfg))
-        except Exception:  # noqa: BLE001 - any exception is an ERROR to report
-            failures.append(("ERROR", traceback.format_exc(limit=3)))
-            break
-        elapsed = time.perf_counter() - t
-        moves += 1
-        worst = max(worst, elapsed / (cfg["actTimeout"] + overage[mark]))
-        worst_act = max(worst_act, elapsed / cfg["actTimeout"])
-        status = judge(move, heights, rows, columns)
-        overage[mark] -= max(0.0, elapsed - cfg["actTimeout"])
-        if status is None and overage[mark] < 0:
-            status = "TIMEOUT"
-        if status:
-            failures.append((status, f"move {move!r} ({type(move).__name__}) in {elapsed:.3f} s"))
-            break
-        idx = drop(grid, heights, rows, columns, move, mark)
-        if is_win_at(grid, rows, columns, inarow, idx):
-            break
-        mark = 3 - mark
-    return moves, failures, worst, worst_act
+    the end), judged by the one game loop (:func:`scripts.arena.games.play_out`);
+    returns (moves, failures, worst ratio to the budget, worst ratio to actTimeout)."""
+    grid, heights, _ = random_reachable(rng, cfg)
+    match_cfg = MatchConfig(cfg["rows"], cfg["columns"], cfg["inarow"], cfg["actTimeout"],
+                            float(cfg["remainingOverageTime"]))
+    out = play_out((agent, agent), match_cfg, grid, heights, max_moves=max_moves)
+    failures, timed = [], []
+    for mark in (0, 1):
+        times, budgets = out.times[mark], out.budgets[mark]
+        status = out.statuses[mark]
+        if status == "ERROR":  # the call that raised made no move
+            times, budgets = times[:-1], budgets[:-1]
+            failures.append((status, out.trace))
+        elif status != "DONE":
+            failures.append((status, f"move {out.action!r} ({type(out.action).__name__}) "
+                                     f"in {times[-1]:.3f} s"))
+        timed += zip(times, budgets)
+    act = cfg["actTimeout"]
+    worst = max((t / (act + b) for t, b in timed), default=0.0)
+    worst_act = max((t / act for t, _ in timed), default=0.0)
+    return len(timed), failures, worst, worst_act
 
 
 def build(text, options=None):

@@ -3,16 +3,17 @@
 The board is drawn after every move with the columns numbered from 1; type a
 column number and Enter (``q`` quits). Anything else -- a word, a number off the
 board, a full column -- is explained and asked again. You are X (mark 1, moving
-first) unless ``--second``. AGENT is a spec as in :mod:`scripts.arena.runner`. Also
+first) unless ``--second``. AGENT is a spec as in :mod:`scripts.arena.specs`. Also
 ``connectx play AGENT``.
 """
 import sys
 
 import numpy as np
 
-from agents.board.grid import drop, is_win_at
+from scripts.arena.games import play_out
+from scripts.arena.loading import build_agent, warm_up
+from scripts.arena.specs import parse_match_config, parse_spec
 from scripts.args import ArgumentParser, SPEC_HELP, add_config_argument
-from scripts.arena.runner import (Struct, config_struct, build_agent, parse_match_config, parse_spec, warm_up)
 
 SYMBOLS = {0: ".", 1: "X", 2: "O"}
 
@@ -51,43 +52,49 @@ def read_column(heights, cfg, ask=input, say=print):
             return col
 
 
+class Quit(BaseException):
+    """The human quit: not an ``Exception``, so the game loop does not take it for the
+    human player's ERROR."""
+
+
 def play(spec, cfg, human_mark=1, seed=0, ask=input, say=print):
-    """One game, human against ``spec``; returns 1 / 2 (winning mark), 0 (draw) or
-    None (the human quit)."""
+    """One game, human against ``spec``, in the one game loop (untimed); returns 1 / 2
+    (winning mark), 0 (draw) or None (the human quit)."""
     warm_up(spec, cfg)
     agent = build_agent(spec, seed)
-    config = config_struct(cfg)
+
+    def human(obs, config):
+        col = read_column(heights, cfg, ask, say)
+        if col is None:
+            raise Quit
+        return col
+
+    def shown(mark, col, grid):
+        if mark != human_mark:
+            say(f"{spec.text} plays column {col + 1}")
+        say(render(grid, cfg))
+
     grid = np.zeros(cfg.rows * cfg.columns, dtype=np.int8)
     heights = np.zeros(cfg.columns, dtype=np.int64)
     say(f"you are {SYMBOLS[human_mark]}, {spec.text} is {SYMBOLS[3 - human_mark]}; "
         f"{cfg.inarow} in a row wins")
     say(render(grid, cfg))
-    for step in range(cfg.rows * cfg.columns):
-        mark = 1 + step % 2
-        if mark == human_mark:
-            col = read_column(heights, cfg, ask, say)
-            if col is None:
-                say("game abandoned")
-                return None
-        else:
-            obs = Struct(board=[int(v) for v in grid], mark=mark, step=step,
-                         remainingOverageTime=cfg.remainingOverageTime)
-            try:
-                col = agent(obs, config)
-            except Exception as e:  # noqa: BLE001 - the agent's failure ends the game
-                say(f"{spec.text} failed ({type(e).__name__}: {e}): you win")
-                return human_mark
-            if type(col) is not int or not 0 <= col < cfg.columns or heights[col] >= cfg.rows:
-                say(f"{spec.text} played an invalid column {col!r}: you win")
-                return human_mark
-            say(f"{spec.text} plays column {col + 1}")
-        idx = drop(grid, heights, cfg.rows, cfg.columns, col, mark)
-        say(render(grid, cfg))
-        if is_win_at(grid, cfg.rows, cfg.columns, cfg.inarow, idx):
-            say("you win!" if mark == human_mark else f"{spec.text} wins")
-            return mark
-    say("draw: the board is full")
-    return 0
+    players = (human, agent) if human_mark == 1 else (agent, human)
+    try:
+        out = play_out(players, cfg, grid, heights, timed=False, on_move=shown)
+    except Quit:
+        say("game abandoned")
+        return None
+    status = out.statuses[2 - human_mark]
+    if status == "ERROR":
+        say(f"{spec.text} failed ({out.error}): you win")
+    elif status == "INVALID":
+        say(f"{spec.text} played an invalid column {out.action!r}: you win")
+    elif out.winner:
+        say("you win!" if out.winner == human_mark else f"{spec.text} wins")
+    else:
+        say("draw: the board is full")
+    return out.winner
 
 
 def main(argv=None, prog="python -m scripts.commands.play"):

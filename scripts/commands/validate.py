@@ -8,7 +8,7 @@ import os
 import sys
 
 from scripts.args import ArgumentParser, add_config_argument, report, require
-from scripts.arena.runner import parse_match_config
+from scripts.arena.specs import parse_match_config
 from submission.build import BuildError
 from submission.validate import GAMES, MIN_OVERAGE, validate
 

@@ -1,11 +1,11 @@
-"""Play and analyse in the browser: ``connectx serve`` / ``python -m scripts.server.app``.
+"""Play and analyse in the browser: the server behind ``connectx serve``
+(:mod:`scripts.commands.serve` starts it).
 
-Starts a local web server (127.0.0.1 unless ``--host`` says otherwise) that serves
+A local web server (127.0.0.1 unless ``--host`` says otherwise) that serves
 one page -- play any registry agent, see every column's score, replay a match's
 ``--json`` file -- and the JSON endpoints behind it (documented in ``docs/serve.md``).
 This file is the server (agent pool, analysis, HTTP); the game side (request checks,
-game state, outcomes, replays) is :mod:`scripts.server.game`. Size: ~470 lines, most of
-them this docstring and the request handler's error paths.
+game state, outcomes, replays) is :mod:`scripts.server.game`.
 
 Design:
 
@@ -42,10 +42,8 @@ the horizon). Both are turned into ``outcome`` ("win", "draw", "loss", or "eval"
 an unproven heuristic value) and ``in`` (the number of moves of the winner, counting
 the column played, for a win or a loss).
 """
-import argparse
 import json
 import os
-import sys
 import threading
 import time
 import traceback
@@ -64,8 +62,7 @@ from agents.search.scores import PROVEN, WIN
 from agents.search.position import Position
 from agents.search.solver import Solver
 from agents.search.solver import warm_up as warm_up_solver
-from scripts.args import ArgumentParser, fail, positive_int_arg
-from scripts.arena.runner import MatchConfig, Struct, config_struct
+from scripts.arena.specs import MatchConfig, Struct, config_struct
 from scripts.server.game import (MAX_SIDE, MOVE_TIME, UNCLOCKED, AgentFailed, BadRequest, Busy,
                                 agent_catalogue, check_unclocked, game_state, outcome, parse_agent,
                                 parse_game, play_moves, replay, solver_outcome)
@@ -408,66 +405,3 @@ def make_server(app, host="127.0.0.1", port=DEFAULT_PORT, verbose=False):
 def url_of(server):
     host, port = server.server_address[:2]
     return f"http://{host}:{port}/"
-
-
-def positive_float_arg(text):
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number > 0, got {text!r}") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a number > 0, got {text!r}")
-    return value
-
-
-# duplicates: an argparse type like scripts.args.positive_int_arg, with the port's range.
-def port_arg(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a port 0..65535, got {text!r}") from None
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"expected a port 0..65535, got {text!r}")
-    return value
-
-
-def main(argv=None, prog="python -m scripts.server.app"):
-    p = ArgumentParser(prog=prog,
-                       description="Play and analyse ConnectX in the browser (a local web server).")
-    p.add_argument("--host", default="127.0.0.1",
-                   help="address to bind (default 127.0.0.1: this machine only)")
-    p.add_argument("--port", type=port_arg, default=DEFAULT_PORT,
-                   help=f"port (default {DEFAULT_PORT}; 0 = any free port)")
-    p.add_argument("--searches", type=positive_int_arg, default=None,
-                   help="agent moves and analyses run at once (default: the number of CPUs)")
-    p.add_argument("--move-time", type=positive_float_arg, default=MOVE_TIME,
-                   help=f"seconds an agent may think per move (default {MOVE_TIME:g})")
-    p.add_argument("--analysis-time", type=positive_float_arg, default=ANALYSIS_TIME,
-                   help=f"longest analysis in seconds (default {ANALYSIS_TIME:g})")
-    p.add_argument("--no-warm-up", action="store_true",
-                   help="skip compiling the kernels at start (the first requests pay for it)")
-    p.add_argument("--verbose", action="store_true", help="log every request")
-    args = p.parse_args(argv)
-    app = App(args.searches, args.move_time, args.analysis_time)
-    try:
-        server = make_server(app, args.host, args.port, args.verbose)
-    except OSError as e:
-        fail(f"{prog}: cannot listen on {args.host}:{args.port}: {e.strerror or e}")
-    if args.host not in ("127.0.0.1", "localhost", "::1"):
-        print(f"warning: listening on {args.host}: other machines can use this server",
-              file=sys.stderr)
-    if not args.no_warm_up:
-        print("compiling the search kernels...", file=sys.stderr, flush=True)
-        print(f"ready after {app.warm_up():.1f} s", file=sys.stderr)
-    print(f"connectx serve: {url_of(server)} (Ctrl-C stops)", flush=True)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.server_close()
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

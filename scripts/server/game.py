@@ -1,6 +1,6 @@
 """The game side of ``connectx serve``: request parsing and checking (configuration,
 move lists, agent specs), the game state a page draws, the outcome of a score, and the
-replay of a ``scripts.arena.match --json`` file. No HTTP here: :mod:`scripts.server.app` routes
+replay of a ``connectx match --json`` file. No HTTP here: :mod:`scripts.server.app` routes
 requests to these functions and turns ``BadRequest`` into a 400 answer.
 """
 from contextlib import contextmanager
@@ -8,7 +8,7 @@ from functools import lru_cache
 
 import agents
 from agents.board.rules import drop_piece, parse_config, winner
-from scripts.arena.runner import parse_spec
+from scripts.arena.specs import parse_spec
 
 MAX_SIDE = 30               # rows and columns at most (the page draws every cell)
 MOVE_TIME = 2.0             # default seconds per agent move (kaggle's actTimeout)
@@ -152,7 +152,7 @@ def parse_game(request):
 
 
 def parse_agent(text):
-    """The :class:`scripts.arena.runner.Spec` of a registry agent spec ``name[:k=v,...]``.
+    """The :class:`scripts.arena.specs.Spec` of a registry agent spec ``name[:k=v,...]``.
 
     ``BadRequest`` for anything else (a submission file or kaggle built-in, an unknown
     name or option)."""
@@ -232,7 +232,7 @@ def solver_outcome(score, moves, n):
 
 
 def replay(request):
-    """One game of a ``scripts.arena.match --json`` document, checked move by move:
+    """One game of a ``connectx match --json`` document, checked move by move:
 
     ``{"config", "games": [{"index", "agents", "result", "moves"}], "game": {"index",
     "agents", "result", "statuses", "error", "moves", "times" (seconds per move, None
@@ -240,7 +240,7 @@ def replay(request):
     each one)}}``."""
     doc = request.get("match")
     if not isinstance(doc, dict) or not isinstance(doc.get("games"), list) or not doc["games"]:
-        raise BadRequest("match must be the object of a scripts.arena.match --json file, with a "
+        raise BadRequest("match must be the object of a connectx match --json file, with a "
                          "non-empty 'games' list")
     config = doc.get("config") or {}
     if not isinstance(config, dict):

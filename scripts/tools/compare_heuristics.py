@@ -16,26 +16,17 @@ import numpy as np
 
 import agents
 from agents.board.grid import column_heights, drop, is_win_at
+from scripts.arena.games import play_out, start_position
+from scripts.arena.specs import parse_match_config
 from scripts.args import ArgumentParser, add_config_argument, positive_int_arg, progress_bar
-from scripts.arena.runner import parse_match_config
 
 
 def play(first, second, opening, cfg):
-    """Result for ``first`` (1 win, 0.5 draw, 0 loss) from the opening's position."""
-    grid = np.zeros(cfg.rows * cfg.columns, dtype=np.int8)
-    heights = np.zeros(cfg.columns, dtype=np.int64)
-    mark = 1
-    for c in opening:
-        drop(grid, heights, cfg.rows, cfg.columns, c, mark)
-        mark = 3 - mark
-    players = {1: first, 2: second}
-    while heights.sum() < cfg.rows * cfg.columns:
-        col = players[mark]({"board": grid.tolist(), "mark": mark}, dict(cfg._asdict()))
-        idx = drop(grid, heights, cfg.rows, cfg.columns, col, mark)
-        if is_win_at(grid, cfg.rows, cfg.columns, cfg.inarow, idx):
-            return 1.0 if mark == 1 else 0.0
-        mark = 3 - mark
-    return 0.5
+    """Result for ``first`` (1 win, 0.5 draw, 0 loss) from the opening's position, in the
+    one game loop (untimed: both sides search to the same fixed depth)."""
+    grid, heights = start_position(opening, cfg)
+    winner = play_out((first, second), cfg, grid, heights, timed=False).winner
+    return {0: 0.5, 1: 1.0, 2: 0.0}[winner]
 
 
 def random_opening(rng, plies, cfg):

@@ -45,7 +45,7 @@ def play_out(moves, opponent, agent=None):
     ``perfect`` as the second. ``"W"``, ``"D"`` or ``"L"`` for ``perfect`` and the
     moves of the game, with kaggle's overage accounting (60 s each)."""
     from agents import make
-    from scripts.arena.runner import parse_spec
+    from scripts.arena.specs import parse_spec
     me = agent or make("perfect")
     spec = parse_spec(opponent)
     if spec.kind != "registry":

@@ -17,7 +17,8 @@ import sys
 import agents
 
 from scripts.arena.match import match
-from scripts.arena.runner import ArgumentParser, fail, parse_match_config, positive_int_arg
+from scripts.arena.specs import parse_match_config
+from scripts.args import ArgumentParser, fail, positive_int_arg
 
 # the book's result for the first agent of experiment 1: (won, tied, lost) of 100
 BOOK_MINIMAX_VS_RULES = (68, 6, 26)

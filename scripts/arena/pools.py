@@ -1,0 +1,91 @@
+"""Many games: in this process, in a process pool, or on a Dask cluster.
+
+The games are :class:`scripts.arena.games.Game` tasks played by
+:func:`scripts.arena.games.play_game` wherever they run; results come back as plain
+dicts, in the order given.
+"""
+import contextlib
+
+from scripts.arena.extras import require
+from scripts.arena.games import play_game
+from scripts.arena.loading import warm_up
+
+
+def run_games(games, workers=1, dask=None, on_result=None, pool=None):
+    """Play ``games`` and return their results in the order given.
+
+    ``workers`` > 1 plays them in that many processes; ``dask`` (an address such as
+    ``tcp://host:8786``, or a ``distributed.Client``) plays them on a Dask cluster.
+    ``on_result(result)`` is called as each game finishes (in completion order).
+    ``pool``: a :func:`process_pool` to play them in (kept open by the caller across
+    calls, so the same worker processes play every round of an SPRT)."""
+    games = list(games)
+    results = [None] * len(games)
+    position = {g.index: i for i, g in enumerate(games)}
+
+    def done(result):
+        results[position[result["index"]]] = result
+        if on_result is not None:
+            on_result(result)
+
+    if dask is not None:
+        _run_dask(games, dask, done)
+    elif pool is not None or (workers > 1 and len(games) > 1):
+        from concurrent.futures import as_completed
+        with contextlib.ExitStack() as stack:
+            if pool is None:
+                pool = stack.enter_context(process_pool(games, workers))
+            futures = [pool.submit(play_game, g) for g in games]
+            for f in as_completed(futures):
+                done(f.result())
+    else:
+        for g in games:
+            done(play_game(g))
+    return results
+
+
+def process_pool(games, workers):
+    """A ``ProcessPoolExecutor`` of ``workers`` processes for ``games`` (forked where
+    the platform allows, after compiling each spec here once: the workers inherit the
+    machine code)."""
+    from concurrent.futures import ProcessPoolExecutor
+    context = _fork_context()
+    if context is not None:
+        todo = {(s.text, g.config): (s, g.config) for g in games for s in g.specs}
+        for spec, cfg in todo.values():
+            warm_up(spec, cfg)
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context)
+
+
+def _fork_context():
+    """The "fork" start method where the platform has it (Linux), else None (the
+    default: each worker then compiles the kernels itself)."""
+    import multiprocessing
+    if "fork" in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("fork")
+    return None
+
+
+def _run_dask(games, dask, done):
+    require("distributed", "--dask")
+    from distributed import Client, as_completed
+    own = not isinstance(dask, Client)
+    try:
+        client = Client(dask, timeout="10s") if own else dask
+    except (OSError, TimeoutError, ValueError) as e:
+        raise ValueError(f"cannot connect to Dask scheduler {dask!r}: {e}") from None
+    try:
+        # the scheduler unpickles the tasks and the workers run them: both need this
+        # package importable (installed, same version), not only this machine
+        try:
+            client.run_on_scheduler(exec, "import scripts.arena.games")
+            client.run(exec, "import scripts.arena.games")
+        except ImportError as e:
+            raise ValueError(f"the Dask scheduler or a worker cannot import this package "
+                             f"({e}); install it on every machine of the cluster") from None
+        futures = client.map(play_game, games, pure=False)
+        for f in as_completed(futures):
+            done(f.result())
+    finally:
+        if own:
+            client.close()
