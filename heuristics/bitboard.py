@@ -35,7 +35,6 @@ from heuristics.tutorial import W_FOUR, W_OPP_FOUR, W_OPP_THREE, W_THREE
 G_BOARD, G_BOTTOM, G_CENTRE, G_PARITY1, G_PARITY2, G_INAROW = range(6)
 G_START = 6   # G_START + d: first cells of the windows in direction d
 G_STEP = 10   # G_STEP + d: bit step of direction d
-G_SIZE = 14
 
 
 def fits(rows, columns, inarow):
@@ -66,7 +65,7 @@ def eval_geometry(rows, columns, inarow):
                 par1 |= bit(c, r)   # odd rows counted from 1 at the bottom: the first player's
             else:
                 par2 |= bit(c, r)
-    g = [board, bottom, centre, par1, par2, inarow] + [0] * 8
+    g = [board, bottom, centre, par1, par2, inarow] + [0] * (G_STEP + 4 - G_START)
     for d, (dc, dr) in enumerate(((0, 1), (1, 0), (1, 1), (1, -1))):
         start = 0
         for c in range(columns):

@@ -139,16 +139,6 @@ def is_full(heights, rows):
     return True
 
 
-@njit
-def count_winning_moves(grid, heights, rows, columns, inarow, mark):
-    """Number of columns where ``mark`` would win at once."""
-    n = 0
-    for c in range(columns):
-        if heights[c] < rows and wins_by_playing(grid, heights, rows, columns, inarow, c, mark):
-            n += 1
-    return n
-
-
 def center_order(columns):
     """Columns sorted centre first, left before right at equal distance (int64 array)."""
     mid = (columns - 1) / 2.0

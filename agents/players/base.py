@@ -10,7 +10,6 @@ import time
 
 import numpy as np
 
-from agents.board.grid import center_order
 from agents.board.rules import parse_position
 
 # Seconds kept back from config.actTimeout: interpreter and kaggle-environments
@@ -183,6 +182,3 @@ def pick(rng, columns_list, cfg):
 def legal_columns(heights, cfg):
     return [c for c in range(cfg.columns) if heights[c] < cfg.rows]
 
-
-def centre_first(cfg):
-    return center_order(cfg.columns)

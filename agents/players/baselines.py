@@ -4,7 +4,8 @@ import numpy as np
 
 from heuristics import get as get_heuristic
 
-from agents.players.base import (Agent, boolean, heuristic_name, legal_columns, pick, positive_int, seed_value)
+from agents.players.base import (Agent, boolean, heuristic_name, legal_columns, pick, positive_int,
+                                 seed_value)
 from agents.search.tactics import forced_result, safe_moves, safety_net, tactical_move
 from agents.search.reference import tutorial_best_columns
 from agents.board.grid import cell_window_table, drop, undo, window_table

@@ -15,7 +15,8 @@ second loses a game.
 import sys
 import time
 
-from agents.games.coins import (CoinGame, MinimaxPlayer, RandomPlayer, RulePlayer, mover_loses, play_game)
+from agents.games.coins import (CoinGame, MinimaxPlayer, RandomPlayer, RulePlayer, mover_loses,
+                                    play_game)
 from agents.search.reference import Counter, alphabeta_value, minimax_value
 
 

@@ -37,7 +37,8 @@ if ROOT not in sys.path:
 import numpy as np  # noqa: E402
 
 from agents.players.lookahead import AlphaBetaAgent
-from agents.search.book_format import (BOOK_NAME, EXACT, HEURISTIC, KIND_NAMES, WEAK, canonical, encode_book)
+from agents.search.book_format import (BOOK_NAME, EXACT, HEURISTIC, KIND_NAMES, WEAK, canonical,
+                                       encode_book)
 from agents.board.rules import parse_config
 from agents.search.position import Position
 from agents.search.solver import DEFAULT_TT_BITS, Solver
