@@ -1,7 +1,6 @@
 """Move times of an agent while another process saturates a CPU core.
 
-    python -m scripts.bench.load [--agent alphabeta] [--moves 200] [--act-timeout 1]
-                                        [--hogs 1]
+    connectx bench load [--agent alphabeta] [--moves 200] [--act-timeout 1] [--hogs 1]
 
 The agent is a spec as in :mod:`scripts.arena.specs` (``alphabeta:tt_bits=18``, ``main.py``).
 
@@ -12,9 +11,8 @@ exits 1 if any move went over it.
 """
 import multiprocessing as mp
 import sys
-import time
 
-from agents.board.reference import ref_drop, ref_winner
+from scripts.arena.games import play_out, start_position
 from scripts.arena.loading import build_agent
 from scripts.arena.specs import (OVERAGE, MatchConfig, Struct, config_struct, parse_match_config,
                                  parse_spec)
@@ -28,22 +26,20 @@ def _hog():
 
 
 def measure(agent, moves, act_timeout, rows=6, columns=7, inarow=4, progress=False):
-    """Per-move times (seconds) of ``moves`` self-play moves (``progress``: a bar on
-    stderr)."""
-    cfg = config_struct(MatchConfig(rows, columns, inarow, act_timeout, OVERAGE))
-    agent(Struct(board=[0] * (rows * columns), mark=1), cfg)  # compile outside the count
-    times, board, mark = [], [0] * (rows * columns), 1
+    """Per-move times (seconds) of ``moves`` self-play moves, games after games from the
+    empty board in the one game loop (untimed: the clock is what is measured;
+    ``progress``: a bar on stderr)."""
+    cfg = MatchConfig(rows, columns, inarow, act_timeout, OVERAGE)
+    # compile outside the count
+    agent(Struct(board=[0] * (rows * columns), mark=1), config_struct(cfg))
+    times = []
     bar = progress_bar(moves, "moves", "move", progress)
+    on_move = (lambda *_: bar.update(1)) if bar is not None else None
     while len(times) < moves:
-        t = time.perf_counter()
-        col = agent(Struct(board=board, mark=mark, remainingOverageTime=60), cfg)
-        times.append(time.perf_counter() - t)
-        if bar is not None:
-            bar.update(1)
-        board = ref_drop(board, col, mark, rows, columns)
-        mark = 3 - mark
-        if ref_winner(board, rows, columns, inarow) or all(board):
-            board, mark = [0] * (rows * columns), 1
+        grid, heights = start_position([], cfg)
+        out = play_out((agent, agent), cfg, grid, heights, timed=False,
+                       max_moves=moves - len(times), on_move=on_move)
+        times += out.times[0] + out.times[1]
     if bar is not None:
         bar.close()
     return times
