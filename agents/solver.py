@@ -2,12 +2,15 @@
 
 ``python -m agents.solver [-a] [-w]`` reads move strings (1-based columns, first token
 of each line) on stdin and prints ``moves score nodes microseconds``; ``-a`` prints the
-score of each column instead (-1000 for a full column). Bad lines print ``moves error:
+score of each column instead (-1000 for a full column); ``--pv`` adds the principal
+variation (1-based columns, ``-`` when the board is full). The installed opening database
+(``pip install "connectx-search[books]"``) is used unless ``--no-database``. Bad lines print ``moves error:
 <what is wrong>`` and the solver goes on.
 """
 import sys
 import time
 
+from agents.search.database import attach, missing_note
 from agents.search.solver import DEFAULT_TT_BITS, Solver
 
 
@@ -28,13 +31,21 @@ def main(argv=None, stdin=None, stdout=None, prog="python -m agents.solver", par
     ap.add_argument("--inarow", type=int, default=4, help="stones in a row that win (default 4)")
     ap.add_argument("--tt-bits", type=int, default=DEFAULT_TT_BITS,
                     help="transposition table of about 2**TT_BITS 8-byte entries (default 20)")
+    ap.add_argument("--pv", action="store_true",
+                    help="print the principal variation after the score: the columns (1-based, "
+                         "as in the moves) of a line that keeps the score to the end of the game")
+    ap.add_argument("--no-database", action="store_true",
+                    help="search without the installed opening database")
     args = ap.parse_args(argv)
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     try:
         solver = Solver(args.rows, args.columns, args.inarow, args.tt_bits)
-    except ValueError as e:
+        db = attach(solver, not args.no_database)
+    except ValueError as e:  # DatabaseError too: a corrupt or unreadable database file
         ap.error(str(e))
+    if db is None and not args.no_database and (args.rows, args.columns, args.inarow) == (6, 7, 4):
+        sys.stderr.write(missing_note() + "\n")
     for line in stdin:
         fields = line.split()
         moves = fields[0] if fields else ""
@@ -47,11 +58,17 @@ def main(argv=None, stdin=None, stdout=None, prog="python -m agents.solver", par
         t0 = time.perf_counter()
         if args.analyze:
             scores = solver.analyze(p, args.weak)
-            stdout.write(moves + "".join(f" {s}" for s in scores) + "\n")
+            out = moves + "".join(f" {s}" for s in scores)
+            score = max(scores) if scores else 0
         else:
             score = solver.solve(p, args.weak)
             us = int((time.perf_counter() - t0) * 1e6)
-            stdout.write(f"{moves} {score} {solver.nodes} {us}\n")
+            out = f"{moves} {score} {solver.nodes} {us}"
+        if args.pv:
+            line = solver.principal_variation(p, None if args.weak else score)[0] \
+                if p.moves < solver.rows * solver.columns else []
+            out += " " + ("".join(str(c + 1) for c in line) or "-")
+        stdout.write(out + "\n")
         stdout.flush()
     return 0
 

@@ -230,14 +230,31 @@ def test_options_are_checked():
 
 
 def test_time_out_falls_back_to_alphabeta(agent):
-    """An early position the solver cannot finish in 0.1 s: alphabeta's legal move."""
+    """An early position the solver cannot finish in 0.1 s (without the opening
+    database, which answers it at once): alphabeta's legal move."""
+    a = agent
+    saved = a.time_limit, a.use_overage, a.opening_book, a.database, a._solvers
+    try:
+        a.time_limit, a.use_overage, a.opening_book, a.database, a._solvers = \
+            0.1, False, None, False, {}
+        col = a(obs_of("44"), CFG)
+        assert type(col) is int and 0 <= col < 7
+        assert a.last["source"] == "alphabeta"
+    finally:
+        a.time_limit, a.use_overage, a.opening_book, a.database, a._solvers = saved
+
+
+def test_database_answers_the_opening_at_once(agent):
+    """With the books extra: the same position, the same 0.1 s, an exact move."""
+    from agents.search.database import default_database
+    if default_database() is None:
+        pytest.skip("the books extra is not installed")
     a = agent
     saved = a.time_limit, a.use_overage, a.opening_book
     try:
         a.time_limit, a.use_overage, a.opening_book = 0.1, False, None
         col = a(obs_of("44"), CFG)
-        assert type(col) is int and 0 <= col < 7
-        assert a.last["source"] == "alphabeta"
+        assert a.last["source"] == "solver" and col == 3  # "44": only the centre wins
     finally:
         a.time_limit, a.use_overage, a.opening_book = saved
 

@@ -504,7 +504,7 @@ def test_default_file_is_perfect_and_passes_kaggles_upload_check(tmp_path):
     a process of its own, is ``submission.validate``'s default schedule; its
     package-opponent path is tested on the configured board below.)"""
     bundle = bld.build()
-    assert bundle.agent_name == "perfect" and bundle.options == {"warmup": "background"}
+    assert bundle.agent_name == "perfect" and bundle.options == {"warmup": "background", "database": False}
     path = tmp_path / "main.py"
     path.write_text(bundle.text)
     rep = val.run_episode(str(path), "self", 0)

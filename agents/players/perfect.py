@@ -20,6 +20,11 @@ For each move, in this order:
    game-theoretic outcome, and plays it;
 3. otherwise the ``alphabeta`` agent's move with the time that is left.
 
+With the ``books`` extra installed (option ``database``, default on) the solver stops at
+the positions of BitBully's 12-ply database (:mod:`agents.search.database`), so every
+7x6 position of at most 12 stones is solved in milliseconds; a submission file has no
+such database and plays as before.
+
 Traps (option ``traps``, default on): in a drawn or lost position several
 columns often keep the same score. Against perfect play they are equal; against
 a fallible opponent they are not. Among them the agent plays the one whose
@@ -58,6 +63,7 @@ Compiling (option ``warmup``): ``"now"`` compiles the kernels in the constructor
 compiles them in a thread while the book answers (:mod:`agents.players.warmup`), so the
 first move costs a few tenths of a second.
 """
+import sys
 import time
 
 import numpy as np
@@ -126,11 +132,12 @@ class PerfectAgent(BudgetMixin, TrapsMixin, Agent):
     name = "perfect"
     # what submission.build uses unless told otherwise: on Kaggle the first move must
     # not wait for numba (see agents.players.warmup)
-    SUBMISSION_OPTIONS = {"warmup": "background"}
+    SUBMISSION_OPTIONS = {"warmup": "background", "database": False}
     OPTIONS = {"tt_bits": (positive_int("tt_bits", 28), DEFAULT_TT_BITS),
                "time_limit": (optional(positive_number("time_limit")), None),
                "use_overage": (boolean("use_overage"), True),
                "book": (boolean("book"), True),
+               "database": (boolean("database"), True),
                "traps": (boolean("traps"), True),
                "warmup": (choice("warmup", WARMUPS), "now")}
 
@@ -161,7 +168,16 @@ class PerfectAgent(BudgetMixin, TrapsMixin, Agent):
         key = (rows, columns, inarow)
         if key not in self._solvers:
             # one table at a time: a new shape replaces the old one (memory stays bounded)
-            self._solvers = {key: Solver(rows, columns, inarow, self.tt_bits)}
+            solver = Solver(rows, columns, inarow, self.tt_bits)
+            if self.database:
+                # the installed opening database (7x6: the books extra), None elsewhere and
+                # in a submission file (no such package on Kaggle): loaded once a process
+                from agents.search.database import DatabaseError, attach
+                try:
+                    attach(solver)
+                except DatabaseError as e:  # never lose a game on it: play without, say why
+                    sys.stderr.write(f"perfect: opening database not used: {e}\n")
+            self._solvers = {key: solver}
         return self._solvers[key]
 
     def __call__(self, obs, config):

@@ -17,8 +17,10 @@ from agents.board.bitboard import bb_has_line, shift
 from agents.board.jit import njit
 
 # g[] -- the geometry vector every kernel receives (int64).
-G_W, G_ROWS, G_H, G_INAROW, G_FAST, G_BOTTOM, G_BOARD, G_TTSIZE, G_SYM, G_N, G_EVEN = range(11)
+G_W, G_ROWS, G_H, G_INAROW, G_FAST, G_BOTTOM, G_BOARD, G_DB, G_SYM, G_N, G_EVEN = range(11)
 G_ORDER = 11  # G_ORDER .. G_ORDER+W-1: columns centre first; then W column masks
+# G_DB: the number of stones of the positions in the solver's database (-1: none; see
+# agents.search.table.db_probe)
 # G_EVEN: the cells of the even rows (2nd, 4th, ... from the bottom) when the number of
 # rows is even, else 0 (see claimeven_bound)
 

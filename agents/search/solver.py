@@ -43,9 +43,10 @@ import numpy as np
 from agents.board.bitboard import fits_bitboard, popcount
 from agents.board.jit import njit, now
 from agents.search.position import (G_BOARD, G_BOTTOM, G_EVEN, G_FAST, G_H, G_INAROW, G_N, G_ORDER, G_ROWS,
-                                    G_SYM, G_TTSIZE, G_W, Position, can_win_next, claimeven_bound, column_of,
+                                    G_SYM, G_DB, G_W, Position, can_win_next, claimeven_bound, column_of,
                                     non_losing_moves, possible_moves, winning_cells)
-from agents.search.table import DEFAULT_TT_BITS, SYM_STONES, table_key, table_size, tt_get, tt_put
+from agents.search.table import (DB_MISSING, DEFAULT_TT_BITS, SYM_STONES, db_probe, table_key, table_size,
+                                 tt_get, tt_put)
 
 INVALID_MOVE = -1000  # score printed by analyze() for a full column
 
@@ -78,7 +79,7 @@ def _frame(st, d, pos, mask, alpha, beta, key, n, forced):
 
 
 @njit
-def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, st, mv, sc, stats, deadline):
+def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, stats, deadline):
     """Negamax value of a position whose side to move cannot win at once.
 
     Fail-soft alpha-beta: a result ``<= alpha0`` is an upper bound, ``>= beta0``
@@ -107,13 +108,18 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, st, mv, sc, stats, deadli
             stats[S_ABORTED] = 1
             return 0
         # non_losing_moves, keeping the opponent's winning cells for the move order
+        known = DB_MISSING
+        if moves == g[G_DB]:  # a position of the database's stones: its exact score
+            known = db_probe(pos, mask, g, dbk, dbv)
         possible = (mask + g[G_BOTTOM]) & g[G_BOARD]
         opp = winning_cells(pos ^ mask, mask, g)
         forced = possible & opp
         if forced != 0:
             possible = 0 if (forced & (forced - 1)) != 0 else forced
         possible &= ~(opp >> 1)
-        if possible == 0:
+        if known != DB_MISSING:
+            r = known
+        elif possible == 0:
             r = -((N - moves) // 2)
         elif moves >= N - 2:
             r = 0
@@ -245,7 +251,7 @@ def _half(x):
 
 
 @njit
-def _solve(pos, mask, moves, weak, g, tt, st, mv, sc, stats, deadline):
+def _solve(pos, mask, moves, weak, g, tt, dbk, dbv, st, mv, sc, stats, deadline):
     """Exact score (weak: -1, 0, 1) of a position that is not over; 0 if aborted."""
     N = g[G_N]
     if moves >= N:
@@ -264,7 +270,7 @@ def _solve(pos, mask, moves, weak, g, tt, st, mv, sc, stats, deadline):
             med = _half(lo)
         elif med >= 0 and _half(hi) > med:
             med = _half(hi)
-        r = _search(pos, mask, moves, med, med + 1, g, tt, st, mv, sc, stats, deadline)
+        r = _search(pos, mask, moves, med, med + 1, g, tt, dbk, dbv, st, mv, sc, stats, deadline)
         if stats[S_ABORTED]:
             return 0
         if r <= med:
@@ -286,7 +292,7 @@ def _column_move(mask, c, g):
 
 
 @njit
-def _analyze(pos, mask, moves, weak, g, tt, st, mv, sc, stats, deadline, out):
+def _analyze(pos, mask, moves, weak, g, tt, dbk, dbv, st, mv, sc, stats, deadline, out):
     """Score of playing each column into ``out`` (INVALID_MOVE for a full column)."""
     N = g[G_N]
     win = winning_cells(pos, mask, g)
@@ -298,7 +304,7 @@ def _analyze(pos, mask, moves, weak, g, tt, st, mv, sc, stats, deadline, out):
         if win & move:
             out[c] = 1 if weak else (N + 1 - moves) // 2
         else:
-            out[c] = -_solve(pos ^ mask, mask | move, moves + 1, weak, g, tt, st, mv, sc,
+            out[c] = -_solve(pos ^ mask, mask | move, moves + 1, weak, g, tt, dbk, dbv, st, mv, sc,
                              stats, deadline)
         if stats[S_ABORTED]:
             return
@@ -307,7 +313,7 @@ def _analyze(pos, mask, moves, weak, g, tt, st, mv, sc, stats, deadline, out):
 # duplicates: the column walk of _analyze, asking one null-window question per column
 # instead of the exact score; each entry point stays a tight loop of its own.
 @njit
-def _moves_at_least(pos, mask, moves, t, g, tt, st, mv, sc, stats, deadline, out):
+def _moves_at_least(pos, mask, moves, t, g, tt, dbk, dbv, st, mv, sc, stats, deadline, out):
     """``out[c]`` = 1 if playing column ``c`` scores at least ``t``, else 0 (and
     INVALID_MOVE for a full column): one null-window search per column."""
     N = g[G_N]
@@ -326,7 +332,7 @@ def _moves_at_least(pos, mask, moves, t, g, tt, st, mv, sc, stats, deadline, out
         if can_win_next(pos ^ mask, mask | move, g):  # hands the opponent a four
             r = -((N - moves) // 2)
         else:
-            r = -_search(pos ^ mask, mask | move, moves + 1, -t, -(t - 1), g, tt, st, mv, sc,
+            r = -_search(pos ^ mask, mask | move, moves + 1, -t, -(t - 1), g, tt, dbk, dbv, st, mv, sc,
                          stats, deadline)
         if stats[S_ABORTED]:
             return
@@ -334,7 +340,7 @@ def _moves_at_least(pos, mask, moves, t, g, tt, st, mv, sc, stats, deadline, out
 
 
 @njit
-def _best_move(pos, mask, moves, weak_first, weak, g, tt, st, mv, sc, stats, deadline, result):
+def _best_move(pos, mask, moves, weak_first, weak, g, tt, dbk, dbv, st, mv, sc, stats, deadline, result):
     """An optimal column and the score interval, into ``result`` = (col, lo, hi).
 
     The column's score is at least ``lo``; the position's score is in
@@ -413,7 +419,7 @@ def _best_move(pos, mask, moves, weak_first, weak, g, tt, st, mv, sc, stats, dea
         for i in range(n):
             c = order[i]
             move = safe & g[G_ORDER + W + c]
-            r = -_search(pos ^ mask, mask | move, moves + 1, -(med + 1), -med, g, tt, st, mv, sc,
+            r = -_search(pos ^ mask, mask | move, moves + 1, -(med + 1), -med, g, tt, dbk, dbv, st, mv, sc,
                          stats, deadline)
             if stats[S_ABORTED]:
                 return
@@ -445,7 +451,7 @@ def _best_move(pos, mask, moves, weak_first, weak, g, tt, st, mv, sc, stats, dea
 # ---------------------------------------------------------------------------
 
 
-def geometry(rows, columns, inarow, tt_size=1, symmetric=True):
+def geometry(rows, columns, inarow, symmetric=True):
     """The int64 vector ``g`` of a board shape (see the G_* indices). ``symmetric``:
     True (mirror keys below SYM_STONES stones), False, or a number of stones."""
     if not fits_bitboard(rows, columns):
@@ -458,7 +464,7 @@ def geometry(rows, columns, inarow, tt_size=1, symmetric=True):
     g[G_FAST] = 1 if inarow == 4 and 3 * (H + 1) < 64 else 0
     g[G_BOTTOM] = sum(1 << (c * H) for c in range(columns))
     g[G_BOARD] = sum(((1 << rows) - 1) << (c * H) for c in range(columns))
-    g[G_TTSIZE] = tt_size
+    g[G_DB] = -1
     g[G_SYM] = SYM_STONES if symmetric is True else int(symmetric)
     g[G_N] = rows * columns
     if rows % 2 == 0:
@@ -467,6 +473,10 @@ def geometry(rows, columns, inarow, tt_size=1, symmetric=True):
     for c in range(columns):
         g[G_ORDER + columns + c] = ((1 << rows) - 1) << (c * H)
     return g
+
+
+_NO_KEYS = np.zeros(0, dtype=np.int64)  # no database: db_probe is never called
+_NO_VALUES = np.zeros(0, dtype=np.int8)
 
 
 class Solver:
@@ -484,9 +494,8 @@ class Solver:
                 or not 10 <= tt_bits <= 30:
             raise ValueError(f"tt_bits must be an integer in 10..30, got {tt_bits!r}")
         self.rows, self.columns, self.inarow = int(rows), int(columns), int(inarow)
-        self.g = geometry(self.rows, self.columns, self.inarow, 1, symmetric)  # rejects > 64 bits
+        self.g = geometry(self.rows, self.columns, self.inarow, symmetric)  # rejects > 64 bits
         size = table_size(int(tt_bits), self.columns * (self.rows + 1))
-        self.g[G_TTSIZE] = size
         self.tt = np.zeros(size, dtype=np.int64)
         depth = self.rows * self.columns + 2
         self.st = np.zeros((depth, 7), dtype=np.int64)
@@ -494,6 +503,7 @@ class Solver:
         self.sc = np.zeros((depth, self.columns), dtype=np.int64)
         self.stats = np.zeros(2, dtype=np.int64)
         self.nodes = 0
+        self.dbk, self.dbv, self.database = _NO_KEYS, _NO_VALUES, None
 
     def reset(self):
         """Empty the transposition table."""
@@ -507,19 +517,36 @@ class Solver:
             raise ValueError(f"position is {p.columns}x{p.rows}/{p.inarow}, solver is "
                              f"{self.columns}x{self.rows}/{self.inarow}")
 
-    def _run(self, fn, *args):
+    def use_database(self, db):
+        """Stop the search at every position ``db`` (an :class:`agents.search.database.Database`
+        of this board shape) holds; ``None`` searches without one. The table is emptied:
+        its bounds do not depend on the database, but a fresh start keeps runs comparable."""
+        if db is None:
+            self.dbk, self.dbv = _NO_KEYS, _NO_VALUES
+            self.g[G_DB] = -1
+        else:
+            if db.config != (self.rows, self.columns, self.inarow):
+                raise ValueError(f"database is {db.columns}x{db.rows}/{db.inarow}, solver is "
+                                 f"{self.columns}x{self.rows}/{self.inarow}")
+            self.dbk, self.dbv = db.keys, db.values
+            self.g[G_DB] = db.ply
+        self.database = db
+        self.reset()
+
+    def _run(self, fn, p, extra, deadline, *out):
+        """``fn(pos, mask, moves, *extra, g, tables..., stats, deadline, *out)``."""
         self.stats[:] = 0
-        out = fn(*args)
+        r = fn(p.pos, p.mask, p.moves, *extra, self.g, self.tt, self.dbk, self.dbv, self.st, self.mv,
+               self.sc, self.stats, float(deadline), *out)
         self.nodes = int(self.stats[S_NODES])
-        return out
+        return r
 
     def solve(self, p, weak=False, deadline=0.0):
         """Score of ``p`` (a Position or a move string); None if ``deadline`` passed."""
         if isinstance(p, str):
             p = self.position(p)
         self._check(p)
-        r = self._run(_solve, p.pos, p.mask, p.moves, bool(weak), self.g, self.tt, self.st,
-                      self.mv, self.sc, self.stats, float(deadline))
+        r = self._run(_solve, p, (bool(weak),), deadline)
         return None if self.stats[S_ABORTED] else int(r)
 
     def analyze(self, p, weak=False, deadline=0.0):
@@ -528,8 +555,7 @@ class Solver:
             p = self.position(p)
         self._check(p)
         out = np.full(self.columns, INVALID_MOVE, dtype=np.int64)
-        self._run(_analyze, p.pos, p.mask, p.moves, bool(weak), self.g, self.tt, self.st,
-                  self.mv, self.sc, self.stats, float(deadline), out)
+        self._run(_analyze, p, (bool(weak),), deadline, out)
         return None if self.stats[S_ABORTED] else [int(v) for v in out]
 
     def moves_at_least(self, p, t, deadline=0.0):
@@ -540,8 +566,7 @@ class Solver:
             p = self.position(p)
         self._check(p)
         out = np.full(self.columns, INVALID_MOVE, dtype=np.int64)
-        self._run(_moves_at_least, p.pos, p.mask, p.moves, int(t), self.g, self.tt, self.st,
-                  self.mv, self.sc, self.stats, float(deadline), out)
+        self._run(_moves_at_least, p, (int(t),), deadline, out)
         if self.stats[S_ABORTED]:
             return None
         return [c for c in range(self.columns) if out[c] == 1]
@@ -558,8 +583,7 @@ class Solver:
             return t <= 0
         if any(p.can_play(c) and p.is_winning_move(c) for c in range(self.columns)):
             return (n + 1 - p.moves) // 2 >= t
-        r = self._run(_search, p.pos, p.mask, p.moves, int(t) - 1, int(t), self.g, self.tt,
-                      self.st, self.mv, self.sc, self.stats, float(deadline))
+        r = self._run(_search, p, (int(t) - 1, int(t)), deadline)
         return None if self.stats[S_ABORTED] else bool(r >= t)
 
     def best_move(self, p, deadline=0.0, weak_first=True, weak=False):
@@ -572,12 +596,54 @@ class Solver:
         if p.moves >= self.rows * self.columns:
             raise ValueError("the board is full: no move to choose")
         result = np.zeros(3, dtype=np.int64)
-        self._run(_best_move, p.pos, p.mask, p.moves, bool(weak_first), bool(weak), self.g, self.tt,
-                  self.st, self.mv, self.sc, self.stats, float(deadline), result)
+        self._run(_best_move, p, (bool(weak_first), bool(weak)), deadline, result)
         col, lo, hi = int(result[0]), int(result[1]), int(result[2])
         if weak:  # the shortcuts (win now, all moves lose, last cells) give exact scores
             lo, hi = (lo > 0) - (lo < 0), (hi > 0) - (hi < 0)
         return col, lo, hi, not self.stats[S_ABORTED]
+
+    def principal_variation(self, p, score=None, deadline=0.0):
+        """``(line, complete)``: from ``p``, 0-based columns that keep the position's exact
+        score at every ply, to the end of the game (the winner's quickest win, the loser's
+        slowest loss: scores count stones, so keeping the score is both). ``score``: the
+        score of ``p`` if known (else solved first). Each ply tries the columns centre
+        first, one null-window search each, and keeps the first that holds the score.
+        Past ``deadline`` the line found so far comes back with ``complete`` False."""
+        if isinstance(p, str):
+            p = self.position(p)
+        self._check(p)
+        n = self.rows * self.columns
+        order = [int(c) for c in self.g[G_ORDER:G_ORDER + self.columns]]
+        q = p.copy()
+        if score is None:
+            score = self.solve(q, deadline=deadline)
+            if score is None:
+                return [], False
+        line = []
+        s = int(score)  # the score of q, from its side to move
+        while q.moves < n:
+            legal = [c for c in order if q.can_play(c)]
+            win = [c for c in legal if q.is_winning_move(c)]
+            if win:
+                line.append(win[0])
+                return line, True
+            for c in legal:
+                child = q.copy()
+                child.play(c)
+                if child.moves >= n:  # the last cell: a draw
+                    holds = s == 0
+                else:
+                    above = self.score_at_least(child, 1 - s, deadline)  # child >= -s + 1?
+                    if above is None:
+                        return line, False
+                    holds = not above
+                if holds:
+                    line.append(c)
+                    q, s = child, -s
+                    break
+            else:  # pragma: no cover - only if ``score`` was not the position's score
+                raise ValueError(f"no column keeps the score {score}: it is not the position's")
+        return line, True
 
 
 def warmup_units(solver=None):
@@ -608,13 +674,14 @@ def warmup_units(solver=None):
         key = table_key(pos, mask, p.moves, g)
         tt_put(s.tt, key, 0, p.moves)
         tt_get(s.tt, key)
+        db_probe(pos, mask, g, _NO_KEYS, _NO_VALUES)
         _half(-3)
         column_of(_column_move(mask, 3, g), g)
         now()
 
     def search():
         # the null-window search every entry point below calls, compiled on its own
-        _search(p.pos, p.mask, p.moves, 0, 1, s.g, s.tt, s.st, s.mv, s.sc, s.stats, soon())
+        s._run(_search, p, (0, 1), soon())
 
     def analyze():
         s.analyze(p, deadline=soon())

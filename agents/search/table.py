@@ -3,6 +3,8 @@ holding the rest of the key and a bound, keyed by the position, mirror images fo
 early in the game) with two entries a bucket, as in Steininger's c4: the first keeps
 the position nearer the root (the larger search), the second takes the others.
 """
+import numpy as np
+
 from agents.board.jit import njit
 from agents.search.position import G_SYM, mirror
 
@@ -92,3 +94,31 @@ def tt_put(tt, key, value, moves):
         tt[i] = new
     else:
         tt[i + 1] = new
+
+
+# ---------------------------------------------------------------------------
+# Database probe: the exact scores of every position of ``g[G_DB]`` stones, as two
+# arrays (agents.search.database loads them): ``keys``, the positions' canonical keys
+# sorted ascending, and ``values``, their scores (int8, side to move, the solver's scale).
+# ---------------------------------------------------------------------------
+
+DB_MISSING = 127  # db_probe's answer for a position the database does not hold
+
+
+@njit
+def db_key(pos, mask, g):
+    """The database key of a position: the smaller of ``pos + mask`` and its mirror
+    image's (a position and its mirror image have one entry)."""
+    k = pos + mask
+    m = mirror(k, g)
+    return m if m < k else k
+
+
+@njit
+def db_probe(pos, mask, g, keys, values):
+    """The database's score of the position, or ``DB_MISSING`` (binary search)."""
+    k = db_key(pos, mask, g)
+    i = np.searchsorted(keys, k)
+    if i < keys.shape[0] and keys[i] == k:
+        return values[i]
+    return DB_MISSING
