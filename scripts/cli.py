@@ -34,6 +34,7 @@ COMMANDS = {
         "value": ("scripts.bench.value", "agents on labelled positions: how often the value is kept"),
         "perfect": ("scripts.bench.perfect", "the perfect agent on labelled positions: value kept"),
         "warmup": ("scripts.bench.warmup", "an opponent's moves beside the file's background compile"),
+        "analysis": ("scripts.bench.analysis", "every column of 0-12 stone positions, with and without the database"),
     },
 }
 

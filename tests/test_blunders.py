@@ -68,3 +68,22 @@ def test_judge_game_finds_the_one_blunder_and_who_made_it(tmp_path, capsys):
     for w in expected:
         assert f"{w}: {expected[w]} blunders" in out
     assert "0 skipped" in out
+    # each game's first blunder names the line it missed: played from the position before
+    # the blunder, the line ends the game with the printed score
+    shown = [line for line in out.splitlines() if line.startswith("  game ")]
+    assert len(shown) == len(games)
+    for text, g, ply in zip(shown, games, plies):
+        assert f"move {ply + 1} " in text and f"column {g['moves'][ply] + 1}," in text
+        tail = text.split("best line (score ")[1]
+        score = int(tail.split(")")[0])
+        line = [int(c) - 1 for c in tail.split("): ")[1].split()]
+        assert score == solver.solve("".join(str(c + 1) for c in g["moves"][:ply]))
+        p = solver.position("".join(str(c + 1) for c in g["moves"][:ply]))
+        for i, c in enumerate(line):
+            if p.is_winning_move(c):
+                assert i == len(line) - 1 and score == ((1 if i % 2 == 0 else -1)
+                                                        * ((rows * columns + 1 - p.moves) // 2))
+                break
+            p.play(c)
+        else:
+            assert score == 0 and p.moves == rows * columns

@@ -348,3 +348,36 @@ def test_probe_misses_outside_the_database():
     s = Solver(4, 4, 3, tt_bits=16)
     p = Position.from_moves("111", 4, 4, 3)
     assert db_probe(p.pos, p.mask, s.g, db.keys, db.values) == DB_MISSING
+
+
+def test_bench_analysis_runs_and_checks_the_labels(capsys):
+    from scripts.bench import analysis as bench_analysis
+    if D.default_database() is None:
+        pytest.skip("the books extra is not installed")
+    assert bench_analysis.main(["--positions", "6", "--baseline", "0", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "6 random positions of 0-12 stones" in out
+    assert "labelled positions of at most 12 stones: 295/295 equal to their labels" in out
+
+
+def test_without_a_database_commands_say_how_to_get_one(monkeypatch, capsys):
+    from scripts.bench import analysis as bench_analysis
+    monkeypatch.setattr(D, "_DEFAULT", {})
+    monkeypatch.setenv("CONNECTX_DATABASE", "0")
+    with pytest.raises(SystemExit) as e:
+        bench_analysis.main(["--positions", "1", "--quiet"])
+    assert e.value.code == 2
+    assert 'pip install "connectx-search[books]"' in capsys.readouterr().err
+
+
+def test_a_corrupt_installed_database_is_an_error_not_a_score(monkeypatch, tmp_path, capsys):
+    import io
+    from agents.solver import main
+    bad = tmp_path / "book.dat"
+    bad.write_bytes(b"\x00" * 7)
+    monkeypatch.setattr(D, "_DEFAULT", {})
+    monkeypatch.setenv("CONNECTX_DATABASE", str(bad))
+    with pytest.raises(SystemExit) as e:
+        main([], stdin=io.StringIO("4\n"), stdout=io.StringIO())
+    assert e.value.code == 2
+    assert "not a whole number of 5-byte records" in capsys.readouterr().err

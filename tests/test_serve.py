@@ -418,11 +418,87 @@ def test_win_and_loss_counts_match_a_reference_on_small_boards(rows, columns, in
     assert checked > 20
 
 
-def test_solver_analysis_is_cut_short_by_its_time_limit(server):
-    status, reply = call(server, "/api/analyse", {"moves": "", "time_limit": 0.05})
-    assert status == 200 and reply["method"] == "solver"
-    # the solver needs far longer than 0.05 s for any column of the empty board
-    assert reply["complete"] is False and reply["scores"][3] is None
+def test_solver_analysis_is_cut_short_by_its_time_limit():
+    app = serve.App(searches=1, analysis_time=5.0, database=False)
+    reply = serve.analyse(app, {"moves": "", "time_limit": 0.05})
+    assert reply["method"] == "solver"
+    # without the database the solver needs far longer than 0.05 s for any column of
+    # the empty board
+    assert reply["complete"] is False and reply["scores"][3] is None and reply["line"] is None
+
+
+def play_line(moves, line, cfg=None):
+    """(winner or 0, stones at the end, the board is full) of ``moves`` then ``line``; the
+    line must end the game with its last move and not before."""
+    cfg = cfg or {"rows": 6, "columns": 7, "inarow": 4}
+    if isinstance(moves, str):
+        moves = [int(ch) - 1 for ch in moves]
+    board = board_after(moves, cfg)
+    n = len(moves)
+    for i, c in enumerate(line):
+        assert c in legal_moves(board, cfg) and not winner(board, cfg)
+        board = drop_piece(board, c, 1 + (n + i) % 2, cfg)
+    return winner(board, cfg), n + len(line), all(board)
+
+
+def assert_line_keeps(moves, line, score):
+    """The line ends the game with ``score`` for the side to move after ``moves``."""
+    who, end, full = play_line(moves, line)
+    n = len(moves)
+    if score == 0:
+        assert who == 0 and full
+    else:
+        assert who == (1 + n % 2 if score > 0 else 2 - n % 2)
+        assert abs(score) == (43 - (end - 1)) // 2  # the winning stone dropped on end-1
+
+
+@pytest.mark.parametrize("moves,expected", KNOWN)
+def test_analysis_gives_the_best_columns_line(server, moves, expected):
+    status, reply = call(server, "/api/analyse", {"moves": moves, "time_limit": 5})
+    assert status == 200 and reply["complete"]
+    line = reply["line"]
+    assert line["complete"] and line["moves"][0] == line["column"]
+    assert expected[line["column"]] == max(expected)
+    assert_line_keeps(moves, line["moves"], max(expected))
+
+
+def test_line_of_each_column_keeps_its_score(server):
+    moves, expected = KNOWN[0]
+    for c, score in enumerate(expected):
+        if score == -1000:
+            continue
+        status, reply = call(server, "/api/line", {"moves": moves, "column": c, "time_limit": 5})
+        assert status == 200 and reply["complete"] and reply["score"] == score, reply
+        assert reply["moves"][0] == c
+        assert_line_keeps(moves, reply["moves"], score)
+
+
+@pytest.mark.parametrize("body,words", [
+    ({"moves": "4", "column": 7}, "column must be one of the legal columns"),
+    ({"moves": "444444", "column": 3}, "column must be one of the legal columns [0, 1, 2, 4, 5, 6]"),
+    ({"moves": "4", "column": "3"}, "got '3'"),
+    ({"moves": "4", "column": True}, "got True"),
+    ({"moves": "4"}, "got None"),
+    ({"moves": "1212121", "column": 3}, "the game is over"),
+    ({"moves": [3], "column": 3, "config": {"rows": 8, "columns": 8}}, "exact solver"),
+    ({"moves": "4", "column": 3, "time_limit": 0}, "time_limit must be"),
+    ({"moves": "4", "column": 3, "agent": "random"}, "unknown field(s) agent"),
+])
+def test_bad_line_requests_are_400(server, body, words):
+    status, reply = call(server, "/api/line", body)
+    assert status == 400 and words in reply["error"], reply
+
+
+def test_opening_database_answers_the_empty_board():
+    """With the books extra: every column of the empty board and its line, exact."""
+    app = serve.App(searches=1, analysis_time=5.0)
+    if app.database is None:
+        pytest.skip("the books extra is not installed")
+    reply = serve.analyse(app, {"moves": "", "time_limit": 5})
+    assert reply["complete"] and [s["score"] for s in reply["scores"]] == [-2, -1, 0, 1, 0, -1, -2]
+    assert reply["line"]["column"] == 3 and reply["line"]["complete"]
+    assert_line_keeps([], reply["line"]["moves"], 1)
+    assert app.limits()["database_note"] is None
 
 
 def test_alphabeta_analysis_where_the_solver_does_not_fit(server):

@@ -46,12 +46,31 @@ def chromium_path():
     _unavailable("no chromium on PATH (Debian: apt-get install chromium)")
 
 
-@pytest.fixture(scope="module")
-def url():
-    app = serve.App(searches=2, move_time=1.0, analysis_time=5.0)
+def _serve(database):
+    app = serve.App(searches=2, move_time=1.0, analysis_time=5.0, database=database)
     app.warm_up(specs=("alphabeta:depth=2",))
     srv = serve.make_server(app, "127.0.0.1", 0)
     threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return app, srv
+
+
+@pytest.fixture(scope="module")
+def url():
+    """A server without the opening database (the solver alone, as without the extra)."""
+    _, srv = _serve(False)
+    yield serve.url_of(srv)
+    srv.shutdown()
+    srv.server_close()
+
+
+@pytest.fixture(scope="module")
+def url_db():
+    """A server with the opening database (skips when the books extra is missing)."""
+    app, srv = _serve(True)
+    if app.database is None:
+        srv.shutdown()
+        srv.server_close()
+        pytest.skip("the books extra is not installed")
     yield serve.url_of(srv)
     srv.shutdown()
     srv.server_close()
@@ -191,8 +210,8 @@ def test_analysis_shows_the_solver_scores(page, tmp_path):
     assert page.get_attribute("#scores", "data-complete") == "1"
     classes = page.eval_on_selector_all("#scores .score", "cells => cells.map(c => c.className)")
     for cls, s in zip(classes, expected):
-        assert cls.endswith({True: "win", False: "loss"}[s > 0] if s else
-                            ("none" if s == -1000 else "draw")) or s == -1000
+        assert ({True: "win", False: "loss"}[s > 0] if s else
+                ("none" if s == -1000 else "draw")) in cls.split() or s == -1000
     assert "exact scores (solver)" in page.text_content("#analysis-status")
     # a move and the agent's reply: the analysis follows the new position
     page.click("#board .column[data-col='3']")
@@ -221,6 +240,54 @@ def test_analysis_says_when_it_is_cut_short(page):
     page.wait_for_selector("#scores[data-ready='1']")
     assert page.get_attribute("#scores", "data-complete") == "0"
     assert "cut short" in page.text_content("#analysis-status")
+
+
+def test_empty_board_scores_and_its_line_with_the_database(browser, url_db):
+    """The opening database: every column of the empty board, exact, and the best line,
+    stepped forward on the board; a click on another score shows that column's line."""
+    context = browser.new_context(viewport={"width": 1100, "height": 760})
+    errors = []
+    page = open_page(context, url_db, errors)
+    try:
+        start_game(page, "alphabeta:depth=2", human=1)
+        wait_idle(page, 0)
+        page.check("#analyse")
+        page.wait_for_selector("#scores[data-ready='1']")
+        shown = page.eval_on_selector_all(
+            "#scores .score", "cells => cells.map(c => [+c.dataset.col, c.dataset.score])")
+        assert [int(s) for _, s in sorted(shown)] == [-2, -1, 0, 1, 0, -1, -2]
+        assert page.get_attribute("#scores", "data-complete") == "1"
+        page.wait_for_selector("#line:not([hidden])")
+        line = [int(c) for c in page.get_attribute("#line-text", "data-moves").split(",")]
+        assert line[0] == 3 and page.get_attribute("#line-text", "data-complete") == "1"
+        assert_wins(line, first=True, stones=2 * (22 - 1) - 1)  # +1: red's 21st stone
+        for k in (1, 2, 3):
+            page.click("#line-forward")
+            page.wait_for_selector(f"#board[data-preview='{k}']")
+            assert dom_board(page, "#board") == board_after(line[:k])
+        assert page.text_content("#line-pos") == f"3 / {len(line)}"
+        page.click("#line-back")
+        page.wait_for_selector("#board[data-preview='2']")
+        # another column's line: column 1 (score -2 for red)
+        page.click("#scores .score[data-col='0']")
+        page.wait_for_function("() => document.getElementById('line-text').dataset.column === '0'")
+        other = [int(c) for c in page.get_attribute("#line-text", "data-moves").split(",")]
+        assert other[0] == 0
+        assert_wins(other, first=False, stones=2 * (22 - 2))  # -2: yellow's 20th stone
+        assert dom_board(page, "#board") == [0] * 42  # the preview was left
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+def assert_wins(line, first, stones):
+    """Played from the empty board, ``line`` ends with a four of the first (or second)
+    player on stone ``stones`` and not before."""
+    board = [0] * 42
+    for i, c in enumerate(line):
+        assert not winner(board, CONFIG)
+        board = drop_piece(board, c, 1 + i % 2, CONFIG)
+    assert winner(board, CONFIG) == (1 if first else 2) and len(line) == stones
 
 
 def test_bad_agent_shows_the_servers_message(page):

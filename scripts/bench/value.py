@@ -142,8 +142,10 @@ def main(argv=None, prog="python -m scripts.bench.value"):
             ap.error(str(e))
         if (cfg["rows"], cfg["columns"], cfg["inarow"]) != (6, 7, 4):
             ap.error("--label takes games on the 7x6 board with four in a row")
+        from agents.search.database import attach
         from agents.search.solver import Solver
         solver = Solver()
+        attach(solver)  # the opening database, when the books extra is installed
         bar = progress_bar(len(games), "games", "game", not args.no_progress)
         lines = label(games, solver, stones, args.seconds, bar)
         if bar is not None:

@@ -11,7 +11,11 @@ its moves judged, its blunders, and the games whose first blunder was its, then
 the blunders by the number of stones on the board when they were played (a row
 per 4 stones). A position the solver does not settle within ``--seconds`` (the
 first few plies of a game can take minutes) is skipped and counted; the moves of
-the match's opening (``--openings``) are not judged.
+the match's opening (``--openings``) are not judged. Last, the first blunder of each
+game (up to ``--lines``) with the line that was missed: the principal variation of the
+position before it, which keeps the best score to the end of the game.
+With the ``books`` extra installed the solver stops at its 12-ply database, so the
+opening positions are settled too.
 """
 import sys
 import time
@@ -45,12 +49,14 @@ def judge_game(moves, solver, seconds):
     return out
 
 
-def summarize(games, solver, seconds, bucket=4):
-    """Per agent: moves judged, blunders, first blunders; and blunders by stones."""
+def summarize(games, solver, seconds, bucket=4, firsts=None):
+    """Per agent: moves judged, blunders, first blunders; and blunders by stones.
+    ``firsts``: a list that receives ``(game index, ply, agent, before, after)`` of each
+    game's first blunder."""
     judged, blunders, first = Counter(), Counter(), Counter()
     by_stones = Counter()
     skipped = 0
-    for g in games:
+    for index, g in enumerate(games):
         names = g["agents"]
         book = len(g.get("opening") or "")  # the opening suite's moves are nobody's
         rows = [r for r in judge_game(g["moves"], solver, seconds) if r[0] >= book]
@@ -65,6 +71,8 @@ def summarize(games, solver, seconds, bucket=4):
                 if not seen:
                     first[who] += 1
                     seen = True
+                    if firsts is not None:
+                        firsts.append((index, ply, who, before, after))
     return judged, blunders, first, by_stones, skipped
 
 
@@ -75,6 +83,8 @@ def main(argv=None, prog="python -m scripts.commands.blunders"):
                     help="solver time a position before it is skipped (default 3)")
     ap.add_argument("--bucket", type=positive_int_arg, default=4,
                     help="stones a row of the by-stones table (default 4)")
+    ap.add_argument("--lines", type=int, default=10,
+                    help="show the missed line of at most this many first blunders (default 10)")
     args = ap.parse_args(argv)
     try:
         games, cfg = load_games(args.games)
@@ -86,9 +96,17 @@ def main(argv=None, prog="python -m scripts.commands.blunders"):
     from agents.search.solver import Solver
     if not fits_bitboard(cfg["rows"], cfg["columns"]):
         ap.error(f"the solver does not take a {cfg['rows']}x{cfg['columns']} board")
+    from agents.search.database import attach
+    if args.lines < 0:
+        ap.error("--lines must be 0 or more")
     solver = Solver(cfg["rows"], cfg["columns"], cfg["inarow"])
+    try:
+        attach(solver)  # the opening database, when the books extra is installed
+    except ValueError as e:
+        ap.error(str(e))
+    firsts = []
     judged, blunders, first, by_stones, skipped = summarize(games, solver, args.seconds,
-                                                            args.bucket)
+                                                            args.bucket, firsts)
     print(f"{len(games)} games, {sum(judged.values())} moves judged, {skipped} skipped "
           f"(not settled in {args.seconds:g} s)")
     names = sorted(set(judged) | set(blunders))
@@ -99,7 +117,30 @@ def main(argv=None, prog="python -m scripts.commands.blunders"):
     for start in sorted({s for _, s in by_stones}):
         cells = ", ".join(f"{who} {by_stones[(who, start)]}" for who in names)
         print(f"  {start:2d}-{start + args.bucket - 1:2d}: {cells}")
+    if firsts and args.lines:
+        print("first blunders and the lines they missed (columns 1-based):")
+    for index, ply, who, before, after in firsts[:args.lines]:
+        g = games[index]
+        print(f"  game {index}, move {ply + 1} ({who}): column {g['moves'][ply] + 1}, "
+              f"{OUTCOME[before]} -> {OUTCOME[after]}; {missed_line(g['moves'][:ply], solver, args.seconds)}")
     return 0
+
+
+OUTCOME = {1: "win", 0: "draw", -1: "loss"}
+
+
+def missed_line(moves, solver, seconds):
+    """The principal variation of the position after ``moves`` (0-based columns), as text."""
+    p = solver.position("")
+    for c in moves:
+        p.play(c)
+    deadline = time.perf_counter() + seconds
+    score = solver.solve(p, deadline=deadline)
+    if score is None:
+        return f"no exact score within {seconds:g} s"
+    line, complete = solver.principal_variation(p, score, deadline)
+    return (f"best line (score {score:+d}): " + " ".join(str(c + 1) for c in line)
+            + ("" if complete else " ..."))
 
 
 if __name__ == "__main__":

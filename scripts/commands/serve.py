@@ -48,8 +48,16 @@ def main(argv=None, prog="python -m scripts.commands.serve"):
     p.add_argument("--no-warm-up", action="store_true",
                    help="skip compiling the kernels at start (the first requests pay for it)")
     p.add_argument("--verbose", action="store_true", help="log every request")
+    p.add_argument("--no-database", action="store_true",
+                   help="analyse without the installed opening database")
     args = p.parse_args(argv)
-    app = App(args.searches, args.move_time, args.analysis_time)
+    from agents.search.database import DatabaseError, missing_note
+    try:
+        app = App(args.searches, args.move_time, args.analysis_time, not args.no_database)
+    except DatabaseError as e:
+        fail(f"{prog}: {e}")
+    if app.database is None and not args.no_database:
+        print(missing_note(), file=sys.stderr)
     try:
         server = make_server(app, args.host, args.port, args.verbose)
     except OSError as e:

@@ -60,6 +60,7 @@ from agents.board.grid import center_order, column_heights
 from agents.board.rules import drop_piece, parse_board, parse_config, winner
 from agents.search.scores import PROVEN, WIN
 from agents.search.position import Position
+from agents.search.database import attach, default_database, missing_note
 from agents.search.solver import Solver
 from agents.search.solver import warm_up as warm_up_solver
 from scripts.arena.specs import MatchConfig, Struct, config_struct
@@ -117,12 +118,24 @@ class Pool:
 class App:
     """What the handlers share: limits, the search semaphore, the pools."""
 
-    def __init__(self, searches=None, move_time=MOVE_TIME, analysis_time=ANALYSIS_TIME):
+    def __init__(self, searches=None, move_time=MOVE_TIME, analysis_time=ANALYSIS_TIME,
+                 database=True):
         self.searches = searches or max(1, os.cpu_count() or 1)
         self.move_time = float(move_time)
         self.analysis_time = float(analysis_time)
         self.slots = threading.BoundedSemaphore(self.searches)
         self.agents, self.solvers, self.evaluators = Pool(), Pool(), Pool()
+        # the opening database (books extra) is loaded here, so that a corrupt file stops
+        # the server at once with its message, and no request pays the load
+        self.database = default_database() if database else None
+
+    def solver(self, cfg):
+        """A pooled solver of the board ``cfg`` (with the installed database, if any)."""
+        def build():
+            s = Solver(*cfg, tt_bits=SOLVER_TT_BITS)
+            attach(s, self.database is not None)
+            return s
+        return self.solvers.get(tuple(cfg), build)
 
     @contextmanager
     def slot(self):
@@ -137,7 +150,9 @@ class App:
     def limits(self):
         return {"searches": self.searches, "move_time": self.move_time,
                 "analysis_time": self.analysis_time, "max_side": MAX_SIDE,
-                "unclocked": sorted(UNCLOCKED)}
+                "unclocked": sorted(UNCLOCKED),
+                "database": repr(self.database) if self.database else None,
+                "database_note": None if self.database else missing_note()}
 
     def warm_up(self, specs=WARM_UP):
         """Compile the numba kernels (one move of each agent in ``specs``, the solver, an
@@ -147,8 +162,9 @@ class App:
         cfg = parse_config({})
         for spec in specs:
             agent_move(self, {"agent": spec, "moves": [3]})
-        with self.solvers.get(cfg, lambda: Solver(*cfg, tt_bits=SOLVER_TT_BITS)) as solver:
+        with self.solver(cfg) as solver:
             warm_up_solver(solver)
+            solver.reset()
         analyse(self, {"moves": [3, 3, 4], "time_limit": 0.2})
         analyse(self, {"config": {"rows": 9, "columns": 7}, "moves": [3], "time_limit": 0.2})
         return time.perf_counter() - t0
@@ -201,14 +217,16 @@ def agent_move(app, request):
 
 
 def _solver_scores(app, cfg, board, mark, moves, deadline):
-    """Exact scores by column, centre first, until ``deadline``: (scores, complete).
+    """Exact scores by column, centre first, until ``deadline``: (scores, complete, line).
 
     One ``Solver.solve`` per column rather than ``Solver.analyze``, which returns
-    nothing when cut short: columns solved before the deadline are still shown."""
+    nothing when cut short: columns solved before the deadline are still shown. With
+    every score known, ``line`` is the best column's principal variation (see
+    :func:`_line`) as far as the deadline lets it go, else None."""
     n = cfg.rows * cfg.columns
     p = Position.from_grid(board, *cfg, mark)
     scores = [None] * cfg.columns
-    with app.solvers.get(cfg, lambda: Solver(*cfg, tt_bits=SOLVER_TT_BITS)) as solver:
+    with app.solver(cfg) as solver:
         for c in center_order(cfg.columns):
             if not p.can_play(c):
                 continue
@@ -219,10 +237,64 @@ def _solver_scores(app, cfg, board, mark, moves, deadline):
                 child.play(c)
                 r = solver.solve(child, deadline=deadline)
                 if r is None:
-                    return scores, False
+                    return scores, False, None
                 s = -r
             scores[c] = solver_outcome(s, moves, n)
-    return scores, True
+        best = max((c for c in center_order(cfg.columns) if scores[c] is not None),
+                   key=lambda c: scores[c]["score"])  # max keeps the first, centre-most
+        line = _line(solver, p, int(best), scores[best]["score"], deadline)
+    return scores, True, line
+
+
+def _line(solver, p, column, score, deadline):
+    """``{"column", "moves", "complete"}``: ``column`` (whose score is ``score``) then the
+    principal variation after it, 0-based columns to the end of the game, or as far as
+    ``deadline`` allows (``complete`` False)."""
+    moves, complete = [column], True
+    if not p.is_winning_move(column):
+        child = p.copy()
+        child.play(column)
+        if child.moves < p.rows * p.columns:
+            rest, complete = solver.principal_variation(child, -score, deadline)
+            moves += rest
+    return {"column": column, "moves": moves, "complete": complete}
+
+
+def line(app, request):
+    """The principal variation of one column, within ``time_limit`` seconds:
+    ``{"column", "score", "outcome", "in", "moves", "complete", "time", "state"}``
+    (``moves``: 0-based columns from the position, ``column`` first). Exact solver only
+    (boards with ``columns * (rows + 1) <= 64``)."""
+    cfg, moves = parse_game(request)
+    limit = _time_limit(app, request)
+    state = game_state(cfg, moves)
+    if state["over"]:
+        raise BadRequest("the game is over: no line to show")
+    if not fits_bitboard(cfg.rows, cfg.columns):
+        raise BadRequest(f"lines come from the exact solver, which takes boards with "
+                         f"columns * (rows + 1) <= 64; this one is {cfg.columns}x{cfg.rows}")
+    column = request.get("column")
+    if type(column) is not int or column not in state["legal"]:
+        raise BadRequest(f"column must be one of the legal columns {state['legal']} (0-based), "
+                         f"got {column!r}")
+    n, k = cfg.rows * cfg.columns, len(moves)
+    p = Position.from_grid(state["board"], *cfg, state["to_move"])
+    with app.slot(), app.solver(cfg) as solver:
+        start = time.perf_counter()
+        deadline = start + limit
+        if p.is_winning_move(column):
+            score = (n + 1 - k) // 2
+        else:
+            child = p.copy()
+            child.play(column)
+            r = solver.solve(child, deadline=deadline)
+            if r is None:
+                raise BadRequest(f"column {column + 1} was not solved within {limit:g} s")
+            score = -r
+        out = {**solver_outcome(score, k, n), **_line(solver, p, column, score, deadline)}
+        out["time"] = time.perf_counter() - start
+    out["state"] = state
+    return out
 
 
 def _alphabeta_scores(app, cfg, board, mark, moves, deadline):
@@ -266,15 +338,13 @@ def analyse(app, request):
     (default and maximum ``app.analysis_time``):
 
     ``{"method": "solver" | "alphabeta", "scores": [per column: None (full or not
-    reached) or {"score", "outcome", "in"[, "depth"]}], "complete", "time", "state"}``.
+    reached) or {"score", "outcome", "in"[, "depth"]}], "complete", "line", "time",
+    "state"}`` (``line``: the best column's principal variation, see :func:`_line`,
+    when the solver scored every column; else None).
     ``complete`` is False when the time limit cut the analysis short (solver) or a
     value is a heuristic estimate (alphabeta)."""
     cfg, moves = parse_game(request)
-    limit = request.get("time_limit", app.analysis_time)
-    if isinstance(limit, bool) or not isinstance(limit, (int, float)) \
-            or not 0 < limit <= app.analysis_time:
-        raise BadRequest(f"time_limit must be a number of seconds in (0, {app.analysis_time:g}], "
-                         f"got {limit!r}")
+    limit = _time_limit(app, request)
     state = game_state(cfg, moves)
     if state["over"]:
         raise BadRequest("the game is over: nothing to analyse")
@@ -283,13 +353,25 @@ def analyse(app, request):
     with app.slot():
         start = time.perf_counter()
         deadline = start + float(limit)
+        line = None
         if use_solver:
-            scores, complete = _solver_scores(app, cfg, state["board"], mark, n, deadline)
+            scores, complete, line = _solver_scores(app, cfg, state["board"], mark, n, deadline)
         else:
             scores, complete = _alphabeta_scores(app, cfg, state["board"], mark, n, deadline)
         elapsed = time.perf_counter() - start
     return {"method": "solver" if use_solver else "alphabeta", "scores": scores,
-            "complete": complete, "time": elapsed, "time_limit": float(limit), "state": state}
+            "complete": complete, "line": line, "time": elapsed, "time_limit": float(limit),
+            "state": state}
+
+
+def _time_limit(app, request):
+    """The request's ``time_limit`` (default and maximum ``app.analysis_time``)."""
+    limit = request.get("time_limit", app.analysis_time)
+    if isinstance(limit, bool) or not isinstance(limit, (int, float)) \
+            or not 0 < limit <= app.analysis_time:
+        raise BadRequest(f"time_limit must be a number of seconds in (0, {app.analysis_time:g}], "
+                         f"got {limit!r}")
+    return float(limit)
 
 
 # ---------------------------------------------------------------------------
@@ -300,6 +382,7 @@ def analyse(app, request):
 ROUTES = {"/api/state": (lambda app, req: game_state(*parse_game(req)), {"config", "moves"}),
           "/api/move": (agent_move, {"config", "moves", "agent"}),
           "/api/analyse": (analyse, {"config", "moves", "time_limit"}),
+          "/api/line": (line, {"config", "moves", "column", "time_limit"}),
           "/api/replay": (lambda app, req: replay(req), {"match", "game"})}
 
 

@@ -88,6 +88,7 @@ function renderGame() {
   const s = game.state;
   const board = $("board");
   renderBoard(board, s.board, s.config, game.last, clickColumn);
+  board.dataset.preview = "0";
   board.dataset.moves = s.moves.join(",");
   board.dataset.over = s.over ? "1" : "0";
   board.dataset.winner = s.winner;
@@ -228,6 +229,7 @@ async function analyse(gen) {
   const box = $("scores");
   const s = game.state;
   const token = ++game.analysis;  // only the latest analysis may draw
+  hideLine();
   if (!$("analyse").checked || !s) {
     box.hidden = true;
     show($("analysis-status"), "");
@@ -274,9 +276,11 @@ async function analyse(gen) {
       cell.append(main, sub);
       cell.title = `column ${c + 1}: ${scoreLabel(sc)}` +
                    (sc.depth ? ` (alphabeta, depth ${sc.depth})` : "");
+      if (exact) cell.addEventListener("click", () => selectLine(c, s, sc, gen, token));
     }
     box.appendChild(cell);
   });
+  if (reply.line) showLine(reply.line, reply.scores[reply.line.column], s);
   const done = reply.scores.filter((x) => x !== null).length;
   const what = reply.method === "solver" ? "exact scores (solver)" :
     "alphabeta evaluation (the board does not fit the exact solver)";
@@ -289,6 +293,86 @@ async function analyse(gen) {
   show($("analysis-status"), text);
   box.dataset.complete = reply.complete ? "1" : "0";
   box.dataset.ready = "1";
+}
+
+// ---------------------------------------------------------------------------
+// The principal variation: a line that keeps the score to the end of the game
+// ---------------------------------------------------------------------------
+
+const pv = {moves: [], pos: 0, base: null, step: 0};
+
+function hideLine() {
+  if (pv.pos > 0 && game.state) renderGame();  // leave the preview
+  pv.moves = [];
+  pv.pos = 0;
+  pv.base = null;
+  pv.step++;
+  $("line").hidden = true;
+}
+
+function showLine(info, sc, s) {
+  pv.moves = info.moves;
+  pv.pos = 0;
+  pv.base = s;
+  const text = `Line of column ${info.column + 1} (${scoreLabel(sc)}): ` +
+               info.moves.map((c) => c + 1).join(" ") +
+               (info.complete ? "" : " … (cut short by the time limit)");
+  const el = $("line-text");
+  show(el, text);
+  el.dataset.moves = info.moves.join(",");
+  el.dataset.column = info.column;
+  el.dataset.complete = info.complete ? "1" : "0";
+  [...$("scores").children].forEach((cell) =>
+    cell.classList.toggle("selected", Number(cell.dataset.col) === info.column));
+  $("line").hidden = false;
+  updateLinePos();
+}
+
+function updateLinePos() {
+  $("line-pos").textContent = `${pv.pos} / ${pv.moves.length}`;
+  $("line-back").disabled = pv.pos === 0;
+  $("line-forward").disabled = pv.pos >= pv.moves.length;
+}
+
+async function selectLine(c, s, sc, gen, token) {
+  if (game.busy || token !== game.analysis || gen !== game.gen) return;
+  show($("line-text"), `Finding the line of column ${c + 1}…`);
+  $("line").hidden = false;
+  try {
+    const limit = Number($("analysis-time").value);
+    const reply = await api("/api/line", {config: game.cfg, moves: s.moves, column: c, time_limit: limit});
+    if (token !== game.analysis || gen !== game.gen) return;
+    if (pv.pos > 0) renderGame();
+    showLine(reply, sc, s);
+  } catch (e) {
+    if (token === game.analysis && gen === game.gen) show($("line-text"), e.message, true);
+  }
+}
+
+// Show the position after the first k moves of the line (a preview: the game is unchanged).
+async function stepLine(k) {
+  if (!pv.base || game.busy || game.state !== pv.base) return;
+  pv.pos = Math.max(0, Math.min(pv.moves.length, k));
+  const step = ++pv.step;
+  updateLinePos();
+  if (pv.pos === 0) {
+    renderGame();
+    return;
+  }
+  try {
+    const st = await api("/api/state", {config: game.cfg,
+                                        moves: pv.base.moves.concat(pv.moves.slice(0, pv.pos))});
+    if (step !== pv.step) return;
+    const el = $("board");
+    const c = pv.moves[pv.pos - 1];
+    let last = c;  // the top stone of the column last played (row 0 is the top)
+    while (last < st.board.length && !st.board[last]) last += st.config.columns;
+    renderBoard(el, st.board, st.config, last, null);
+    el.dataset.preview = String(pv.pos);
+    el.dataset.previewMoves = st.moves.join(",");
+  } catch (e) {
+    show($("line-text"), e.message, true);
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -405,6 +489,8 @@ async function start() {
   $("replay-back").addEventListener("click", () => stepTo(rp.pos - 1));
   $("replay-forward").addEventListener("click", () => stepTo(rp.pos + 1));
   $("replay-last").addEventListener("click", () => stepTo(Infinity));
+  $("line-back").addEventListener("click", () => stepLine(pv.pos - 1));
+  $("line-forward").addEventListener("click", () => stepLine(pv.pos + 1));
   try {
     const info = await api("/api/agents");
     const list = $("agent-names");
@@ -416,6 +502,10 @@ async function start() {
       }
     }
     $("analysis-time").max = info.limits.analysis_time;
+    if (info.limits.database_note) {
+      $("database-note").textContent = info.limits.database_note.replace(/^note: /, "");
+      $("database-note").hidden = false;
+    }
   } catch (e) {
     show($("status"), e.message, true);
   }

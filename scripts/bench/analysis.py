@@ -1,0 +1,146 @@
+"""``connectx bench analysis``: every column of 7x6 opening positions, exactly, with
+and without the opening database, in one run.
+
+    connectx bench analysis [--positions 1000] [--baseline 12] [--seed 0]
+
+1. the database: its load time (a first load converts BitBully's file and caches the
+   result; later loads read the cache) and the memory it holds;
+2. ``Solver.analyze`` (the score of every column) of ``--positions`` random positions of
+   0-12 stones (random legal moves that never complete a four; the number of stones
+   uniform), the transposition table emptied before each: total, mean, median and
+   slowest time, with the database;
+3. the solver alone on ``--baseline`` of those positions (the ones with the most
+   stones, which the plain solver finishes soonest), the same analysis with the
+   database on the same positions: both times and their ratio; the scores must be
+   equal;
+4. the labelled positions of ``tests/data/positions`` with at most 12 stones
+   (``begin.txt``: the score, ``early.txt``: every column's) through the database:
+   every score must equal its label.
+
+Needs the ``books`` extra (``pip install "connectx-search[books]"``) for 1, 2 and 4.
+"""
+import os
+import random
+import sys
+import time
+
+from scripts.args import ArgumentParser, positive_int_arg, progress
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+POSITIONS = os.path.join(ROOT, "tests", "data", "positions")
+
+
+def random_positions(n, seed, most=12):
+    """``n`` move strings (1-based) of 0..``most`` stones, none completing a four."""
+    from agents.search.position import Position
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        stones = rng.randrange(0, most + 1)
+        p, text = Position(), ""
+        for _ in range(stones):
+            cols = [c for c in range(7) if p.can_play(c) and not p.is_winning_move(c)]
+            if not cols:
+                break
+            c = rng.choice(cols)
+            p.play(c)
+            text += str(c + 1)
+        else:
+            out.append(text)
+    return out
+
+
+def timed_analysis(solver, lines, quiet, label):
+    """``(seconds of each line, scores of each line)``: ``analyze`` from an empty table."""
+    times, scores = [], []
+    for line in progress(lines, label, "pos", not quiet):
+        solver.reset()
+        t0 = time.perf_counter()
+        scores.append(solver.analyze(line))
+        times.append(time.perf_counter() - t0)
+    return times, scores
+
+
+def rss_mib():
+    """The process's resident memory (Linux), or None."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def read_labelled(name, most=12):
+    with open(os.path.join(POSITIONS, name)) as f:
+        rows = [line.split() for line in f if line.strip()]
+    return [r for r in rows if len(r[0]) <= most]
+
+
+def main(argv=None, prog="python -m scripts.bench.analysis"):
+    ap = ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
+    ap.add_argument("--positions", type=positive_int_arg, default=1000,
+                    help="random positions of 0-12 stones analysed with the database (default 1000)")
+    ap.add_argument("--baseline", type=int, default=12,
+                    help="of those, how many the solver alone analyses too (default 12; 0: none)")
+    ap.add_argument("--seed", type=int, default=0, help="seed of the positions (default 0)")
+    ap.add_argument("--quiet", action="store_true", help="no progress bars")
+    args = ap.parse_args(argv)
+    if args.baseline < 0:
+        ap.error("--baseline must be 0 or more")
+    from agents.search.database import DatabaseError, default_database, missing_note
+    from agents.search.solver import Solver, warm_up
+    before = rss_mib()
+    t0 = time.perf_counter()
+    try:
+        db = default_database()
+    except DatabaseError as e:
+        ap.error(str(e))
+    load = time.perf_counter() - t0
+    if db is None:
+        ap.error("no opening database is installed; " + missing_note().removeprefix("note: "))
+    after = rss_mib()
+    grew = "" if before is None or after is None else f", process memory +{after - before:.0f} MiB"
+    print(f"database: {db}")
+    print(f"  loaded in {load:.3f} s; arrays {db.nbytes / 2**20:.1f} MiB{grew}")
+
+    plain, fast = Solver(), Solver()
+    warm_up(plain)
+    fast.use_database(db)
+    fast.analyze("4")  # the database path compiled before the clock
+    lines = random_positions(args.positions, args.seed)
+    times, with_db = timed_analysis(fast, lines, args.quiet, "with the database")
+    ordered = sorted(times)
+    slowest = max(range(len(times)), key=times.__getitem__)
+    print(f"\n{len(lines)} random positions of 0-12 stones, every column, with the database:")
+    print(f"  total {sum(times):.2f} s, mean {1000 * sum(times) / len(times):.2f} ms, median "
+          f"{1000 * ordered[len(ordered) // 2]:.2f} ms, slowest {1000 * ordered[-1]:.1f} ms "
+          f"({lines[slowest] or 'the empty board'})")
+
+    if args.baseline:
+        chosen = sorted(range(len(lines)), key=lambda i: -len(lines[i]))[:args.baseline]
+        subset = [lines[i] for i in chosen]
+        base_t, base_s = timed_analysis(plain, subset, args.quiet, "the solver alone")
+        db_t = [times[i] for i in chosen]
+        same = all(base_s[k] == with_db[i] for k, i in enumerate(chosen))
+        stones = sorted({len(s) for s in subset})
+        print(f"\nthe solver alone on {len(subset)} of them ({stones[0]}-{stones[-1]} stones):")
+        print(f"  solver alone {sum(base_t):.2f} s, with the database {sum(db_t):.3f} s: "
+              f"{sum(base_t) / max(sum(db_t), 1e-9):.0f}x; scores equal: {'yes' if same else 'NO'}")
+        if not same:
+            return 1
+
+    bad = checked = 0
+    for name in ("begin.txt", "early.txt"):
+        for row in read_labelled(name):
+            if name == "begin.txt":
+                ok = fast.solve(row[0]) == int(row[1])
+            else:
+                ok = fast.analyze(row[0]) == [int(x) for x in row[1:]]
+            checked += 1
+            bad += not ok
+    print(f"\nlabelled positions of at most 12 stones: {checked - bad}/{checked} equal to their labels")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
