@@ -34,13 +34,15 @@ def main(argv=None, stdin=None, stdout=None, prog="python -m agents.solver", par
     ap.add_argument("--pv", action="store_true",
                     help="print the principal variation after the score: the columns (1-based, "
                          "as in the moves) of a line that keeps the score to the end of the game")
+    ap.add_argument("--threads", type=int, default=1,
+                    help="search threads sharing one table (lazy SMP; default 1)")
     ap.add_argument("--no-database", action="store_true",
                     help="search without the installed opening database")
     args = ap.parse_args(argv)
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     try:
-        solver = Solver(args.rows, args.columns, args.inarow, args.tt_bits)
+        solver = Solver(args.rows, args.columns, args.inarow, args.tt_bits, threads=args.threads)
         db = attach(solver, not args.no_database)
     except ValueError as e:  # DatabaseError too: a corrupt or unreadable database file
         ap.error(str(e))

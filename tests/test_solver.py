@@ -254,6 +254,30 @@ def test_analysis_sample(solver):
         assert done and lo == hi == max(expected) and expected[col] == max(expected), moves
 
 
+def test_two_threads_give_the_same_scores():
+    """Lazy SMP: a helper thread shares the table; every entry point answers as with one
+    thread, on labelled positions and on a tiny table where the threads' entries
+    collide; a deadline stops both threads."""
+    import time
+    labels = [(m, int(s)) for m, s in read_lines("mid.txt")[::20]] + \
+        [(line.split()[0], int(line.split()[1])) for line in BEGIN_SAMPLE[:6]]
+    for tt_bits in (20, 10):
+        two = S.Solver(tt_bits=tt_bits, threads=2)
+        for moves, score in labels:
+            assert two.solve(moves) == score, moves
+        for fields in read_lines("analysis.txt")[::40]:
+            moves, expected = fields[0], [int(v) for v in fields[1:]]
+            assert two.analyze(moves) == expected, moves
+            col, lo, hi, done = two.best_move(moves)
+            assert done and lo == hi == max(expected) and expected[col] == max(expected)
+            assert two.moves_at_least(moves, max(expected)) == \
+                [c for c in range(7) if expected[c] == max(expected)]
+    # solve returns only once the helper has stopped (it waits for it)
+    assert two.solve("4", deadline=time.perf_counter() + 0.2) is None
+    with pytest.raises(ValueError, match="threads"):
+        S.Solver(threads=0)
+
+
 def test_symmetric_table_changes_nothing_but_speed():
     a = S.Solver(tt_bits=16, symmetric=True)
     b = S.Solver(tt_bits=16, symmetric=False)

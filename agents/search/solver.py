@@ -51,8 +51,9 @@ from agents.search.table import (DB_MISSING, DEFAULT_TT_BITS, SYM_STONES, db_pro
 INVALID_MOVE = -1000  # score printed by analyze() for a full column
 
 
-# stats[] -- counters shared with Python.
-S_NODES, S_ABORTED = 0, 1
+# stats[] -- counters shared with Python; S_STOP, set by another thread, stops the search
+# as the deadline does (read every 4096 nodes)
+S_NODES, S_ABORTED, S_STOP = 0, 1, 2
 
 # ---------------------------------------------------------------------------
 # The search
@@ -78,7 +79,7 @@ def _frame(st, d, pos, mask, alpha, beta, key, n, forced):
     st[d, 6] = forced
 
 
-@njit
+@njit(nogil=True)
 def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, stats, deadline):
     """Negamax value of a position whose side to move cannot win at once.
 
@@ -86,7 +87,8 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
     a lower bound, in between the exact score. Explicit stack: ``st[d]`` holds
     (pos, mask, alpha, beta, key, moves left to try, 1 for a forced move) of depth
     ``d``; ``mv[d]`` the moves, best last. With ``deadline > 0`` the clock is read
-    every 4096 nodes; past it ``stats[S_ABORTED]`` is set and 0 returned (never
+    every 4096 nodes (and ``stats[S_STOP]``, which another thread may set); past it
+    ``stats[S_ABORTED]`` is set and 0 returned (never
     stored)."""
     N = g[G_N]
     W = g[G_W]
@@ -103,7 +105,7 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
         nodes += 1
         leaf = True
         r = 0
-        if deadline > 0.0 and (nodes & 4095) == 0 and now() > deadline:
+        if (nodes & 4095) == 0 and (stats[S_STOP] != 0 or (deadline > 0.0 and now() > deadline)):
             stats[S_NODES] = nodes
             stats[S_ABORTED] = 1
             return 0
@@ -251,7 +253,7 @@ def _half(x):
     return x // 2
 
 
-@njit
+@njit(nogil=True)
 def _solve(pos, mask, moves, weak, g, tt, dbk, dbv, st, mv, sc, stats, deadline):
     """Exact score (weak: -1, 0, 1) of a position that is not over; 0 if aborted."""
     N = g[G_N]
@@ -292,7 +294,7 @@ def _column_move(mask, c, g):
     return (mask + (1 << (c * H))) & g[G_ORDER + g[G_W] + c]
 
 
-@njit
+@njit(nogil=True)
 def _analyze(pos, mask, moves, weak, g, tt, dbk, dbv, st, mv, sc, stats, deadline, out):
     """Score of playing each column into ``out`` (INVALID_MOVE for a full column)."""
     N = g[G_N]
@@ -313,7 +315,7 @@ def _analyze(pos, mask, moves, weak, g, tt, dbk, dbv, st, mv, sc, stats, deadlin
 
 # duplicates: the column walk of _analyze, asking one null-window question per column
 # instead of the exact score; each entry point stays a tight loop of its own.
-@njit
+@njit(nogil=True)
 def _moves_at_least(pos, mask, moves, t, g, tt, dbk, dbv, st, mv, sc, stats, deadline, out):
     """``out[c]`` = 1 if playing column ``c`` scores at least ``t``, else 0 (and
     INVALID_MOVE for a full column): one null-window search per column."""
@@ -340,7 +342,7 @@ def _moves_at_least(pos, mask, moves, t, g, tt, dbk, dbv, st, mv, sc, stats, dea
         out[c] = 1 if r > t - 1 else 0
 
 
-@njit
+@njit(nogil=True)
 def _best_move(pos, mask, moves, weak_first, weak, g, tt, dbk, dbv, st, mv, sc, stats, deadline, result):
     """An optimal column and the score interval, into ``result`` = (col, lo, hi).
 
@@ -489,13 +491,17 @@ class Solver:
     (default 20: 8 MiB; at least 2**16 on a 64-bit board; see ``agents.search.table``). ``symmetric``: mirror images share table entries in the
     first ``SYM_STONES`` plies (True), never (False), or below a given number of stones."""
 
-    def __init__(self, rows=6, columns=7, inarow=4, tt_bits=DEFAULT_TT_BITS, symmetric=True):
+    def __init__(self, rows=6, columns=7, inarow=4, tt_bits=DEFAULT_TT_BITS, symmetric=True,
+                 threads=1):
         for name, v in (("rows", rows), ("columns", columns), ("inarow", inarow)):
             if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
                 raise ValueError(f"{name} must be an integer >= 1, got {v!r}")
         if isinstance(tt_bits, bool) or not isinstance(tt_bits, (int, np.integer)) \
                 or not 10 <= tt_bits <= 30:
             raise ValueError(f"tt_bits must be an integer in 10..30, got {tt_bits!r}")
+        if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) \
+                or not 1 <= threads <= 64:
+            raise ValueError(f"threads must be an integer in 1..64, got {threads!r}")
         self.rows, self.columns, self.inarow = int(rows), int(columns), int(inarow)
         self.g = geometry(self.rows, self.columns, self.inarow, symmetric)  # rejects > 64 bits
         size = table_size(int(tt_bits), self.columns * (self.rows + 1))
@@ -504,9 +510,12 @@ class Solver:
         self.st = np.zeros((depth, 7), dtype=np.int64)
         self.mv = np.zeros((depth, self.columns), dtype=np.int64)
         self.sc = np.zeros((depth, self.columns), dtype=np.int64)
-        self.stats = np.zeros(2, dtype=np.int64)
+        self.stats = np.zeros(3, dtype=np.int64)
         self.nodes = 0
         self.dbk, self.dbv, self.database = _NO_KEYS, _NO_VALUES, None
+        self.threads = int(threads)
+        self._helpers = [_Helper(self, k) for k in range(1, self.threads)]
+        self._pool = None
 
     def reset(self):
         """Empty the transposition table."""
@@ -537,11 +546,32 @@ class Solver:
         self.reset()
 
     def _run(self, fn, p, extra, deadline, *out):
-        """``fn(pos, mask, moves, *extra, g, tables..., stats, deadline, *out)``."""
+        """``fn(pos, mask, moves, *extra, g, tables..., stats, deadline, *out)``.
+
+        With ``threads > 1`` (lazy SMP, as in c4 and chess engines): each helper thread
+        runs the same call on its own stack arrays, sharing the table (its int64 entries
+        are written whole, and each holds its key, so a race loses an entry at worst,
+        never gives a wrong bound), with the columns' tie order mirrored or rotated so
+        the threads part ways; the bounds they store cut the main search short. Only the
+        main thread's answer is used; the helpers stop when it returns (``S_STOP``).
+        ``nodes`` counts every thread's."""
         self.stats[:] = 0
+        futures = []
+        if self._helpers:
+            if self._pool is None:
+                from concurrent.futures import ThreadPoolExecutor
+                self._pool = ThreadPoolExecutor(len(self._helpers), "solver-helper")
+            for h in self._helpers:
+                h.stats[:] = 0  # here, not in the thread: a stop set before it starts holds
+            futures = [self._pool.submit(h.run, fn, p, extra, deadline, out) for h in self._helpers]
         r = fn(p.pos, p.mask, p.moves, *extra, self.g, self.tt, self.dbk, self.dbv, self.st, self.mv,
                self.sc, self.stats, float(deadline), *out)
-        self.nodes = int(self.stats[S_NODES])
+        nodes = int(self.stats[S_NODES])
+        for h in self._helpers:
+            h.stats[S_STOP] = 1
+        for f in futures:
+            nodes += f.result()
+        self.nodes = nodes
         return r
 
     def solve(self, p, weak=False, deadline=0.0):
@@ -647,6 +677,30 @@ class Solver:
             else:  # pragma: no cover - only if ``score`` was not the position's score
                 raise ValueError(f"no column keeps the score {score}: it is not the position's")
         return line, True
+
+
+class _Helper:
+    """A helper thread's stack arrays and geometry (see :meth:`Solver._run`): the same
+    board, the columns' tie order mirrored (helper 1) or rotated (the others)."""
+
+    def __init__(self, solver, k):
+        self.solver = solver
+        self.st = np.zeros_like(solver.st)
+        self.mv = np.zeros_like(solver.mv)
+        self.sc = np.zeros_like(solver.sc)
+        self.stats = np.zeros(3, dtype=np.int64)
+        W = solver.columns
+        order = [int(c) for c in solver.g[G_ORDER:G_ORDER + W]]
+        mirrored = [W - 1 - c for c in order]
+        self.order = mirrored if k == 1 else order[k % W:] + order[:k % W]
+
+    def run(self, fn, p, extra, deadline, out):
+        s = self.solver
+        g = s.g.copy()  # the solver's current geometry (database stones included)
+        g[G_ORDER:G_ORDER + s.columns] = self.order
+        fn(p.pos, p.mask, p.moves, *extra, g, s.tt, s.dbk, s.dbv, self.st, self.mv, self.sc,
+           self.stats, float(deadline), *[o.copy() for o in out])
+        return int(self.stats[S_NODES])
 
 
 def warmup_units(solver=None):

@@ -120,13 +120,22 @@ def main(argv=None, prog="python -m scripts.bench.solver"):
     ap.add_argument("--tt-bits", type=int, default=DEFAULT_TT_BITS,
                     help=f"transposition table of about 2**TT_BITS slots (default {DEFAULT_TT_BITS})")
     ap.add_argument("--symmetric", type=int, default=1, help="1: mirror images share TT slots")
+    ap.add_argument("--threads", type=int, default=1,
+                    help="also time ours with this many threads sharing the table (lazy SMP) "
+                         "on the same lines, right after one thread, and print the wall ratio")
     args = ap.parse_args(argv)
     refs = references(args, ap)
     if args.process:
         process_mode(args, refs)
         return 0
+    if not 1 <= args.threads <= 64:
+        ap.error("--threads must be in 1..64")
     solver = Solver(tt_bits=args.tt_bits, symmetric=bool(args.symmetric))
     warm_up(solver)
+    threaded = None
+    if args.threads > 1:
+        threaded = Solver(tt_bits=args.tt_bits, symmetric=bool(args.symmetric), threads=args.threads)
+        warm_up(threaded)
     print(f"{'file':6} {'program':8} {'lines':>5} {'wrong':>5} {'nodes':>12} {'wall s':>8} "
           f"{'cpu s':>8} {'Mnodes/s':>8} {'ours/it wall':>12} {'ours/it cpu':>11}", flush=True)
     for name in args.files:
@@ -135,6 +144,13 @@ def main(argv=None, prog="python -m scripts.bench.solver"):
         wrong, nodes, wall, cpu = run_ours(solver, lines)
         print(f"{name:6} {'ours':8} {len(lines):5d} {wrong:5d} {nodes:12d} {wall:8.2f} "
               f"{cpu:8.2f} {nodes / max(cpu, 1e-9) / 1e6:8.2f}", flush=True)
+        if threaded is not None:
+            threaded.reset()
+            tw, tn, twall, tcpu = run_ours(threaded, lines)
+            label = f"ours x{args.threads}"
+            print(f"{name:6} {label:8} {len(lines):5d} {tw:5d} {tn:12d} {twall:8.2f} {tcpu:8.2f} "
+                  f"{tn / max(tcpu, 1e-9) / 1e6:8.2f}   threads/one wall {twall / max(wall, 1e-9):.3f}",
+                  flush=True)
         for label, binary in refs:
             rw, rwall, rcpu = run_reference(binary, lines)
             print(f"{name:6} {label:8} {len(lines):5d} {rw:5d} {'':12} {rwall:8.2f} {rcpu:8.2f} "

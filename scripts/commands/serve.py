@@ -50,10 +50,13 @@ def main(argv=None, prog="python -m scripts.commands.serve"):
     p.add_argument("--verbose", action="store_true", help="log every request")
     p.add_argument("--no-database", action="store_true",
                    help="analyse without the installed opening database")
+    p.add_argument("--solver-threads", type=positive_int_arg, default=1,
+                   help="threads of each exact analysis, sharing its table (default 1)")
     args = p.parse_args(argv)
     from agents.search.database import DatabaseError, missing_note
     try:
-        app = App(args.searches, args.move_time, args.analysis_time, not args.no_database)
+        app = App(args.searches, args.move_time, args.analysis_time, not args.no_database,
+                  args.solver_threads)
     except DatabaseError as e:
         fail(f"{prog}: {e}")
     if app.database is None and not args.no_database:

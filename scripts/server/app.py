@@ -119,7 +119,7 @@ class App:
     """What the handlers share: limits, the search semaphore, the pools."""
 
     def __init__(self, searches=None, move_time=MOVE_TIME, analysis_time=ANALYSIS_TIME,
-                 database=True):
+                 database=True, solver_threads=1):
         self.searches = searches or max(1, os.cpu_count() or 1)
         self.move_time = float(move_time)
         self.analysis_time = float(analysis_time)
@@ -128,11 +128,12 @@ class App:
         # the opening database (books extra) is loaded here, so that a corrupt file stops
         # the server at once with its message, and no request pays the load
         self.database = default_database() if database else None
+        self.solver_threads = int(solver_threads)  # threads of each analysis (lazy SMP)
 
     def solver(self, cfg):
         """A pooled solver of the board ``cfg`` (with the installed database, if any)."""
         def build():
-            s = Solver(*cfg, tt_bits=SOLVER_TT_BITS)
+            s = Solver(*cfg, tt_bits=SOLVER_TT_BITS, threads=self.solver_threads)
             attach(s, self.database is not None)
             return s
         return self.solvers.get(tuple(cfg), build)
