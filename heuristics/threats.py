@@ -17,12 +17,9 @@ For each player:
   threat on an odd row: with it, the first player usually controls the zugzwang and
   wins the endgame (Allis' odd-threat rule), whatever the number of threats.
 
-The weights were tuned with ``connectx bench value`` (docs/benchmarks.md): on 617
-positions of alphabeta-against-mcts games where some move loses the game's value,
-``alphabeta`` at depth 10 keeps it in 464 with the old weights (THREAT 40, PARITY 25,
-parity for every threat, no ``ZUGZWANG``), 504 with these weights and no ``ZUGZWANG``,
-517 with it; with the old weights depth 12 to 14 changed nothing by more than a few
-positions, so the evaluation, not the depth, was what lost those games.
+The weights were tuned with ``connectx bench value`` on labelled positions where some
+move loses the game's value, then checked in games; the figures and the variants tried
+are in docs/benchmarks.md ("How the weights were tuned").
 
 Scale: a threat is worth a few open two-stone windows; all values stay far below the
 search's win score (``agents.search.scores.WIN``).

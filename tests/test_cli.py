@@ -47,8 +47,10 @@ class Captured(Exception):
     pass
 
 
-OTHER_SCRIPTS = ["scripts.tools.compare_heuristics", "scripts.tools.coin_game", "scripts.tools.tictactoe_match",
-                 "scripts.tools.seed_experiments", "scripts.tools.make_book", "scripts.tools.playout_book"]
+OTHER_SCRIPTS = ["scripts.tools.compare_heuristics", "scripts.tools.coin_game",
+                 "scripts.tools.tictactoe_match", "scripts.tools.seed_experiments",
+                 "scripts.tools.make_book", "scripts.tools.playout_book", "scripts.tools.openings",
+                 "scripts.tools.golden"]
 
 
 @pytest.mark.parametrize("prog, module", leaves() + [(None, m) for m in OTHER_SCRIPTS])

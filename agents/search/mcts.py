@@ -62,9 +62,8 @@ UNKNOWN, WIN, DRAW, LOSS = 0, 1, 2, 3
 S_ITERATIONS, S_NODES, S_MAX_DEPTH = 0, 1, 3  # S_ROLLOUT_PLIES = 2: agents.search.rollout
 
 DEFAULT_MAX_NODES = 1 << 20
-# Exploration constant (rewards in [0, 1]). Tuned in 20-game matches against
-# alphabeta at 0.25 s a move on 7x6: c = 0.25, 0.5, 0.7, 1.0, 2.0 scored 0.55, 0.78,
-# 0.63, 0.30, 0.25 (each +-0.2 or so: a coarse choice, not a fine optimum).
+# Exploration constant (rewards in [0, 1]): a coarse choice from short matches against
+# alphabeta on 7x6 (the figures: docs/agents.md, MCTS).
 DEFAULT_C = 0.5
 
 

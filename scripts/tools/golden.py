@@ -123,7 +123,7 @@ def board_of(moves, rows=6, columns=7, inarow=4):
 
 def main(argv=None):
     from scripts.args import ArgumentParser
-    p = ArgumentParser(prog="connectx golden", description=__doc__.split("\n\n")[0])
+    p = ArgumentParser(prog="python -m scripts.tools.golden", description=__doc__.split("\n\n")[0])
     group = p.add_mutually_exclusive_group(required=True)
     group.add_argument("--write", metavar="FILE", help="record the golden moves into FILE")
     group.add_argument("--check", metavar="FILE", help="compare with FILE (exit 1 on a change)")
