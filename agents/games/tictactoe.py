@@ -302,3 +302,83 @@ class ReferencePlayer:
         board = EMPTY_BOARD if text is None else parse_board(text)
         cells = self.best(board)
         return {"submission": int(cells[self.rng.randrange(len(cells))])}
+
+
+# ---------------------------------------------------------------------------
+# The book chapter's rule-based players
+# ---------------------------------------------------------------------------
+
+
+def winning_cells(board, mark):
+    """Empty cells where ``mark`` completes a line now."""
+    return [c for c in legal_cells(board) if winner(play(board, c, mark)) == mark]
+
+
+class ThinkPlayer:
+    """The chapter's rule-based player that "thinks" ``steps`` (1, 2 or 3) moves ahead,
+    random among the cells its rules leave:
+
+    * think-1: take a winning cell when there is one;
+    * think-2: else block the opponent's winning cell;
+    * think-3: else make a fork -- a cell after which it has two winning cells, so the
+      opponent cannot block both.
+
+    ``player(board) -> cell`` for a reachable, unfinished ``board`` (the mark to move
+    follows from the stone counts)."""
+
+    def __init__(self, steps=3, seed=None):
+        if steps not in (1, 2, 3):
+            raise ValueError(f"steps must be 1, 2 or 3, got {steps!r}")
+        self.steps = steps
+        self.rng = random.Random(_seed(seed))
+
+    def __repr__(self):
+        return f"think-{self.steps}"
+
+    def candidates(self, board):
+        mark = mark_to_move(board)
+        wins = winning_cells(board, mark)
+        if wins:
+            return wins
+        if self.steps >= 2:
+            blocks = winning_cells(board, 3 - mark)
+            if blocks:
+                return blocks
+        if self.steps >= 3:
+            forks = [c for c in legal_cells(board)
+                     if len(winning_cells(play(board, c, mark), mark)) >= 2]
+            if forks:
+                return forks
+        return legal_cells(board)
+
+    def __call__(self, board):
+        cells = self.candidates(board)
+        return cells[self.rng.randrange(len(cells))]
+
+
+class PerfectPlayer:
+    """``player(board) -> cell`` keeping the solved value, random among such cells
+    (the solved table, the same moves the reference minimax rates best)."""
+
+    def __init__(self, seed=None):
+        self.rng = random.Random(_seed(seed))
+        solve()
+
+    def __repr__(self):
+        return "minimax"
+
+    def __call__(self, board):
+        _, cells = best_cells(board)
+        return cells[self.rng.randrange(len(cells))]
+
+
+def play_board_game(x_player, o_player, board=EMPTY_BOARD):
+    """Play ``x_player`` against ``o_player`` (each ``player(board) -> cell``) to the
+    end; the winning mark (X or O) or EMPTY for a draw, and the cells played."""
+    cells = []
+    while not is_over(board):
+        mark = mark_to_move(board)
+        cell = (x_player if mark == X else o_player)(board)
+        board = play(board, cell, mark)
+        cells.append(cell)
+    return winner(board), cells

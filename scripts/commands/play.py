@@ -4,7 +4,8 @@ The board is drawn after every move with the columns numbered from 1; type a
 column number and Enter (``q`` quits). Anything else -- a word, a number off the
 board, a full column -- is explained and asked again. You are X (mark 1, moving
 first) unless ``--second``. AGENT is a spec as in :mod:`scripts.arena.specs`. Also
-``connectx play AGENT``.
+``connectx play AGENT``. ``--game tictactoe|coins|isolation`` plays the lessons' other
+games instead (:mod:`scripts.tools.lessons.play`).
 """
 import sys
 
@@ -100,12 +101,35 @@ def play(spec, cfg, human_mark=1, seed=0, ask=input, say=print):
 def main(argv=None, prog="python -m scripts.commands.play"):
     p = ArgumentParser(prog=prog, description="Play against an agent in the terminal: type a "
                        "column number (1 = leftmost) and Enter, q to quit.")
-    p.add_argument("agent", metavar="AGENT", help="your opponent; " + SPEC_HELP)
+    p.add_argument("agent", metavar="AGENT", help="your opponent; " + SPEC_HELP + "; with "
+                   "--game: tictactoe minimax|think1|think2|think3|random, coins "
+                   "minimax|rules|random, isolation alphabeta[:depth=N]|random")
     p.add_argument("--second", action="store_true",
                    help="let the agent move first (you are O, mark 2)")
+    p.add_argument("--game", default="connectx",
+                   choices=("connectx", "tictactoe", "coins", "isolation"),
+                   help="the game (default connectx); the lessons' games are drawn with "
+                   "their cells numbered")
+    p.add_argument("--board", default=None,
+                   help="isolation's board: 5x5 (default) or mini (the lesson's 3x2)")
     add_config_argument(p)
     p.add_argument("--seed", type=int, default=0, help="seed of the agent (default 0)")
     args = p.parse_args(argv)
+    if args.game != "connectx":
+        from scripts.tools.lessons.play import play as play_lesson, terminal
+        if args.config is not None:
+            p.error(f"--config is for connectx; {args.game} has its own board")
+        if args.board is not None and args.game != "isolation":
+            p.error("--board is for isolation")
+        try:
+            term = terminal(args.game, args.board)
+            agent = term.agent(args.agent, args.seed)
+        except ValueError as e:
+            p.error(str(e))
+        play_lesson(term, agent, args.agent, args.second)
+        return 0
+    if args.board is not None:
+        p.error("--board is for isolation")
     try:
         cfg = parse_match_config(args.config)
         spec = parse_spec(args.agent)

@@ -1,0 +1,54 @@
+"""The seed material's experiments, re-run by the package: ``connectx lessons``.
+
+Each :class:`Experiment` names its source (the book's chapters 4 and 5, the Kaggle
+N-step lookahead tutorial, the adversarial-search lesson, the tic-tac-toe article),
+what it measures, and a ``run(quick, seed, progress)`` returning :class:`Row`\\ s: a
+figure, what the material reports (or why it gives no number), what the package
+measures now, and whether they agree. ``quick`` shrinks every size so that the
+tests can run each experiment in a second or two; the full sizes take under a
+minute each on the team's 2-core machine. Everything is seeded.
+"""
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Row:
+    figure: str          # what is measured
+    material: str        # what the seed material reports ("-" when it gives no number)
+    ours: str            # what the package measures
+    verdict: str = ""    # "same", "inside", "differs: why", or "" when there is nothing to compare
+
+
+@dataclass
+class Experiment:
+    name: str
+    source: str
+    title: str
+    run: object                      # run(quick=False, seed=0, progress=False) -> [Row]
+    notes: list = field(default_factory=list)
+
+
+def better_than_even(wins, games):
+    """The verdict on "A plays better than B" from A's ``wins`` of ``games``: the 95%
+    Wilson interval of A's winning rate above 1/2, below it, or straddling it."""
+    z = 1.96
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * ((p * (1 - p) / games + z * z / (4 * games * games)) ** 0.5) / (1 + z * z / games)
+    low, high = centre - half, centre + half
+    text = f"95% interval [{low:.0%}, {high:.0%}]"
+    if low > 0.5:
+        return f"same: {text}"
+    if high < 0.5:
+        return f"differs: {text}"
+    return f"not shown at this size: {text}"
+
+
+def experiments():
+    """Every experiment, in the order of the tour (docs/lessons.md)."""
+    from scripts.tools.lessons import books, isolation, sampling
+    return isolation.EXPERIMENTS + sampling.EXPERIMENTS + books.EXPERIMENTS
+
+
+def by_name():
+    return {e.name: e for e in experiments()}

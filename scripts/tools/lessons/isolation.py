@@ -1,0 +1,223 @@
+"""The adversarial-search lesson's Isolation experiments: mini-Isolation's values,
+5x5 Isolation under the reference searches and its symmetries, the lesson's two
+evaluation functions against each other, 3-player search (max^n, shallow pruning,
+paranoid) and sloppy Isolation (expectimax against minimax that ignores chance)."""
+import math
+import random
+
+from agents.games.isolation import (Isolation, MultiIsolation, SloppyIsolation, mini_isolation, my_moves, my_moves_minus_opponent_moves, play_game)
+from agents.search.deepening import iterative_deepening
+from agents.search.expectimax import expectimax_best
+from agents.search.maxn import maxn_best
+from agents.search.paranoid import paranoid_best
+from agents.search.reference import Counter, alphabeta_value, best_actions, minimax_value
+from scripts.tools.lessons import Experiment, Row, better_than_even
+
+
+def fmt(v):
+    return "+inf" if v == math.inf else ("-inf" if v == -math.inf else f"{v:g}")
+
+
+def random_state(game, plies, rng):
+    s = game.initial()
+    for _ in range(plies):
+        if game.is_terminal(s):
+            break
+        actions = game.actions(s)
+        s = game.result(s, actions[rng.randrange(len(actions))])
+    return s
+
+
+# ---------------------------------------------------------------------------
+
+
+def mini(quick=False, seed=0, progress=False):
+    g = mini_isolation()
+    s = g.initial()
+    values, nodes_mm, nodes_ab = [], 0, 0
+    for a in g.actions(s):
+        mm, ab = Counter(), Counter()
+        values.append(minimax_value(g, g.result(s, a), 10, 0, mm))
+        alphabeta_value(g, g.result(s, a), 10, 0, ab)
+        nodes_mm, nodes_ab = nodes_mm + mm.nodes, nodes_ab + ab.nodes
+    finished = 0
+    for i in range(20 if quick else 1000):
+        end = random_state(g, 10, random.Random(seed * 1000003 + i))
+        finished += g.is_terminal(end) and not g.liberties(end, g.to_move(end))
+    ours = " ".join(fmt(v) for v in values)
+    material = "+inf -inf +inf +inf -inf"
+    _, best = best_actions(g, s, 10)
+    runs = 20 if quick else 1000
+    return [
+        Row("first player's opening moves", "5", str(len(g.actions(s))),
+            "same" if len(g.actions(s)) == 5 else "differs"),
+        Row("second player's replies to (0, 0)", "4", str(len(g.actions(g.result(s, (0, 0))))),
+            "same" if len(g.actions(g.result(s, (0, 0)))) == 4 else "differs"),
+        Row("random playouts ending with the mover stuck", "finished game",
+            f"{finished}/{runs}", "same" if finished == runs else "differs"),
+        Row("values of the openings (0,0) (1,0) (2,0) (0,1) (1,1)", material, ours,
+            "same" if ours == material else "differs"),
+        Row("minimax_decision's winning moves", "(0,0) (2,0) (0,1)",
+            " ".join(f"({x},{y})" for x, y in best),
+            "same" if best == [(0, 0), (2, 0), (0, 1)] else "differs"),
+        Row("nodes below the 5 openings: minimax / alpha-beta", "-",
+            f"{nodes_mm} / {nodes_ab}"),
+    ]
+
+
+def search5(quick=False, seed=0, progress=False):
+    rng = random.Random(seed)
+    rows = []
+    for name, ev in (("my_moves", my_moves), ("my_moves - opponent_moves",
+                                              my_moves_minus_opponent_moves)):
+        g = Isolation(5, 5, evaluation=ev)
+        states = [random_state(g, 4, rng) for _ in range(1 if quick else 3)]
+        for depth in ((1, 2) if quick else (1, 2, 3, 4)):
+            mm, ab = Counter(), Counter()
+            same = True
+            for s in states:
+                same &= minimax_value(g, s, depth, 0, mm) == alphabeta_value(g, s, depth, 0, ab)
+            rows.append(Row(f"{name}, depth {depth}, {len(states)} positions: nodes "
+                            f"minimax / alpha-beta", "alpha-beta: same value, fewer nodes",
+                            f"{mm.nodes} / {ab.nodes} ({ab.nodes / mm.nodes:.2f}x)",
+                            "same" if same and ab.nodes <= mm.nodes else "differs"))
+    g = Isolation(5, 5)
+    budget = 2000 if quick else 50000
+    s = random_state(g, 4, random.Random(seed + 1))
+    its = iterative_deepening(g, s, max_nodes=budget)
+    rows.append(Row(f"iterative deepening within {budget} nodes (alpha-beta)", "-",
+                    f"depth {its[-1].depth}, value {fmt(its[-1].value)}, "
+                    f"{sum(it.nodes for it in its)} nodes over depths "
+                    f"1-{its[-1].depth}"))
+    openings = [g.result(g.initial(), a) for a in g.actions(g.initial())]
+    classes = {g.canonical(t) for t in openings}
+    rows.append(Row("5x5 openings / up to symmetry", "25 / 6 (8 symmetries)",
+                    f"{len(openings)} / {len(classes)}",
+                    "same" if (len(openings), len(classes)) == (25, 6) else "differs"))
+    if not quick:
+        second = {t2 for t in openings for a in g.actions(t) for t2 in [g.result(t, a)]}
+        rows.append(Row("positions after 2 plies / up to symmetry", "-",
+                        f"{len(second)} / {len({g.canonical(t) for t in second})}"))
+    return rows
+
+
+def mobility_player(evaluation, depth):
+    """A player searching alpha-beta ``depth`` plies with ``evaluation`` (5x5 boards)."""
+    searcher = Isolation(5, 5, evaluation=evaluation)
+
+    def player(game, state):
+        return best_actions(searcher, state, depth, alphabeta_value)[1][0]
+    return player
+
+
+def evaluations(quick=False, seed=0, progress=False):
+    """The lesson's two evaluations, alpha-beta at the same depth, from seeded random
+    openings (both players placed at random), each opening played in both seats."""
+    g = Isolation(5, 5)
+    depth = 2 if quick else 3
+    pairs = 2 if quick else 20
+    a = mobility_player(my_moves_minus_opponent_moves, depth)
+    b = mobility_player(my_moves, depth)
+    wins = 0
+    bar = _bar(progress, 2 * pairs, "evaluations")
+    for i in range(pairs):
+        start = random_state(g, 2, random.Random(seed * 7919 + i))
+        for seat in (0, 1):
+            players = [a, b] if seat == 0 else [b, a]
+            winner, _ = play_game(g, players, state=start)
+            wins += winner == seat
+            _tick(bar)
+    _close(bar)
+    n = 2 * pairs
+    return [Row(f"my_moves - opponent_moves against my_moves, alpha-beta depth {depth}, "
+                f"{n} games", "the difference plays better", f"{wins}/{n} won "
+                f"({wins / n:.0%})", better_than_even(wins, n))]
+
+
+def multiplayer(quick=False, seed=0, progress=False):
+    """max^n with and without shallow pruning and paranoid alpha-beta, on seeded 4x4
+    3-player positions: total nodes and how often paranoid picks max^n's move."""
+    g = MultiIsolation(4, 4)
+    rng = random.Random(seed)
+    states = [random_state(g, rng.randrange(3, 7), rng) for _ in range(3 if quick else 20)]
+    states = [s for s in states if not g.is_terminal(s)]
+    rows = []
+    for depth in ((2,) if quick else (2, 3, 4, 5)):
+        plain, shallow, para = Counter(), Counter(), Counter()
+        same_vector = agree = 0
+        for s in states:
+            v1, m1 = maxn_best(g, s, depth, None, plain)
+            v2, m2 = maxn_best(g, s, depth, g.total, shallow)
+            _, m3 = paranoid_best(g, s, depth, para)
+            same_vector += v1 == v2 and m1 == m2
+            agree += m3 == m1
+        rows.append(Row(f"depth {depth}, {len(states)} positions: nodes max^n / shallow "
+                        f"pruning / paranoid", "shallow pruning saves little; paranoid "
+                        "prunes deeply", f"{plain.nodes} / {shallow.nodes} / {para.nodes}; "
+                        f"pruned = plain {same_vector}/{len(states)}, paranoid's move = "
+                        f"max^n's {agree}/{len(states)}",
+                        "same" if same_vector == len(states) and shallow.nodes <= plain.nodes
+                        else "differs"))
+    return rows
+
+
+def sloppy(quick=False, seed=0, progress=False):
+    """Expectimax (chance nodes) against alpha-beta that assumes every move lands
+    where aimed, same depth, sloppy 5x5 Isolation, both seats of seeded openings."""
+    slip = 0.3
+    g = SloppyIsolation(5, 5, slip=slip)
+    depth = 2
+    pairs = 2 if quick else 20
+
+    def expecting(game, state):
+        return expectimax_best(game, state, depth)[1]
+
+    def ignoring(game, state):
+        return best_actions(game, state, depth, alphabeta_value)[1][0]
+
+    wins = 0
+    bar = _bar(progress, 2 * pairs, "sloppy")
+    for i in range(pairs):
+        start = random_state(g, 2, random.Random(seed * 104729 + i))
+        for seat in (0, 1):
+            players = [expecting, ignoring] if seat == 0 else [ignoring, expecting]
+            winner, _ = play_game(g, players, random.Random(seed * 31 + 2 * i + seat), start)
+            wins += winner == seat
+            _tick(bar)
+    _close(bar)
+    n = 2 * pairs
+    return [Row(f"expectimax against minimax ignoring chance, slip {slip}, depth {depth}, "
+                f"{n} games", "expectimax plays better", f"{wins}/{n} won ({wins / n:.0%})",
+                better_than_even(wins, n))]
+
+
+def _bar(enabled, total, desc):
+    if not enabled:
+        return None
+    from scripts.args import progress_bar
+    return progress_bar(total, desc, "game")
+
+
+def _tick(bar):
+    if bar is not None:
+        bar.update(1)
+
+
+def _close(bar):
+    if bar is not None:
+        bar.close()
+
+
+LESSON = "adversarial-search lesson"
+EXPERIMENTS = [
+    Experiment("mini-isolation", LESSON, "mini-Isolation 3x2: the lesson's checks and the "
+               "values of the five openings", mini),
+    Experiment("isolation-search", LESSON, "5x5 Isolation: minimax against alpha-beta, "
+               "iterative deepening, symmetries", search5),
+    Experiment("isolation-evaluations", LESSON, "5x5 Isolation: my_moves - opponent_moves "
+               "against my_moves", evaluations),
+    Experiment("isolation-3-players", LESSON + " (Korf 1991)", "3-player Isolation: max^n, "
+               "shallow pruning and paranoid", multiplayer),
+    Experiment("isolation-sloppy", LESSON, "sloppy Isolation: expectimax against minimax "
+               "that ignores chance", sloppy),
+]
