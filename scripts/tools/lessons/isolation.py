@@ -167,7 +167,7 @@ def sloppy(quick=False, seed=0, progress=False):
     slip = 0.3
     g = SloppyIsolation(5, 5, slip=slip)
     depth = 2
-    pairs = 2 if quick else 20
+    pairs = 2 if quick else 50
 
     def expecting(game, state):
         return expectimax_best(game, state, depth)[1]

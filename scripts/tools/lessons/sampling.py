@@ -126,14 +126,22 @@ def book_experiment(quick=False, seed=0, progress=False):
     boards = [("tic-tac-toe", tictactoe_values(), None)]
     if not quick:  # the solver's first call compiles (seconds)
         boards.append(("Connect Four 5x4", connect4_values(4, 5, 4), connect4_finish(4, 5, 4)))
+    bar = None
+    if progress:
+        from scripts.args import progress_bar
+        bar = progress_bar(len(boards) * sum(rounds), "rollouts", "game")
     for label, (game, values), finish in boards:
         shares = []
         for n in rounds:
+            if bar is not None:
+                bar.update(n)
             book = rollout_book(game, n, 3, random.Random(seed * 7 + n), finish)
             positions, bad = lost_value_share(book, values)
             shares.append(f"{n}: {bad}/{positions}")
         rows.append(Row(f"{label}, first 3 plies; rounds: book moves that lose the value / book positions",
                         "such a book learns bad moves", ", ".join(shares)))
+    if bar is not None:
+        bar.close()
     return rows
 
 
