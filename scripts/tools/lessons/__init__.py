@@ -28,6 +28,24 @@ class Experiment:
     notes: list = field(default_factory=list)
 
 
+class Progress:
+    """A ``tqdm`` bar on stderr when ``enabled`` (a terminal), else nothing."""
+
+    def __init__(self, enabled, total, desc, unit):
+        self.bar = None
+        if enabled:
+            from scripts.args import progress_bar
+            self.bar = progress_bar(total, desc, unit)
+
+    def update(self, n=1):
+        if self.bar is not None:
+            self.bar.update(n)
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
+
+
 def better_than_even(wins, games):
     """The verdict on "A plays better than B" from A's ``wins`` of ``games``: the 95%
     Wilson interval of A's winning rate above 1/2, below it, or straddling it."""

@@ -2,7 +2,6 @@
 tic-tac-toe think-1/2/3 against minimax (the chapter's 10-game test), tic-tac-toe
 solved, the coin game, and Connect Four's depth-3 minimax against think-3 and random."""
 import random
-import sys
 
 from agents.games.tictactoe import (EMPTY, O, X, PerfectPlayer, ThinkPlayer, TicTacToe, play_board_game)
 from agents.search.reference import Counter, alphabeta_value, minimax_value
@@ -142,7 +141,7 @@ def tutorial(quick=False, seed=0, progress=False):
     from agents.board.rules import parse_position
     from agents.players.baselines import best_columns
     from agents.search.reference import TutorialConfig, tutorial_best_columns
-    n = 3 if quick else 20
+    n = 3 if quick else 8  # the tutorial's pure Python: seconds a position
     ours = agents.make("minimax", depth=3, tactics=False)
     same = 0
     for board, mark in tutorial_positions(n, random.Random(seed)):

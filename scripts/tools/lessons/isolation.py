@@ -11,7 +11,7 @@ from agents.search.expectimax import expectimax_best
 from agents.search.maxn import maxn_best
 from agents.search.paranoid import paranoid_best
 from agents.search.reference import Counter, alphabeta_value, best_actions, minimax_value
-from scripts.tools.lessons import Experiment, Row, better_than_even
+from scripts.tools.lessons import Experiment, Progress, Row, better_than_even
 
 
 def fmt(v):
@@ -119,15 +119,15 @@ def evaluations(quick=False, seed=0, progress=False):
     a = mobility_player(my_moves_minus_opponent_moves, depth)
     b = mobility_player(my_moves, depth)
     wins = 0
-    bar = _bar(progress, 2 * pairs, "evaluations")
+    bar = Progress(progress, 2 * pairs, "evaluations", "game")
     for i in range(pairs):
         start = random_state(g, 2, random.Random(seed * 7919 + i))
         for seat in (0, 1):
             players = [a, b] if seat == 0 else [b, a]
             winner, _ = play_game(g, players, state=start)
             wins += winner == seat
-            _tick(bar)
-    _close(bar)
+            bar.update()
+    bar.close()
     n = 2 * pairs
     return [Row(f"my_moves - opponent_moves against my_moves, alpha-beta depth {depth}, "
                 f"{n} games", "the difference plays better", f"{wins}/{n} won "
@@ -142,7 +142,9 @@ def multiplayer(quick=False, seed=0, progress=False):
     states = [random_state(g, rng.randrange(3, 7), rng) for _ in range(3 if quick else 20)]
     states = [s for s in states if not g.is_terminal(s)]
     rows = []
-    for depth in ((2,) if quick else (2, 3, 4, 5)):
+    depths = (2,) if quick else (2, 3, 4, 5)
+    bar = Progress(progress, len(depths) * len(states), "3 players", "position")
+    for depth in depths:
         plain, shallow, para = Counter(), Counter(), Counter()
         same_vector = agree = 0
         for s in states:
@@ -151,6 +153,7 @@ def multiplayer(quick=False, seed=0, progress=False):
             _, m3 = paranoid_best(g, s, depth, para)
             same_vector += v1 == v2 and m1 == m2
             agree += m3 == m1
+            bar.update()
         rows.append(Row(f"depth {depth}, {len(states)} positions: nodes max^n / shallow "
                         f"pruning / paranoid", "shallow pruning saves little; paranoid "
                         "prunes deeply", f"{plain.nodes} / {shallow.nodes} / {para.nodes}; "
@@ -158,6 +161,7 @@ def multiplayer(quick=False, seed=0, progress=False):
                         f"max^n's {agree}/{len(states)}",
                         "same" if same_vector == len(states) and shallow.nodes <= plain.nodes
                         else "differs"))
+    bar.close()
     return rows
 
 
@@ -176,36 +180,19 @@ def sloppy(quick=False, seed=0, progress=False):
         return best_actions(game, state, depth, alphabeta_value)[1][0]
 
     wins = 0
-    bar = _bar(progress, 2 * pairs, "sloppy")
+    bar = Progress(progress, 2 * pairs, "sloppy", "game")
     for i in range(pairs):
         start = random_state(g, 2, random.Random(seed * 104729 + i))
         for seat in (0, 1):
             players = [expecting, ignoring] if seat == 0 else [ignoring, expecting]
             winner, _ = play_game(g, players, random.Random(seed * 31 + 2 * i + seat), start)
             wins += winner == seat
-            _tick(bar)
-    _close(bar)
+            bar.update()
+    bar.close()
     n = 2 * pairs
     return [Row(f"expectimax against minimax ignoring chance, slip {slip}, depth {depth}, "
                 f"{n} games", "expectimax plays better", f"{wins}/{n} won ({wins / n:.0%})",
                 better_than_even(wins, n))]
-
-
-def _bar(enabled, total, desc):
-    if not enabled:
-        return None
-    from scripts.args import progress_bar
-    return progress_bar(total, desc, "game")
-
-
-def _tick(bar):
-    if bar is not None:
-        bar.update(1)
-
-
-def _close(bar):
-    if bar is not None:
-        bar.close()
 
 
 LESSON = "adversarial-search lesson"

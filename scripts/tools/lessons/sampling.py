@@ -6,7 +6,7 @@ import random
 from agents.games.tictactoe import TicTacToe, solve
 from agents.search.montecarlo import uct_move, uniform_sampling_move
 from agents.search.reference import ConnectX
-from scripts.tools.lessons import Experiment, Row
+from scripts.tools.lessons import Experiment, Progress, Row
 
 ROUNDS = (10, 100, 1000, 10000)
 
@@ -126,22 +126,17 @@ def book_experiment(quick=False, seed=0, progress=False):
     boards = [("tic-tac-toe", tictactoe_values(), None)]
     if not quick:  # the solver's first call compiles (seconds)
         boards.append(("Connect Four 5x4", connect4_values(4, 5, 4), connect4_finish(4, 5, 4)))
-    bar = None
-    if progress:
-        from scripts.args import progress_bar
-        bar = progress_bar(len(boards) * sum(rounds), "rollouts", "game")
+    bar = Progress(progress, len(boards) * sum(rounds), "rollouts", "game")
     for label, (game, values), finish in boards:
         shares = []
         for n in rounds:
-            if bar is not None:
-                bar.update(n)
+            bar.update(n)
             book = rollout_book(game, n, 3, random.Random(seed * 7 + n), finish)
             positions, bad = lost_value_share(book, values)
             shares.append(f"{n}: {bad}/{positions}")
         rows.append(Row(f"{label}, first 3 plies; rounds: book moves that lose the value / book positions",
                         "such a book learns bad moves", ", ".join(shares)))
-    if bar is not None:
-        bar.close()
+    bar.close()
     return rows
 
 
@@ -156,7 +151,9 @@ def unfinished_tictactoe(n, rng):
 def uct_experiment(quick=False, seed=0, progress=False):
     game, table, positions = unfinished_tictactoe(10 if quick else 150, random.Random(seed))
     rows = []
-    for budget in ((20, 100) if quick else (20, 100, 400, 1600)):
+    budgets = (20, 100) if quick else (20, 100, 400, 1600)
+    bar = Progress(progress, sum(budgets) * len(positions), "playouts", "playout")
+    for budget in budgets:
         kept = {"uniform": 0, "uct": 0}
         for i, s in enumerate(positions):
             best = table[s]
@@ -165,10 +162,12 @@ def uct_experiment(quick=False, seed=0, progress=False):
             kept["uniform"] += -table[game.result(s, a)] == best
             a, _ = uct_move(game, s, budget, rng)
             kept["uct"] += -table[game.result(s, a)] == best
+            bar.update(budget)
         n = len(positions)
         rows.append(Row(f"{budget} playouts, {n} tic-tac-toe positions: value kept, "
                         f"uniform / UCT", "UCT spends its playouts on the good moves",
                         f"{kept['uniform']}/{n} / {kept['uct']}/{n}"))
+    bar.close()
     return rows
 
 
