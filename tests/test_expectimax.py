@@ -4,20 +4,11 @@ expectation over the outcomes of the first move."""
 import math
 import random
 
-from agents.games.isolation import SloppyIsolation, mini_isolation
+from agents.games.isolation import SloppyIsolation, mini_isolation, random_playout
 from agents.games.tictactoe import TicTacToe, solve
 from agents.search.expectimax import expectimax_best, expectimax_value
 from agents.search.reference import minimax_value
 
-
-def random_state(game, plies, rng):
-    s = game.initial()
-    for _ in range(plies):
-        if game.is_terminal(s):
-            break
-        actions = game.actions(s)
-        s = game.result(s, actions[rng.randrange(len(actions))])
-    return s
 
 
 def test_expectimax_without_chance_is_minimax():
@@ -33,7 +24,7 @@ def test_expectimax_without_chance_is_minimax():
     plain = SloppyIsolation(4, 4, slip=0.0)
     rng = random.Random(6)
     for _ in range(10):
-        s = random_state(plain, rng.randrange(2, 8), rng)
+        s = random_playout(plain, None, rng, rng.randrange(2, 8))
         for depth in (1, 2, 3):
             assert expectimax_value(plain, s, depth, 0) == minimax_value(plain, s, depth, 0)
 
@@ -43,7 +34,7 @@ def test_expectimax_averages_the_outcomes_of_a_sloppy_move():
     rng = random.Random(12)
     checked = 0
     for _ in range(20):
-        s = random_state(game, rng.randrange(2, 7), rng)
+        s = random_playout(game, None, rng, rng.randrange(2, 7))
         if game.is_terminal(s):
             continue
         me = game.to_move(s)

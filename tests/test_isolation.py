@@ -144,15 +144,6 @@ def test_bad_games_and_pictures_are_rejected():
 # ---------------------------------------------------------------------------
 
 
-def random_state(game, plies, rng):
-    s = game.initial()
-    for _ in range(plies):
-        if game.is_terminal(s):
-            break
-        actions = game.actions(s)
-        s = game.result(s, actions[rng.randrange(len(actions))])
-    return s
-
 
 def test_symmetries_of_5x5_and_mini_isolation():
     g = Isolation(5, 5)
@@ -168,7 +159,7 @@ def test_symmetric_states_have_equal_values(evaluation):
     g = Isolation(5, 5, evaluation=evaluation)
     rng = random.Random(5)
     for _ in range(6):
-        s = random_state(g, rng.randrange(2, 10), rng)
+        s = random_playout(g, None, rng, rng.randrange(2, 10))
         values = {alphabeta_value(g, t, 3, 0) for t in g.symmetric_states(s)}
         assert len(values) == 1
 
@@ -178,7 +169,7 @@ def test_alphabeta_equals_minimax_with_no_more_nodes_on_5x5(evaluation):
     g = Isolation(5, 5, evaluation=evaluation)
     rng = random.Random(9)
     for _ in range(8):
-        s = random_state(g, rng.randrange(2, 12), rng)
+        s = random_playout(g, None, rng, rng.randrange(2, 12))
         for depth in (1, 2, 3):
             mm, ab = Counter(), Counter()
             for player in (0, 1):
@@ -189,7 +180,7 @@ def test_alphabeta_equals_minimax_with_no_more_nodes_on_5x5(evaluation):
 
 def test_iterative_deepening_answers_with_its_deepest_finished_search():
     g = Isolation(5, 5)
-    s = random_state(g, 6, random.Random(1))
+    s = random_playout(g, None, random.Random(1), 6)
     its = iterative_deepening(g, s, max_nodes=3000)
     assert [it.depth for it in its] == list(range(1, len(its) + 1)) and len(its) >= 2
     assert sum(it.nodes for it in its) <= 3000
@@ -226,7 +217,7 @@ def test_three_player_isolation_plays_on_after_a_player_is_out():
     assert [g.utility(end, p) for p in g.players] == [0.0, 0.0, 1.0]
     rng = random.Random(2)
     for _ in range(20):
-        state = random_state(g, rng.randrange(0, 8), rng)
+        state = random_playout(g, None, rng, rng.randrange(0, 8))
         shares = [mobility_share(g, state, p) for p in g.players]
         assert abs(sum(shares) - 1) < 1e-12 and min(shares) >= 0
 
@@ -236,7 +227,7 @@ def test_sloppy_outcomes_are_a_distribution_and_slip_zero_is_the_plain_game():
     rng = random.Random(4)
     seen_astray = False
     for _ in range(20):
-        s = random_state(g, rng.randrange(2, 8), rng)
+        s = random_playout(g, None, rng, rng.randrange(2, 8))
         for a in g.actions(s):
             outs = g.outcomes(s, a)
             assert abs(sum(p for p, _ in outs) - 1) < 1e-12
@@ -248,7 +239,7 @@ def test_sloppy_outcomes_are_a_distribution_and_slip_zero_is_the_plain_game():
                 assert max(abs(x - ax), abs(y - ay)) == 1 and not s[0] >> t[1][s[2]] & 1
     assert seen_astray
     plain = SloppyIsolation(4, 4, slip=0.0)
-    s = random_state(plain, 4, random.Random(1))
+    s = random_playout(plain, None, random.Random(1), 4)
     assert all(len(plain.outcomes(s, a)) == 1 for a in plain.actions(s))
 
 

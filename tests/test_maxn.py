@@ -5,20 +5,11 @@ import random
 
 import pytest
 
-from agents.games.isolation import MultiIsolation
+from agents.games.isolation import MultiIsolation, random_playout
 from agents.games.tictactoe import O, X, TicTacToe, solve
 from agents.search.maxn import maxn_best, maxn_value, maxn_value_reference
 from agents.search.reference import Counter, minimax_value
 
-
-def random_state(game, plies, rng):
-    s = game.initial()
-    for _ in range(plies):
-        if game.is_terminal(s):
-            break
-        actions = game.actions(s)
-        s = game.result(s, actions[rng.randrange(len(actions))])
-    return s
 
 
 class ShuffledMultiIsolation(MultiIsolation):
@@ -43,7 +34,7 @@ def test_shallow_pruning_keeps_the_root_vector_with_no_more_nodes(depth):
     rng = random.Random(depth)
     pruned_any = False
     for _ in range(12):
-        s = random_state(game, rng.randrange(3, 9), rng)
+        s = random_playout(game, None, rng, rng.randrange(3, 9))
         plain, pruned = Counter(), Counter()
         v = maxn_value_reference(game, s, depth, plain)
         assert maxn_value(game, s, depth, game.total, pruned) == v
@@ -58,7 +49,7 @@ def test_shallow_pruning_searched_to_the_end_on_a_small_board():
     rng = random.Random(4)
     for seed in range(6):
         game = ShuffledMultiIsolation(seed, 3, 3)
-        s = random_state(game, 3, rng)
+        s = random_playout(game, None, rng, 3)
         plain, pruned = Counter(), Counter()
         v = maxn_value_reference(game, s, 20, plain)
         vector, move = maxn_best(game, s, 20, game.total, pruned)

@@ -1,23 +1,14 @@
 """The paranoid search: alpha-beta on the two-player reduction equals the plain
-recursion on the n-player game (every other player minimising) with no more nodes,
-on seeded 3-player Isolation positions, in any child order."""
+reference minimax on the n-player game (every other player minimising ``player``'s
+value) with no more nodes, on seeded 3-player Isolation positions, in any child order."""
 import random
 
 import pytest
 
-from agents.games.isolation import MultiIsolation
-from agents.search.paranoid import (COALITION, ParanoidGame, paranoid_best, paranoid_value, paranoid_value_reference)
+from agents.games.isolation import MultiIsolation, random_playout
+from agents.search.paranoid import COALITION, ParanoidGame, paranoid_best, paranoid_value
 from agents.search.reference import Counter, minimax_value
 
-
-def random_state(game, plies, rng):
-    s = game.initial()
-    for _ in range(plies):
-        if game.is_terminal(s):
-            break
-        actions = game.actions(s)
-        s = game.result(s, actions[rng.randrange(len(actions))])
-    return s
 
 
 class Shuffled(MultiIsolation):
@@ -39,10 +30,10 @@ def test_paranoid_alphabeta_equals_the_reference_with_no_more_nodes(depth):
     shuffled = Shuffled(depth, 4, 4)
     rng = random.Random(10 + depth)
     for _ in range(10):
-        s = random_state(game, rng.randrange(3, 9), rng)
+        s = random_playout(game, None, rng, rng.randrange(3, 9))
         for player in game.players:
             plain, ab = Counter(), Counter()
-            v = paranoid_value_reference(game, s, depth, player, plain)
+            v = minimax_value(game, s, depth, player, plain)  # the paranoid value, unpruned
             assert paranoid_value(game, s, depth, player, ab) == v
             assert paranoid_value(shuffled, s, depth, player) == v
             assert minimax_value(ParanoidGame(game, player), s, depth, player) == v

@@ -385,11 +385,16 @@ class SloppyIsolation(Isolation):
 # ---------------------------------------------------------------------------
 
 
-def random_playout(game, state, rng):
-    """Play uniformly random moves from ``state`` to the end; the final state."""
-    while not game.is_terminal(state):
+def random_playout(game, state, rng, plies=None):
+    """Play uniformly random moves (``rng``: a ``random.Random``) from ``state`` (None:
+    the start) to the end, or for at most ``plies`` moves; the state reached. Any
+    :class:`agents.search.reference.Game` will do."""
+    state = game.initial() if state is None else state
+    done = 0
+    while not game.is_terminal(state) and (plies is None or done < plies):
         actions = game.actions(state)
         state = game.result(state, actions[rng.randrange(len(actions))])
+        done += 1
     return state
 
 

@@ -24,6 +24,8 @@ def expectimax_value(game, state, depth, player=None, counter=None):
     ``depth`` decisions; every outcome state generated counts as a node."""
     player = game.to_move(state) if player is None else player
 
+    # duplicates: agents.search.reference.minimax_value's recursion, with a chance node
+    # (action_value) between a decision and its outcomes; the reference stays as it is
     def value(s, d):
         if game.is_terminal(s):
             return game.utility(s, player)

@@ -74,6 +74,8 @@ def maxn_best(game, state, depth, total=None, counter=None):
             return leaf
         me = index[game.to_move(s)]
         best = None
+        # duplicates: maxn_value_reference's loop, plus the bound; the reference stays
+        # the plain recursion the pruned search is checked against
         for a in game.actions(s):
             if counter is not None:
                 counter.nodes += 1

@@ -7,9 +7,10 @@ cannot).
 two sides, ``player`` and :data:`COALITION`; the state and moves are the original
 game's, a state's value is ``player``'s utility (or evaluation) in the original game
 and the coalition's is its negation. :func:`paranoid_value` is the reference
-alpha-beta on the reduction; :func:`paranoid_value_reference` states the same
-value directly on the n-player game (``player`` maximises, everyone else
-minimises ``player``'s value), and the tests check that they agree.
+alpha-beta on the reduction. Its slow reference needs no code of its own: the plain
+:func:`agents.search.reference.minimax_value` on the n-player game already takes the
+best child where ``player`` moves and the worst for ``player`` everywhere else, which
+is the paranoid value; the tests check that the two agree.
 """
 from agents.search.reference import Game, alphabeta_value
 
@@ -67,23 +68,3 @@ def paranoid_best(game, state, depth, counter=None):
         if best is None or v > best:
             best, move = v, a
     return best, move
-
-
-def paranoid_value_reference(game, state, depth, player=None, counter=None):
-    """The paranoid value by plain recursion on the n-player game: ``player`` takes the
-    best child, any other player the worst for ``player``; no pruning."""
-    player = game.to_move(state) if player is None else player
-
-    def value(s, d):
-        if game.is_terminal(s):
-            return game.utility(s, player)
-        if d == 0:
-            return game.evaluate(s, player)
-        values = []
-        for a in game.actions(s):
-            if counter is not None:
-                counter.nodes += 1
-            values.append(value(game.result(s, a), d - 1))
-        return max(values) if game.to_move(s) == player else min(values)
-
-    return value(state, depth)

@@ -5,7 +5,7 @@ import random
 
 from agents.games.tictactoe import (EMPTY, O, X, PerfectPlayer, ThinkPlayer, TicTacToe, play_board_game)
 from agents.search.reference import Counter, alphabeta_value, minimax_value
-from scripts.tools.lessons import Experiment, Row
+from scripts.tools.lessons.rows import Experiment, Row
 
 
 def tally(first, second, games, seed):

@@ -5,27 +5,18 @@ paranoid) and sloppy Isolation (expectimax against minimax that ignores chance).
 import math
 import random
 
-from agents.games.isolation import (Isolation, MultiIsolation, SloppyIsolation, mini_isolation, my_moves, my_moves_minus_opponent_moves, play_game)
+from agents.games.isolation import (Isolation, MultiIsolation, SloppyIsolation, mini_isolation, my_moves, my_moves_minus_opponent_moves, play_game, random_playout)
 from agents.search.deepening import iterative_deepening
 from agents.search.expectimax import expectimax_best
 from agents.search.maxn import maxn_best
 from agents.search.paranoid import paranoid_best
 from agents.search.reference import Counter, alphabeta_value, best_actions, minimax_value
-from scripts.tools.lessons import Experiment, Progress, Row, better_than_even
+from scripts.tools.lessons.rows import Experiment, Progress, Row, better_than_even
 
 
 def fmt(v):
     return "+inf" if v == math.inf else ("-inf" if v == -math.inf else f"{v:g}")
 
-
-def random_state(game, plies, rng):
-    s = game.initial()
-    for _ in range(plies):
-        if game.is_terminal(s):
-            break
-        actions = game.actions(s)
-        s = game.result(s, actions[rng.randrange(len(actions))])
-    return s
 
 
 # ---------------------------------------------------------------------------
@@ -42,7 +33,7 @@ def mini(quick=False, seed=0, progress=False):
         nodes_mm, nodes_ab = nodes_mm + mm.nodes, nodes_ab + ab.nodes
     finished = 0
     for i in range(20 if quick else 1000):
-        end = random_state(g, 10, random.Random(seed * 1000003 + i))
+        end = random_playout(g, None, random.Random(seed * 1000003 + i), 10)
         finished += g.is_terminal(end) and not g.liberties(end, g.to_move(end))
     ours = " ".join(fmt(v) for v in values)
     material = "+inf -inf +inf +inf -inf"
@@ -71,7 +62,7 @@ def search5(quick=False, seed=0, progress=False):
     for name, ev in (("my_moves", my_moves), ("my_moves - opponent_moves",
                                               my_moves_minus_opponent_moves)):
         g = Isolation(5, 5, evaluation=ev)
-        states = [random_state(g, 4, rng) for _ in range(1 if quick else 3)]
+        states = [random_playout(g, None, rng, 4) for _ in range(1 if quick else 3)]
         for depth in ((1, 2) if quick else (1, 2, 3, 4)):
             mm, ab = Counter(), Counter()
             same = True
@@ -83,7 +74,7 @@ def search5(quick=False, seed=0, progress=False):
                             "same" if same and ab.nodes <= mm.nodes else "differs"))
     g = Isolation(5, 5)
     budget = 2000 if quick else 50000
-    s = random_state(g, 4, random.Random(seed + 1))
+    s = random_playout(g, None, random.Random(seed + 1), 4)
     its = iterative_deepening(g, s, max_nodes=budget)
     rows.append(Row(f"iterative deepening within {budget} nodes (alpha-beta)", "-",
                     f"depth {its[-1].depth}, value {fmt(its[-1].value)}, "
@@ -121,7 +112,7 @@ def evaluations(quick=False, seed=0, progress=False):
     wins = 0
     bar = Progress(progress, 2 * pairs, "evaluations", "game")
     for i in range(pairs):
-        start = random_state(g, 2, random.Random(seed * 7919 + i))
+        start = random_playout(g, None, random.Random(seed * 7919 + i), 2)
         for seat in (0, 1):
             players = [a, b] if seat == 0 else [b, a]
             winner, _ = play_game(g, players, state=start)
@@ -139,7 +130,7 @@ def multiplayer(quick=False, seed=0, progress=False):
     3-player positions: total nodes and how often paranoid picks max^n's move."""
     g = MultiIsolation(4, 4)
     rng = random.Random(seed)
-    states = [random_state(g, rng.randrange(3, 7), rng) for _ in range(3 if quick else 20)]
+    states = [random_playout(g, None, rng, rng.randrange(3, 7)) for _ in range(3 if quick else 20)]
     states = [s for s in states if not g.is_terminal(s)]
     rows = []
     depths = (2,) if quick else (2, 3, 4, 5)
@@ -182,7 +173,7 @@ def sloppy(quick=False, seed=0, progress=False):
     wins = 0
     bar = Progress(progress, 2 * pairs, "sloppy", "game")
     for i in range(pairs):
-        start = random_state(g, 2, random.Random(seed * 104729 + i))
+        start = random_playout(g, None, random.Random(seed * 104729 + i), 2)
         for seat in (0, 1):
             players = [expecting, ignoring] if seat == 0 else [ignoring, expecting]
             winner, _ = play_game(g, players, random.Random(seed * 31 + 2 * i + seat), start)

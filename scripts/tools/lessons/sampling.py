@@ -6,7 +6,7 @@ import random
 from agents.games.tictactoe import TicTacToe, solve
 from agents.search.montecarlo import uct_move, uniform_sampling_move
 from agents.search.reference import ConnectX
-from scripts.tools.lessons import Experiment, Progress, Row
+from scripts.tools.lessons.rows import Experiment, Progress, Row
 
 ROUNDS = (10, 100, 1000, 10000)
 

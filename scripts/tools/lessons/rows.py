@@ -1,0 +1,54 @@
+"""What an experiment returns: its :class:`Row` list, its :class:`Experiment` entry, a
+progress bar and the verdict of a win rate."""
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Row:
+    figure: str          # what is measured
+    material: str        # what the seed material reports ("-" when it gives no number)
+    ours: str            # what the package measures
+    verdict: str = ""    # "same", "inside", "differs: why", or "" when there is nothing to compare
+
+
+@dataclass
+class Experiment:
+    name: str
+    source: str
+    title: str
+    run: object                      # run(quick=False, seed=0, progress=False) -> [Row]
+    notes: list = field(default_factory=list)
+
+
+class Progress:
+    """A ``tqdm`` bar on stderr when ``enabled`` (a terminal), else nothing."""
+
+    def __init__(self, enabled, total, desc, unit):
+        self.bar = None
+        if enabled:
+            from scripts.args import progress_bar
+            self.bar = progress_bar(total, desc, unit)
+
+    def update(self, n=1):
+        if self.bar is not None:
+            self.bar.update(n)
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
+
+
+def better_than_even(wins, games):
+    """The verdict on "A plays better than B" from A's ``wins`` of ``games``: the 95%
+    Wilson interval of A's winning rate above 1/2, below it, or straddling it."""
+    z = 1.96
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * ((p * (1 - p) / games + z * z / (4 * games * games)) ** 0.5) / (1 + z * z / games)
+    low, high = centre - half, centre + half
+    text = f"95% interval [{low:.0%}, {high:.0%}]"
+    if low > 0.5:
+        return f"same: {text}"
+    if high < 0.5:
+        return f"differs: {text}"
+    return f"not shown at this size: {text}"
