@@ -13,7 +13,8 @@ from agents.players.baselines import best_columns, tutorial_scores
 from agents.board.grid import center_order, window_table
 from agents.search.alphabeta import Tables, negamax, root_search
 from agents.search.alphabeta_bb import (HEURISTIC_IDS, OPT_HISTORY, OPT_KILLERS, OPT_PVS,
-                                        OPT_QUIESCENCE, bb_root_search, packed_table)
+                                        bb_root_search, packed_table)
+from agents.search.horizon import QUIESCENCE_PLIES
 from heuristics.bitboard import eval_geometry, fits as fits_bitboard
 from agents.search.scores import INF, PROVEN, S_ABORTED, S_NODES
 
@@ -101,8 +102,7 @@ class AlphaBetaAgent(Agent):
         self.last = {}
         self.pv = []
         self.opts = ((OPT_KILLERS if self.killers else 0) | (OPT_HISTORY if self.history else 0)
-                     | (OPT_PVS if self.pvs else 0)
-                     | (OPT_QUIESCENCE if self.quiescence else 0))
+                     | (OPT_PVS if self.pvs else 0))
 
     def table_bits(self, cfg):
         """``tt_bits``, or fewer on a board of at most 12 cells: ``2**bits`` slots at
@@ -146,7 +146,7 @@ class AlphaBetaAgent(Agent):
         if kernel not in self.KERNELS:
             raise ValueError(f"unknown kernel {kernel!r}; valid: {', '.join(self.KERNELS)}")
         if kernel == "recursive":
-            if self.opts != OPT_KILLERS or (alpha, beta) != (-INF, INF):
+            if self.opts != OPT_KILLERS or self.quiescence or (alpha, beta) != (-INF, INF):
                 raise ValueError("the recursive kernel searches the plain tree only (killers, "
                                  "no history, pvs, aspiration or quiescence)")
             t.arrays_used = True
@@ -169,7 +169,8 @@ class AlphaBetaAgent(Agent):
                               HEURISTIC_IDS[self.heuristic], center_order(cfg.columns),
                               depth, mark, t.zobrist.view(np.int64), t.packed, t.killers,
                               t.moves, deadline, first, stats, scores, windows, self.opts,
-                              t.history, t.pv, t.pvlen, alpha, beta)
+                              t.history, t.pv, t.pvlen, alpha, beta,
+                              QUIESCENCE_PLIES if self.quiescence else None)
 
     def fixed_depth(self, grid, heights, mark, cfg, depth, kernel=None):
         """One alpha-beta search at ``depth`` from an empty table: (column, value, nodes);

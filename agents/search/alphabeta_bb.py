@@ -30,12 +30,12 @@ import numpy as np
 from agents.board.grid import drop, is_win_at, undo
 from agents.board.jit import njit, now
 from agents.search.alphabeta import take_line
-from agents.search.horizon import (HEURISTIC_IDS, NONE, QUIESCENCE_PLIES, THREATS, WINDOWS,
-                                   has_line, horizon_value, quiesce)
+from agents.search.horizon import (HEURISTIC_IDS, NONE, THREATS, WINDOWS, forced_line, has_line,
+                                   horizon_value, take_back)
 from agents.search.scores import CHECK_EVERY, EXACT, INF, LOWER, S_ABORTED, S_NODES, UPPER, WIN
 
 # ``opts`` bits of the kernels (the alphabeta agent's options of the same names)
-OPT_KILLERS, OPT_HISTORY, OPT_PVS, OPT_QUIESCENCE = 1, 2, 4, 8
+OPT_KILLERS, OPT_HISTORY, OPT_PVS = 1, 2, 4
 __all__ = ["HEURISTIC_IDS", "NONE", "THREATS", "WINDOWS", "bb_negamax", "bb_order_moves",
            "bb_root_search", "packed_table", "stones_of"]
 
@@ -105,16 +105,18 @@ def packed_table(tt_bits):
 @njit
 def bb_negamax(stones, heights, rows, columns, inarow, geo, heuristic, order,
                depth, alpha, beta, mark, root_mark, nstones, key, zobrist, tt, killers, moves,
-               ply, deadline, stats, grid, windows, opts, history, pv, pvlen):
+               ply, deadline, stats, grid, windows, opts, history, pv, pvlen, quiescence):
     """:func:`agents.search.alphabeta.negamax` on bitboards (same contract, same tree;
     ``key`` and ``zobrist`` as int64, the table from :func:`packed_table`); with
     given ``windows`` on ``grid`` (``stones`` and ``geo`` unused).
 
     ``opts`` (bits ``OPT_*``): killers, history ordering (``history``: int64[3, cells],
-    cut-offs by mark and Kaggle cell), principal variation search (each move after the
-    first searched with a null window, again with the full one if it fails high) and
-    quiescence at the horizon (:func:`agents.search.horizon.quiesce`). All but
-    quiescence leave the value unchanged. The principal variation of the node at ply
+    cut-offs by mark and Kaggle cell) and principal variation search (each move after
+    the first searched with a null window, again with the full one if it fails high):
+    none changes the value. ``quiescence``: None, or the most forced blocks the
+    quiescence search plays at the horizon (:func:`agents.search.horizon.forced_line`;
+    a numba specialisation of its own, like ``windows``, so that the default search,
+    a submission file's, compiles none of it). The principal variation of the node at ply
     ``p`` is left in ``pv[p, :pvlen[p]]`` when its value lies inside its window.
 
     The recursion is unrolled onto an explicit stack (frame ``f`` = the node ``f``
@@ -156,13 +158,17 @@ def bb_negamax(stones, heights, rows, columns, inarow, geo, heuristic, order,
             if stats[S_ABORTED]:
                 v = 0
             elif f == depth:
-                if opts & OPT_QUIESCENCE:
-                    v = quiesce(stones, heights, rows, columns, inarow, geo, heuristic, me,
-                                root_mark, nstones + f, QUIESCENCE_PLIES, stats, grid, windows,
-                                pv, pvlen, ply + f)
-                else:
+                k = 0
+                settled = False
+                if quiescence is not None:  # play the forced blocks first
+                    k, v, settled = forced_line(stones, heights, rows, columns, inarow, me,
+                                                nstones + f, quiescence, stats, grid,
+                                                windows, pv, pvlen, ply + f)
+                if not settled:
                     v = horizon_value(stones, heights, rows, columns, inarow, geo, heuristic,
                                       me, root_mark, grid, windows)
+                if quiescence is not None and k > 0:
+                    take_back(stones, heights, rows, columns, me, k, grid, windows, pv, ply + f)
             else:
                 a = f_alpha[f]
                 b = f_beta[f]
@@ -300,16 +306,16 @@ def _store(f, depth, f_best, f_orig, f_beta, f_slot, f_key, f_move, tt):
 @njit
 def bb_root_search(grid, heights, rows, columns, inarow, geo, heuristic, order, depth, mark,
                    zobrist, tt, killers, moves, deadline, first_move, stats, scores,
-                   windows, opts, history, pv, pvlen, alpha, beta):
+                   windows, opts, history, pv, pvlen, alpha, beta, quiescence):
     """:func:`agents.search.alphabeta.root_search` on bitboards: the same arguments but
     the evaluation (``geo`` from :func:`heuristics.bitboard.eval_geometry` and
     ``heuristic``) and the table (:func:`packed_table`; ``zobrist`` as int64). With
     ``windows`` (:func:`agents.board.grid.window_table`; None: bitboards) the search
     runs on a copy of ``grid`` (any board; ``geo`` unused).
 
-    ``opts``, ``history``, ``pv``, ``pvlen``: as in :func:`bb_negamax` (the root's
-    order is never sorted by history: ties keep the same move). The root's window is
-    (``alpha``, ``beta``) (-INF, INF: the exact value; an aspiration window otherwise:
+    ``opts``, ``history``, ``pv``, ``pvlen``, ``quiescence``: as in :func:`bb_negamax`
+    (the root's order is never sorted by history: ties keep the same move). The root's
+    window is (``alpha``, ``beta``) (-INF, INF: the exact value; an aspiration window otherwise:
     a best score ``<= alpha`` or ``>= beta`` is only a bound, and the search stops at
     the first move that reaches ``beta``). The best move's line is left in
     ``pv[0, :pvlen[0]]`` when its score lies inside the window."""
@@ -358,16 +364,17 @@ def bb_root_search(grid, heights, rows, columns, inarow, geo, heuristic, order, 
         else:
             lo = max(best, alpha)
             child_key = key ^ zobrist[mark, c + (rows - 1 - h) * columns]
-            scout = (opts & OPT_PVS) != 0 and i > 0 and beta - lo > 1
-            v = -bb_negamax(stones, heights, rows, columns, inarow, geo, heuristic, order,
-                            depth - 1, -(lo + 1) if scout else -beta, -lo, 3 - mark, mark,
-                            nstones + 1, child_key, zobrist, tt, killers, moves, np.int64(1),
-                            deadline, stats, grid, windows, opts, history, pv, pvlen)
-            if scout and lo < v < beta and not stats[S_ABORTED]:
+            # pvs: a null window first, the full one again on a fail high (one call site:
+            # numba's LLVM would otherwise optimise the kernel inlined twice)
+            hi = lo + 1 if (opts & OPT_PVS) != 0 and i > 0 and beta - lo > 1 else beta
+            while True:
                 v = -bb_negamax(stones, heights, rows, columns, inarow, geo, heuristic, order,
-                                depth - 1, -beta, -lo, 3 - mark, mark, nstones + 1, child_key,
+                                depth - 1, -hi, -lo, 3 - mark, mark, nstones + 1, child_key,
                                 zobrist, tt, killers, moves, np.int64(1), deadline, stats, grid,
-                                windows, opts, history, pv, pvlen)
+                                windows, opts, history, pv, pvlen, quiescence)
+                if hi == beta or not lo < v < beta or stats[S_ABORTED]:
+                    break
+                hi = beta
         if windows is not None:
             undo(grid, heights, rows, columns, c)
         else:

@@ -86,13 +86,18 @@ def _wins_with(stones, heights, rows, columns, inarow, c, who, grid, windows):
 
 
 @njit
-def quiesce(stones, heights, rows, columns, inarow, geo, heuristic, me, root_mark, nstones,
-            bound, stats, grid, windows, pv, pvlen, p):
-    """The quiescence value (module docstring) of a non-terminal position with
-    ``nstones`` stones, ``me`` to move, on the scale of :mod:`agents.search.scores`.
-    The line it follows (forced blocks, then the win that ends it, if any) goes to
-    ``pv[p]``, its length to ``pvlen[p]``; every forced block counts as a node.
-    The position is left as it was found."""
+def forced_line(stones, heights, rows, columns, inarow, me, nstones, bound, stats, grid, windows,
+                pv, pvlen, p):
+    """The forced part of the quiescence search (module docstring) from a non-terminal
+    position with ``nstones`` stones, ``me`` to move: ``(k, value, settled)``. The ``k``
+    forced blocks are played and left on the board (:func:`take_back` undoes them);
+    ``settled``: the line ended in a result, ``value`` (for ``me``, on the scale of
+    :mod:`agents.search.scores`); otherwise the position reached is to be evaluated
+    (:func:`horizon_value` for ``me``: the evaluation is the root player's, so its sign
+    does not depend on ``k``). The line (the blocks, then the moves that end the game,
+    if any) goes to ``pv[p]``, its length to ``pvlen[p]``; each block counts as a node.
+    The evaluation is left to the caller so that its code is compiled once, in the
+    search kernel, not again here."""
     H = rows + 1
     size = rows * columns
     k = 0        # forced blocks played
@@ -107,9 +112,8 @@ def quiesce(stones, heights, rows, columns, inarow, geo, heuristic, me, root_mar
                 break
         if win >= 0:
             pv[p, k] = win
-            n = k + 1
-            v = sign * (WIN - (nstones + k + 1))
-            break
+            pvlen[p] = k + 1
+            return k, sign * (WIN - (nstones + k + 1)), True
         t1 = -1
         t2 = -1
         for c in range(columns):
@@ -123,30 +127,33 @@ def quiesce(stones, heights, rows, columns, inarow, geo, heuristic, me, root_mar
         if t2 >= 0:  # two threats: block one, lose on the other
             pv[p, k] = t1
             pv[p, k + 1] = t2
-            n = k + 2
-            v = -sign * (WIN - (nstones + k + 2))
-            break
-        if t1 >= 0 and k < bound:
-            pv[p, k] = t1
-            if nstones + k + 1 == size:  # the block fills the board
-                n = k + 1
-                v = 0
-                break
-            if windows is not None:
-                drop(grid, heights, rows, columns, t1, who)
-            else:
-                stones[who] |= np.int64(1) << (t1 * H + heights[t1])
-                heights[t1] += 1
-            stats[S_NODES] += 1
-            k += 1
-            sign = -sign
-            who = 3 - who
-            continue
-        n = k
-        v = horizon_value(stones, heights, rows, columns, inarow, geo, heuristic, me, root_mark,
-                          grid, windows)
-        break
-    for j in range(k - 1, -1, -1):  # take the blocks back, last first
+            pvlen[p] = k + 2
+            return k, -sign * (WIN - (nstones + k + 2)), True
+        if t1 < 0 or k == bound:
+            pvlen[p] = k
+            return k, 0, False
+        pv[p, k] = t1
+        if nstones + k + 1 == size:  # the block fills the board
+            pvlen[p] = k + 1
+            return k, 0, True
+        if windows is not None:
+            drop(grid, heights, rows, columns, t1, who)
+        else:
+            stones[who] |= np.int64(1) << (t1 * H + heights[t1])
+            heights[t1] += 1
+        stats[S_NODES] += 1
+        k += 1
+        sign = -sign
+        who = 3 - who
+
+
+@njit
+def take_back(stones, heights, rows, columns, me, k, grid, windows, pv, p):
+    """Undo the ``k`` blocks :func:`forced_line` played from the position with ``me``
+    to move (their columns are ``pv[p, :k]``), last first."""
+    H = rows + 1
+    who = me if k % 2 == 0 else 3 - me  # the side to move after the blocks
+    for j in range(k - 1, -1, -1):
         c = pv[p, j]
         who = 3 - who
         if windows is not None:
@@ -154,5 +161,3 @@ def quiesce(stones, heights, rows, columns, inarow, geo, heuristic, me, root_mar
         else:
             heights[c] -= 1
             stones[who] ^= np.int64(1) << (c * H + heights[c])
-    pvlen[p] = n
-    return v
