@@ -8,12 +8,14 @@ scoring the position for ``mark`` (higher is better for ``mark``), where
 ``windows = agents.board.grid.window_table(rows, columns, inarow)``. Searches take the
 kernel as an argument, so a new evaluation needs no change in any search.
 """
+from heuristics.payoff import payoff_eval
 from heuristics.threats import threats_eval
 from heuristics.tutorial import windows_eval
 
 HEURISTICS = {
     "windows": windows_eval,   # the Kaggle tutorial's window count
     "threats": threats_eval,   # playable threats, parity, centre (stronger)
+    "none": payoff_eval,       # win/loss payoffs only (the book chapter's minimax)
 }
 
 

@@ -32,7 +32,7 @@ def test_unknown_option_lists_valid_options():
 
 @pytest.mark.parametrize("name,options,message", [
     ("alphabeta", {"time_limit": -1}, "time_limit must be a positive number"),
-    ("alphabeta", {"heuristic": "nope"}, "unknown heuristic 'nope'; valid: threats, windows"),
+    ("alphabeta", {"heuristic": "nope"}, "unknown heuristic 'nope'; valid: none, threats, windows"),
     ("minimax", {"depth": 0}, "depth must be an integer >= 1"),
     ("minimax", {"depth": 2.5}, "depth must be an integer"),
     ("rules", {"seed": "x"}, "seed must be an integer"),

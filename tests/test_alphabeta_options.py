@@ -215,3 +215,72 @@ def test_the_recursive_kernel_refuses_the_options():
                                                        kernel="recursive")
     with pytest.raises(ValueError, match="option history must be True or False"):
         agents.make("alphabeta", history=1)
+
+
+def test_no_heuristic_is_the_win_loss_payoff():
+    """``heuristic="none"``: 1 for a line of ``mark``, -1 for the opponent's, else 0
+    (random stone heaps with at most one line owner, and games)."""
+    from heuristics import get
+    from agents.board.reference import ref_winner
+    payoff = get("none")
+    rng = random.Random(3)
+    for shape in [(6, 7, 4), (4, 5, 3), (10, 10, 5)]:
+        rows, columns, inarow = shape
+        windows = window_table(*shape)
+        seen = set()
+        for _ in range(200):
+            board = [0] * (rows * columns)
+            for c in range(columns):
+                for r in range(rng.randrange(0, rows + 1)):
+                    board[c + (rows - 1 - r) * columns] = rng.choice([1, 2])
+            w = ref_winner(board, rows, columns, inarow)
+            grid = np.array(board, dtype=np.int8)
+            heights = column_heights(grid, rows, columns)
+            for mark in (1, 2):
+                got = payoff(grid, heights, rows, columns, inarow, windows, mark)
+                if w == 0:
+                    assert got == 0
+                elif not (ref_winner([v if v != w else 0 for v in board], rows, columns,
+                                     inarow)):  # one owner of lines only
+                    assert got == (1 if w == mark else -1), board
+                    seen.add(got)
+        assert seen == {1, -1}
+
+
+@pytest.mark.parametrize("shape,depth", [((6, 7, 4), 4), ((4, 5, 3), 5), ((8, 9, 4), 2)])
+def test_no_heuristic_searches_equal_their_references(shape, depth):
+    """``alphabeta:heuristic=none`` is plain minimax with win/loss values only (0 at
+    the horizon); ``minimax:heuristic=none`` is the tutorial's minimax with the
+    payoff at terminal nodes (1 / -1 / 0) and 0 at the horizon."""
+    from agents.players.baselines import tutorial_scores
+    from agents.search.reference import minimax_value
+    from heuristics import get
+    rows, columns, inarow = shape
+    cfg = parse_config({"rows": rows, "columns": columns, "inarow": inarow})
+    game = ConnectX(rows, columns, inarow)  # evaluate: 0
+    ab = agents.make("alphabeta", heuristic="none", tt_bits=12)
+
+    def tutorial(board, mover, mark, d):  # the chapter's minimax, for ``mark``
+        w = ref_winner(board, rows, columns, inarow)
+        if w or d == 0 or all(board):
+            return 0 if not w else (1 if w == mark else -1)
+        values = [tutorial(ref_drop(board, c, mover, rows, columns), 3 - mover, mark, d - 1)
+                  for c in range(columns) if board[c] == 0]
+        return max(values) if mover == mark else min(values)
+
+    proven = 0
+    for board, mark in sample(shape, 6, seed=depth + 11 * rows, most=rows * columns // 2):
+        grid, heights = arrays(board, shape)
+        state = (tuple(board), mark)
+        want = max(minimax_value(game, game.result(state, a), depth - 1, mark)
+                   for a in game.actions(state))
+        for kernel in (["grid", "bits"] if ab.uses_bitboards(cfg) else ["grid"]):
+            assert ab.fixed_depth(grid, heights, mark, cfg, depth, kernel=kernel)[1] == want
+        proven += want != 0
+        if depth <= 4:
+            scores, _ = tutorial_scores(grid, heights, mark, cfg, "none", get("none"), 3)
+            for c in range(columns):
+                if heights[c] < rows:
+                    child = ref_drop(list(board), c, mark, rows, columns)
+                    assert scores[c] == tutorial(child, 3 - mark, mark, 2), (board, c)
+    assert proven >= 1

@@ -66,7 +66,10 @@ def choice(name, values):
 
 
 def heuristic_name(value):
+    """A name of :data:`heuristics.HEURISTICS`; None is ``"none"`` (no evaluation: the
+    spec ``heuristic=none`` reads as None)."""
     from heuristics import get as get_heuristic
+    value = "none" if value is None else value
     get_heuristic(value)  # raises ValueError listing the valid names
     return value
 
