@@ -10,6 +10,9 @@
   depth: the same tree (moves and node counts compared), the nodes/s ratio;
 * nodes per second of ``minimax`` (depth 4) and ``alphabeta`` (fixed time) on
   the same positions;
+* the ablation of ``alphabeta``'s options (killers, history, pvs, aspiration,
+  quiescence): nodes and time to a fixed depth against today's default
+  (``--only ablation`` prints it alone);
 * further sections from other modules (MCTS) when present.
 """
 import importlib
@@ -176,6 +179,52 @@ def bench_alphabeta_kernels(positions, depth, quiet=False):
     print(f"  speed-up         : {t_old / t_new:12.2f}x")
 
 
+# the ablation of alphabeta's options: (label, options); the first row is the baseline
+# (today's default), quiescence last (it changes values: compared by strength instead)
+ABLATION = [("default (killers)", {}),
+            ("no killers", {"killers": False}),
+            ("history", {"history": True}),
+            ("pvs", {"pvs": True}),
+            ("aspiration", {"aspiration": True}),
+            ("pvs + history", {"pvs": True, "history": True}),
+            ("pvs + history + aspiration", {"pvs": True, "history": True, "aspiration": True}),
+            ("quiescence", {"quiescence": True})]
+
+
+def bench_alphabeta_options(positions, depth, quiet=False, rows=ABLATION):
+    """The ablation table of ``alphabeta``'s options: iterative deepening to ``depth``
+    from an empty table (``search(max_depth=depth)``, no clock) on every position,
+    total nodes and time against the first row (today's default), and on how many
+    positions the move and value equal the first row's (all of them but for
+    quiescence, which changes values by design). Returns ``{label: (nodes, seconds,
+    same)}``."""
+    cfg = parse_config({})
+    grid0, h0 = np.zeros(42, np.int8), np.zeros(7, np.int64)
+    out, base = {}, None
+    for label, options in rows:
+        agent = agents.make("alphabeta", tt_bits=16, **options)
+        agent.search(grid0, h0, 1, cfg, 0.0, 2)  # compile
+        nodes, seconds, results = 0, 0.0, []
+        for board, mark in progress(positions, label, "pos", not quiet):
+            grid = np.array(board, dtype=np.int8)
+            h = column_heights(grid, 6, 7)
+            t = time.perf_counter()
+            col, value, _, n = agent.search(grid, h, mark, cfg, 0.0, depth)
+            seconds += time.perf_counter() - t
+            nodes += n
+            results.append((col, value))
+        if base is None:
+            base = results
+        out[label] = (nodes, seconds, sum(a == b for a, b in zip(results, base)))
+    n0, t0, _ = out[rows[0][0]]
+    print(f"alphabeta's options: iterative deepening to depth {depth} from an empty table on "
+          f"{len(positions)} random 7x6 positions (threats heuristic)")
+    print(f"  {'options':<28} {'nodes':>12} {'nodes/base':>10} {'time/base':>9}  same move+value")
+    for label, (n, t, same) in out.items():
+        print(f"  {label:<28} {n:>12,} {n / n0:>10.3f} {t / t0:>9.3f}  {same}/{len(positions)}")
+    return out
+
+
 def main(argv=None, prog="python -m scripts.bench.search"):
     p = ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
     p.add_argument("--positions", type=positive_int_arg, default=100,
@@ -186,8 +235,13 @@ def main(argv=None, prog="python -m scripts.bench.search"):
                    help="depth of the alpha-beta kernel comparison (default 8)")
     p.add_argument("--seed", type=int, default=0, help="seed of the positions (default 0)")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.add_argument("--only", choices=["ablation"], default=None,
+                   help="print only this section")
     args = p.parse_args(argv)
     positions = sample_positions(args.positions, args.seed)
+    if args.only == "ablation":
+        bench_alphabeta_options(positions, args.depth, args.quiet)
+        return 0
     bench_minimax_vs_tutorial(positions, args.quiet)
     print()
     bench_call_overhead(positions, args.quiet)
@@ -195,6 +249,8 @@ def main(argv=None, prog="python -m scripts.bench.search"):
     bench_alphabeta_kernels(positions, args.depth, args.quiet)
     print()
     bench_nodes_per_second(positions[:20], args.seconds, args.quiet)
+    print()
+    bench_alphabeta_options(positions, args.depth, args.quiet)
     for name in SECTIONS:
         if importlib.util.find_spec(name) is not None:
             print()
