@@ -517,12 +517,19 @@ def test_alphabeta_analysis_where_the_solver_does_not_fit(server):
     assert call(server, "/api/analyse", dict(game, time_limit=0.05))[0] == 200
     status, reply = call(server, "/api/analyse", dict(game, time_limit=5))
     assert status == 200 and reply["method"] == "alphabeta"
+    config = {"rows": 8, "columns": 8, "inarow": 4}
     for c, s in enumerate(reply["scores"]):
         if c in (2, 5):
             assert s["outcome"] != "loss"
         else:
             assert (s["outcome"], s["in"]) == ("loss", 2), (c, s)
-        assert s["depth"] >= 1
+            # alphabeta's line from the column: played out, the opponent wins
+            board, mark = [0] * 64, 1
+            for move in game["moves"] + s["pv"]:
+                board = drop_piece(board, move, mark, config)
+                mark = 3 - mark
+            assert winner(board, config) == 1, (c, s)  # mark 2 is to move at the start
+        assert s["depth"] >= 1 and s["pv"][0] == c
 
 
 # ---------------------------------------------------------------------------

@@ -331,6 +331,7 @@ def _alphabeta_scores(app, cfg, board, mark, moves, deadline):
                 scores[c] = {"score": value, "outcome": "eval", "in": None}
                 complete = False
             scores[c]["depth"] = depth + 1
+            scores[c]["pv"] = [int(c)] + list(ab.pv)  # the line behind the score, 0-based
     return scores, complete
 
 
@@ -339,9 +340,10 @@ def analyse(app, request):
     (default and maximum ``app.analysis_time``):
 
     ``{"method": "solver" | "alphabeta", "scores": [per column: None (full or not
-    reached) or {"score", "outcome", "in"[, "depth"]}], "complete", "line", "time",
-    "state"}`` (``line``: the best column's principal variation, see :func:`_line`,
-    when the solver scored every column; else None).
+    reached) or {"score", "outcome", "in"[, "depth", "pv"]}], "complete", "line",
+    "time", "state"}`` (``line``: the best column's principal variation, see
+    :func:`_line`, when the solver scored every column; else None; alphabeta's ``pv``:
+    each column's principal variation from the column, 0-based columns).
     ``complete`` is False when the time limit cut the analysis short (solver) or a
     value is a heuristic estimate (alphabeta)."""
     cfg, moves = parse_game(request)

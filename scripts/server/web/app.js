@@ -225,6 +225,12 @@ function scoreLabel(s) {
   return `${s.outcome} in ${s.in}`;
 }
 
+function alphabetaLine(sc) {
+  // alphabeta's principal variation from this column (columns numbered from 1)
+  if (!sc.pv || !sc.pv.length) return "";
+  return `; line ${sc.pv.map((x) => x + 1).join(" ")}`;
+}
+
 async function analyse(gen) {
   const box = $("scores");
   const s = game.state;
@@ -275,7 +281,7 @@ async function analyse(gen) {
       sub.textContent = sc.outcome === "eval" ? `depth ${sc.depth}` : scoreLabel(sc);
       cell.append(main, sub);
       cell.title = `column ${c + 1}: ${scoreLabel(sc)}` +
-                   (sc.depth ? ` (alphabeta, depth ${sc.depth})` : "");
+                   (sc.depth ? ` (alphabeta, depth ${sc.depth})` : "") + alphabetaLine(sc);
       if (exact) cell.addEventListener("click", () => selectLine(c, s, sc, gen, token));
     }
     box.appendChild(cell);
