@@ -37,6 +37,9 @@ COMMANDS = {
         "warmup": ("scripts.bench.warmup", "an opponent's moves beside the file's background compile"),
         "analysis": ("scripts.bench.analysis", "every column of 0-12 stone positions, with and without the database"),
     },
+    "book": {
+        "build": ("scripts.commands.book", "an opening database: every position of N stones solved"),
+    },
 }
 
 
@@ -46,7 +49,7 @@ def usage(prog, table):
     lines = [f"usage: {prog} COMMAND [ARGS ...]", "", "commands:"]
     for name, entry in table.items():
         summary = entry[1] if isinstance(entry, tuple) else \
-            "benchmarks: " + ", ".join(entry)
+            ("benchmarks: " if name == "bench" else "subcommands: ") + ", ".join(entry)
         lines.append(f"  {name.ljust(width)}  {summary}")
     lines += ["", f"'{prog} COMMAND --help' documents the arguments of a command."]
     return "\n".join(lines)

@@ -1,0 +1,116 @@
+"""``connectx book build``: an opening database of any board that fits the bitboard -- the
+exact score of every position of N stones -- in the package's format, which
+``connectx solve``, the page and the ``perfect`` agent's solver read
+(:mod:`agents.search.database`). The work is :mod:`scripts.tools.book_build`.
+
+    connectx book build --config rows=4,columns=5,inarow=4 --plies 8 --out 5x4-8.cxdb
+    connectx book build --plies 8 --out 7x6-8.cxdb --workers 2
+    connectx book build --plies 6 --out 7x6-6.cxdb --dask tcp://scheduler:8786
+
+Held: every position of N stones reached without a four, a position and its mirror
+image once; like BitBully's files, not the positions whose side to move wins at once.
+Interrupted, the same command resumes: solved chunks wait in OUT.parts/ beside the
+output. A 7x6/4 build uses the installed 12-ply database (the ``books`` extra) at the
+leaves unless ``--no-database``; ``--leaves FILE`` uses a database of more stones
+built here.
+"""
+import sys
+
+from scripts.args import (ArgumentParser, add_config_argument, parse_options, positive_int_arg,
+                          progress_bar)
+
+BOARD_KEYS = ("rows", "columns", "inarow")
+
+
+def plies_arg(text):
+    import argparse
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}")
+    return value
+
+
+def board(ap, text):
+    """``(rows, columns, inarow)`` of ``--config`` (kaggle's 6, 7, 4 by default)."""
+    shape = {"rows": 6, "columns": 7, "inarow": 4}
+    try:
+        values = parse_options(text, "--config") if text else {}
+    except ValueError as e:
+        ap.error(str(e))
+    for key, value in values.items():
+        if key not in BOARD_KEYS:
+            ap.error(f"unknown config field {key!r}; valid: {', '.join(BOARD_KEYS)}")
+        if type(value) is not int:
+            ap.error(f"config.{key} must be an integer, got {value!r}")
+        shape[key] = value
+    return shape["rows"], shape["columns"], shape["inarow"]
+
+
+def main(argv=None, prog="python -m scripts.commands.book build"):
+    ap = ArgumentParser(prog=prog, description="Solve every position of N stones of a board and "
+                        "write them as an opening database (resumable).")
+    add_config_argument(ap, board_only=True)
+    ap.add_argument("--plies", type=plies_arg, required=True,
+                    help="the number of stones of the database's positions")
+    ap.add_argument("--out", required=True, metavar="FILE",
+                    help="the database file to write (chunks wait in FILE.parts/ until the end)")
+    where = ap.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=positive_int_arg, default=1,
+                       help="processes solving chunks in parallel (default 1)")
+    where.add_argument("--dask", metavar="ADDRESS", default=None,
+                       help="solve on a Dask scheduler, e.g. tcp://host:8786 (the cluster extra)")
+    ap.add_argument("--chunk", type=positive_int_arg, default=None,
+                    help="positions a task and a chunk file (default: about 200 chunks, at most 2000 "
+                         "positions each); a resumed build must use the same")
+    leaves = ap.add_mutually_exclusive_group()
+    leaves.add_argument("--leaves", metavar="FILE", default=None,
+                        help="a database of the same board and more stones to stop the search at "
+                             "(default: the installed 12-ply database on 7x6/4)")
+    leaves.add_argument("--no-database", action="store_true",
+                        help="no database at the leaves: the plain solver")
+    ap.add_argument("--no-progress", action="store_true", help="no progress bar")
+    args = ap.parse_args(argv)
+    rows, columns, inarow = board(ap, args.config)
+
+    from scripts.tools import book_build
+    bar = None
+
+    def on_progress(done, total):
+        nonlocal bar
+        if bar is None:
+            bar = progress_bar(total, "positions", "pos", not args.no_progress)
+            if bar is None:
+                return
+        bar.update(done - bar.n)
+
+    error = None
+    try:
+        report = book_build.build(rows, columns, inarow, args.plies, args.out, workers=args.workers,
+                                  dask=args.dask, chunk=args.chunk,
+                                  leaves=None if args.no_database else (args.leaves or "default"),
+                                  on_progress=on_progress)
+    except ValueError as e:
+        error = str(e)
+    except OSError as e:
+        error = f"{args.out}: {e.strerror or e}"
+    finally:
+        if bar is not None:
+            bar.close()
+    if error:
+        ap.error(error)
+    resumed = f", {report.resumed} found solved" if report.resumed else ""
+    leaves_note = f"; leaves: {report.leaves}" if report.leaves else ""
+    print(f"{report.out}: {report.positions} positions of {report.ply} stones, "
+          f"{report.columns}x{report.rows}/{report.inarow}, {report.bytes} bytes; "
+          f"{report.chunks} chunks{resumed}, {report.seconds:.1f} s{leaves_note}")
+    return 0
+
+
+if __name__ == "__main__":
+    argv = sys.argv[1:]
+    if argv[:1] == ["build"]:
+        argv = argv[1:]
+    sys.exit(main(argv))
