@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from agents.search import database as D
+from agents.search.ply_positions import positions
 from agents.search.position import Position
 from agents.search.solver import Solver
 from scripts import cli
@@ -54,7 +55,7 @@ def plain_levels(rows, columns, inarow, most):
 def test_positions_are_the_plain_enumeration():
     for shape, most in (((4, 4, 3), 16), ((4, 5, 4), 7), ((6, 7, 4), 4)):
         for ply, want in enumerate(plain_levels(*shape, most)):
-            keys, pos, mask = B.positions(*shape, ply)
+            keys, pos, mask = positions(*shape, ply)
             assert keys.tolist() == sorted(want), (shape, ply)
             assert np.array_equal(keys, pos + mask)
             for k, p, m in zip(keys.tolist(), pos.tolist(), mask.tolist()):
@@ -274,7 +275,7 @@ def huffman8(p, outcome):
 
 
 def test_bitbully_8ply_reader_and_comparison(tmp_path):
-    keys, pos, mask = B.positions(6, 7, 4, 8)
+    keys, pos, mask = positions(6, 7, 4, 8)
     rng = np.random.default_rng(4)
     pick = np.sort(rng.choice(len(keys), 300, replace=False))
     values = rng.choice([-3, 0, 5], size=300).astype(np.int8)

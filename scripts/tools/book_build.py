@@ -4,18 +4,19 @@ board shape, in the package's own format (:func:`agents.search.database.save`; t
 stops its search on it). The command line is ``connectx book build``
 (:mod:`scripts.commands.book`); this module holds the work, without printing.
 
-Which positions: every position of ``ply`` stones reached by legal moves that never
-complete a line of ``inarow`` (a position with a four on the board is over, not held),
-one entry for a position and its mirror image (:func:`agents.search.table.db_key`), and,
-as in BitBully's files, not the positions whose side to move can win at once (their
-score is known without a database, and the solver never asks for them). Scores are the
-solver's (side to move, see :mod:`agents.search.solver`).
+Which positions (:mod:`agents.search.ply_positions`): every position of ``ply`` stones
+reached by legal moves that never complete a line of ``inarow`` (a position with a four
+on the board is over, not held), one entry for a position and its mirror image
+(:func:`agents.search.table.db_key`), and, as in BitBully's files, not the positions
+whose side to move can win at once (their score is known without a database, and the
+solver never asks for them). Scores are the solver's (side to move, see
+:mod:`agents.search.solver`).
 
-How: :func:`positions` enumerates them ply by ply in a numba kernel (the canonical keys,
-sorted); the sorted list is cut into chunks of ``chunk`` positions, and each chunk is
-solved by :func:`solve_chunk` -- here, in a process pool or on a Dask cluster -- with a
-database of more stones at the leaves when there is one (for 7x6/4, the installed 12-ply
-database: a 7x6 build of up to 12 plies then searches at most 12 - ply plies a position).
+How: the positions, sorted by key, are cut into chunks of ``chunk`` positions, and each
+chunk is solved by :func:`solve_chunk` -- here, in a process pool or on a Dask cluster --
+with a database of more stones at the leaves when there is one (for 7x6/4, the installed
+12-ply database: a 7x6 build of up to 12 plies then searches at most 12 - ply plies a
+position; ``leaves`` names another, e.g. the next layer built here).
 
 Resumable: each solved chunk is written at once, atomically (a temporary file renamed),
 into ``OUT.parts/`` beside the output, with ``job.json`` naming the build; a rerun of the
@@ -35,90 +36,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.board.jit import njit
-from agents.search.position import can_win_next, mirror, possible_moves, winning_cells
+from agents.search.ply_positions import check_shape, geometry, positions
 
 PARTS_SUFFIX = ".parts"
 JOB_FILE = "job.json"
 CHUNK_HEADER = struct.Struct("<4sIIQ")  # magic, crc32 of the chunk's keys, of its scores, count
 CHUNK_MAGIC = b"CXCH"
 TARGET_CHUNKS = 200  # the default chunk size cuts a build into about this many tasks
-
-
-# ---------------------------------------------------------------------------
-# The positions
-# ---------------------------------------------------------------------------
-
-
-@njit
-def _children(pos, mask, g, out_pos, out_mask):
-    """Every child of the positions ``(pos[i], mask[i])`` by a move that does not complete
-    a line, mirrored when its mirror image has the smaller key; the number written."""
-    n = 0
-    for i in range(pos.shape[0]):
-        p = pos[i]
-        m = mask[i]
-        possible = possible_moves(m, g)
-        moves = possible & ~winning_cells(p, m, g)
-        while moves != 0:
-            move = moves & -moves
-            moves ^= move
-            q = p ^ m  # the opponent's stones: the side to move of the child
-            qm = m | move
-            k = q + qm
-            if mirror(k, g) < k:
-                q = mirror(q, g)
-                qm = mirror(qm, g)
-            out_pos[n] = q
-            out_mask[n] = qm
-            n += 1
-    return n
-
-
-@njit
-def _no_win_now(pos, mask, g):
-    """True where the side to move cannot win at once."""
-    out = np.empty(pos.shape[0], dtype=np.bool_)
-    for i in range(pos.shape[0]):
-        out[i] = not can_win_next(pos[i], mask[i], g)
-    return out
-
-
-def geometry(rows, columns, inarow):
-    from agents.search.solver import geometry as solver_geometry
-    return solver_geometry(rows, columns, inarow)
-
-
-def check_shape(rows, columns, inarow, ply):
-    """``ValueError`` saying why a board shape or a number of stones cannot be built."""
-    for name, v in (("rows", rows), ("columns", columns), ("inarow", inarow), ("ply", ply)):
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-            raise ValueError(f"{name} must be an integer, got {v!r}")
-    if min(rows, columns, inarow) < 1 or max(rows, columns, inarow) > 255:
-        raise ValueError(f"rows, columns and inarow must be in 1..255, got {rows}, {columns}, {inarow}")
-    geometry(rows, columns, inarow)  # the bitboard must fit: ValueError says why
-    if not 0 <= ply <= rows * columns:
-        raise ValueError(f"--plies must be in 0..{rows * columns} on a {columns}x{rows} board, got {ply}")
-
-
-def positions(rows, columns, inarow, ply):
-    """``(keys, pos, mask)`` of every position the database of ``ply`` stones holds (see
-    the module docstring), int64 arrays sorted by key: ``keys`` are the database's
-    canonical keys, ``pos``/``mask`` the position of that key (the stones of the side to
-    move, all stones)."""
-    check_shape(rows, columns, inarow, ply)
-    g = geometry(rows, columns, inarow)
-    pos = np.zeros(1, dtype=np.int64)
-    mask = np.zeros(1, dtype=np.int64)
-    for _ in range(ply):
-        out_pos = np.empty(len(pos) * columns, dtype=np.int64)
-        out_mask = np.empty(len(pos) * columns, dtype=np.int64)
-        n = _children(pos, mask, g, out_pos, out_mask)
-        keys, first = np.unique(out_pos[:n] + out_mask[:n], return_index=True)
-        pos, mask = out_pos[first], out_mask[first]
-    keep = _no_win_now(pos, mask, g)
-    pos, mask = pos[keep], mask[keep]
-    return pos + mask, pos, mask
 
 
 # ---------------------------------------------------------------------------
