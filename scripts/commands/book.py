@@ -96,6 +96,13 @@ def main(argv=None, prog="python -m scripts.commands.book build"):
         error = str(e)
     except OSError as e:
         error = f"{args.out}: {e.strerror or e}"
+    except KeyboardInterrupt:
+        if bar is not None:
+            bar.close()
+            bar = None
+        print(f"{prog}: interrupted; the solved chunks are kept in {args.out}.parts/: the same "
+              f"command resumes", file=sys.stderr)
+        return 130
     finally:
         if bar is not None:
             bar.close()

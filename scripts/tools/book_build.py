@@ -315,7 +315,8 @@ def _run_dask(tasks, dask, finished):
     except (OSError, TimeoutError, ValueError) as e:
         raise ValueError(f"cannot connect to Dask scheduler {dask!r}: {e}") from None
     try:
-        try:  # the workers run this module's functions: they need the package installed
+        try:  # the scheduler and the workers unpickle the tasks: they need the package
+            client.run_on_scheduler(exec, "import scripts.tools.book_build")
             client.run(exec, "import scripts.tools.book_build")
         except ImportError as e:
             raise ValueError(f"a Dask worker cannot import this package ({e}); install it on "
