@@ -53,8 +53,9 @@ ROOMS = {
     # commands' modules by string)
     "scripts.args": ("agents", "scripts.arena"),
     "scripts.cli": ("scripts.args",),
-    # the thin mains, one a command; the benchmarks; the tools
-    "scripts.commands": TOOLS + ("scripts.server",),
+    # the thin mains, one a command (``book build``'s work is the tool book_build); the
+    # benchmarks; the tools
+    "scripts.commands": TOOLS + ("scripts.server", "scripts.tools"),
     "scripts.bench": TOOLS,
     "scripts.tools": TOOLS,
 }
