@@ -231,20 +231,24 @@ def _solver_scores(app, cfg, board, mark, moves, deadline):
         for c in center_order(cfg.columns):
             if not p.can_play(c):
                 continue
-            if p.is_winning_move(c):
-                s = (n + 1 - moves) // 2
-            else:
-                child = p.copy()
-                child.play(c)
-                r = solver.solve(child, deadline=deadline)
-                if r is None:
-                    return scores, False, None
-                s = -r
+            s = _column_score(solver, p, c, deadline)
+            if s is None:
+                return scores, False, None
             scores[c] = solver_outcome(s, moves, n)
         best = max((c for c in center_order(cfg.columns) if scores[c] is not None),
                    key=lambda c: scores[c]["score"])  # max keeps the first, centre-most
         line = _line(solver, p, int(best), scores[best]["score"], deadline)
     return scores, True, line
+
+
+def _column_score(solver, p, column, deadline):
+    """The exact score of playing ``column`` (legal) in ``p``; None past ``deadline``."""
+    if p.is_winning_move(column):
+        return (p.rows * p.columns + 1 - p.moves) // 2
+    child = p.copy()
+    child.play(column)
+    r = solver.solve(child, deadline=deadline)
+    return None if r is None else -r
 
 
 def _line(solver, p, column, score, deadline):
@@ -283,15 +287,9 @@ def line(app, request):
     with app.slot(), app.solver(cfg) as solver:
         start = time.perf_counter()
         deadline = start + limit
-        if p.is_winning_move(column):
-            score = (n + 1 - k) // 2
-        else:
-            child = p.copy()
-            child.play(column)
-            r = solver.solve(child, deadline=deadline)
-            if r is None:
-                raise BadRequest(f"column {column + 1} was not solved within {limit:g} s")
-            score = -r
+        score = _column_score(solver, p, column, deadline)
+        if score is None:
+            raise BadRequest(f"column {column + 1} was not solved within {limit:g} s")
         out = {**solver_outcome(score, k, n), **_line(solver, p, column, score, deadline)}
         out["time"] = time.perf_counter() - start
     out["state"] = state
