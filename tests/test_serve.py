@@ -1,4 +1,4 @@
-"""``scripts.server.app``: the game functions, every endpoint's bad input, a bounded load test.
+"""``scripts.server`` (app, analysis, game): the game functions, every endpoint's bad input, a bounded load test.
 
 The server runs in this process on a free loopback port (``port=0``)."""
 import http.client
@@ -16,6 +16,7 @@ import agents
 from agents.players.base import Agent
 from agents.board.rules import drop_piece, legal_moves, winner
 from agents.search.solver import Solver
+from scripts.server import analysis as serve_analysis
 from scripts.server import app as serve
 from scripts.server import game as serve_game
 from scripts.commands.match import main as match_main
@@ -396,7 +397,7 @@ def test_win_and_loss_counts_match_a_reference_on_small_boards(rows, columns, in
         state = serve_game.game_state(cfg, moves)
         if state["over"]:
             continue
-        reply = serve.analyse(app, {"config": cfg._asdict(), "moves": moves})
+        reply = serve_analysis.analyse(app, {"config": cfg._asdict(), "moves": moves})
         assert reply["method"] == "solver" and reply["complete"]
         mark, n = state["to_move"], len(moves)
         for c in state["legal"]:
@@ -420,7 +421,7 @@ def test_win_and_loss_counts_match_a_reference_on_small_boards(rows, columns, in
 
 def test_solver_analysis_is_cut_short_by_its_time_limit():
     app = serve.App(searches=1, analysis_time=5.0, database=False)
-    reply = serve.analyse(app, {"moves": "", "time_limit": 0.05})
+    reply = serve_analysis.analyse(app, {"moves": "", "time_limit": 0.05})
     assert reply["method"] == "solver"
     # without the database the solver needs far longer than 0.05 s for any column of
     # the empty board
@@ -494,7 +495,7 @@ def test_opening_database_answers_the_empty_board():
     app = serve.App(searches=1, analysis_time=5.0)
     if app.database is None:
         pytest.skip("the books extra is not installed")
-    reply = serve.analyse(app, {"moves": "", "time_limit": 5})
+    reply = serve_analysis.analyse(app, {"moves": "", "time_limit": 5})
     assert reply["complete"] and [s["score"] for s in reply["scores"]] == [-2, -1, 0, 1, 0, -1, -2]
     assert reply["line"]["column"] == 3 and reply["line"]["complete"]
     assert_line_keeps([], reply["line"]["moves"], 1)
