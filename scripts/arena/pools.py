@@ -49,7 +49,7 @@ def process_pool(games, workers):
     the platform allows, after compiling each spec here once: the workers inherit the
     machine code)."""
     from concurrent.futures import ProcessPoolExecutor
-    context = _fork_context()
+    context = fork_context()
     if context is not None:
         todo = {(s.text, g.config): (s, g.config) for g in games for s in g.specs}
         for spec, cfg in todo.values():
@@ -57,7 +57,7 @@ def process_pool(games, workers):
     return ProcessPoolExecutor(max_workers=workers, mp_context=context)
 
 
-def _fork_context():
+def fork_context():
     """The "fork" start method where the platform has it (Linux), else None (the
     default: each worker then compiles the kernels itself)."""
     import multiprocessing
@@ -67,6 +67,15 @@ def _fork_context():
 
 
 def _run_dask(games, dask, done):
+    dask_map(play_game, games, dask, "scripts.arena.games", done)
+
+
+def dask_map(function, tasks, dask, module, done):
+    """``done(function(task))`` for each of ``tasks``, run on a Dask cluster (``dask``: an
+    address such as ``tcp://host:8786``, or a ``distributed.Client``, left open), in
+    completion order. ``module`` (where ``function`` lives) must import on the scheduler
+    and on every worker: they unpickle the tasks. ``ValueError`` when the scheduler
+    cannot be reached or the module is not installed there."""
     require("distributed", "--dask")
     from distributed import Client, as_completed
     own = not isinstance(dask, Client)
@@ -78,14 +87,14 @@ def _run_dask(games, dask, done):
         # the scheduler unpickles the tasks and the workers run them: both need this
         # package importable (installed, same version), not only this machine
         try:
-            client.run_on_scheduler(exec, "import scripts.arena.games")
-            client.run(exec, "import scripts.arena.games")
+            client.run_on_scheduler(exec, f"import {module}")
+            client.run(exec, f"import {module}")
         except ImportError as e:
             raise ValueError(f"the Dask scheduler or a worker cannot import this package "
                              f"({e}); install it on every machine of the cluster") from None
-        futures = client.map(play_game, games, pure=False)
-        for f in as_completed(futures):
-            done(f.result())
+        if tasks:
+            for f in as_completed(client.map(function, tasks, pure=False)):
+                done(f.result())
     finally:
         if own:
             client.close()

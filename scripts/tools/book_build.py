@@ -292,11 +292,10 @@ def build(rows, columns, inarow, ply, out, workers=1, dask=None, chunk=None, lea
 def _run_pool(tasks, workers, finished):
     """The tasks in a process pool (forked where the platform allows, after compiling the
     solver and loading the leaves here once: the workers inherit both)."""
-    import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
-    context = None
-    if "fork" in multiprocessing.get_all_start_methods():
-        context = multiprocessing.get_context("fork")
+    from scripts.arena.pools import fork_context
+    context = fork_context()
+    if context is not None:
         t = tasks[0]
         solve_chunk(Task(-1, t.rows, t.columns, t.inarow, t.ply, t.pos[:1], t.mask[:1], t.leaves))
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
@@ -306,27 +305,8 @@ def _run_pool(tasks, workers, finished):
 
 
 def _run_dask(tasks, dask, finished):
-    from scripts.args import require
-    require("distributed", "--dask")
-    from distributed import Client, as_completed
-    own = not isinstance(dask, Client)
-    try:
-        client = Client(dask, timeout="10s") if own else dask
-    except (OSError, TimeoutError, ValueError) as e:
-        raise ValueError(f"cannot connect to Dask scheduler {dask!r}: {e}") from None
-    try:
-        try:  # the scheduler and the workers unpickle the tasks: they need the package
-            client.run_on_scheduler(exec, "import scripts.tools.book_build")
-            client.run(exec, "import scripts.tools.book_build")
-        except ImportError as e:
-            raise ValueError(f"a Dask worker cannot import this package ({e}); install it on "
-                             f"every machine of the cluster") from None
-        if tasks:
-            for f in as_completed(client.map(solve_chunk, tasks, pure=False)):
-                finished(*f.result())
-    finally:
-        if own:
-            client.close()
+    from scripts.arena.pools import dask_map
+    dask_map(solve_chunk, tasks, dask, "scripts.tools.book_build", lambda r: finished(*r))
 
 
 # ---------------------------------------------------------------------------
