@@ -101,6 +101,22 @@ def mobility_player(evaluation, depth):
     return player
 
 
+def wins_in_both_seats(g, a, b, pairs, opening_seed, chance_seed, bar):
+    """The games ``a`` wins against ``b`` from ``pairs`` seeded random openings (both
+    players placed at random), each opening played in both seats; ``chance_seed`` seeds
+    the outcomes of a sloppy game's moves. ``bar`` counts the games and is closed."""
+    wins = 0
+    for i in range(pairs):
+        start = random_playout(g, None, random.Random(opening_seed + i), 2)
+        for seat in (0, 1):
+            players = [a, b] if seat == 0 else [b, a]
+            winner, _ = play_game(g, players, random.Random(chance_seed + 2 * i + seat), start)
+            wins += winner == seat
+            bar.update()
+    bar.close()
+    return wins
+
+
 def evaluations(quick=False, seed=0, progress=False):
     """The lesson's two evaluations, alpha-beta at the same depth, from seeded random
     openings (both players placed at random), each opening played in both seats."""
@@ -109,16 +125,8 @@ def evaluations(quick=False, seed=0, progress=False):
     pairs = 2 if quick else 20
     a = mobility_player(my_moves_minus_opponent_moves, depth)
     b = mobility_player(my_moves, depth)
-    wins = 0
-    bar = Progress(progress, 2 * pairs, "evaluations", "game")
-    for i in range(pairs):
-        start = random_playout(g, None, random.Random(seed * 7919 + i), 2)
-        for seat in (0, 1):
-            players = [a, b] if seat == 0 else [b, a]
-            winner, _ = play_game(g, players, state=start)
-            wins += winner == seat
-            bar.update()
-    bar.close()
+    wins = wins_in_both_seats(g, a, b, pairs, seed * 7919, 0,
+                              Progress(progress, 2 * pairs, "evaluations", "game"))
     n = 2 * pairs
     return [Row(f"my_moves - opponent_moves against my_moves, alpha-beta depth {depth}, "
                 f"{n} games", "the difference plays better", f"{wins}/{n} won "
@@ -170,16 +178,8 @@ def sloppy(quick=False, seed=0, progress=False):
     def ignoring(game, state):
         return best_actions(game, state, depth, alphabeta_value)[1][0]
 
-    wins = 0
-    bar = Progress(progress, 2 * pairs, "sloppy", "game")
-    for i in range(pairs):
-        start = random_playout(g, None, random.Random(seed * 104729 + i), 2)
-        for seat in (0, 1):
-            players = [expecting, ignoring] if seat == 0 else [ignoring, expecting]
-            winner, _ = play_game(g, players, random.Random(seed * 31 + 2 * i + seat), start)
-            wins += winner == seat
-            bar.update()
-    bar.close()
+    wins = wins_in_both_seats(g, expecting, ignoring, pairs, seed * 104729, seed * 31,
+                              Progress(progress, 2 * pairs, "sloppy", "game"))
     n = 2 * pairs
     return [Row(f"expectimax against minimax ignoring chance, slip {slip}, depth {depth}, "
                 f"{n} games", "expectimax plays better", f"{wins}/{n} won ({wins / n:.0%})",
