@@ -27,6 +27,7 @@ SPEC_HELP = ("agent spec: NAME[:key=value,...] of the package (e.g. alphabeta:de
              "a kaggle built-in (negamax, kaggle.random) or a submission .py file")
 CONFIG_HELP = ("board and clock, key=value pairs: rows=R,columns=C,inarow=K"
                "[,actTimeout=S,remainingOverageTime=S] (default: kaggle's 6, 7, 4, 2 s, 60 s)")
+BOARD_KEYS = ("rows", "columns", "inarow")
 BOARD_HELP = "board, key=value pairs: rows=R,columns=C,inarow=K (default 6, 7, 4)"
 
 
@@ -52,12 +53,21 @@ def report(message):
 
 def positive_int_arg(text):
     """argparse type: an integer >= 1."""
+    return _int_at_least(text, 1)
+
+
+def count_arg(text):
+    """argparse type: an integer >= 0."""
+    return _int_at_least(text, 0)
+
+
+def _int_at_least(text, least):
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}")
+        value = None
+    if value is None or value < least:
+        raise argparse.ArgumentTypeError(f"expected an integer >= {least}, got {text!r}")
     return value
 
 
@@ -66,6 +76,40 @@ def add_config_argument(parser, board_only=False):
     (parse its text with ``scripts.arena.specs.parse_match_config``)."""
     parser.add_argument("--config", metavar="KEY=VALUE,...", default=None,
                         help=BOARD_HELP if board_only else CONFIG_HELP)
+
+
+def add_positions_arguments(parser, default, what):
+    """A benchmark over seeded random positions: ``--positions N`` (``what``, ``default``
+    of them), ``--seed`` and ``--quiet``."""
+    parser.add_argument("--positions", type=positive_int_arg, default=default,
+                        help=f"{what} (default {default})")
+    add_seed_argument(parser, "the positions")
+    add_quiet_argument(parser)
+
+
+def add_seed_argument(parser, of):
+    """``--seed`` (an integer, default 0), the seed of ``of`` ("the positions", ...)."""
+    parser.add_argument("--seed", type=int, default=0, help=f"seed of {of} (default 0)")
+
+
+def add_quiet_argument(parser):
+    """``--quiet``: no progress bars."""
+    parser.add_argument("--quiet", action="store_true", help="no progress bars")
+
+
+def board_fields(parser, text):
+    """The fields a board-only ``--config`` text sets (``{}`` for None): ``{"rows": R, ...}``
+    of :data:`BOARD_KEYS`, integers; anything else is ``parser.error``."""
+    try:
+        values = parse_options(text, "--config") if text else {}
+    except ValueError as e:
+        parser.error(str(e))
+    for key, value in values.items():
+        if key not in BOARD_KEYS:
+            parser.error(f"unknown config field {key!r}; valid: {', '.join(BOARD_KEYS)}")
+        if type(value) is not int:
+            parser.error(f"config.{key} must be an integer, got {value!r}")
+    return values
 
 
 def add_games_arguments(parser):

@@ -24,7 +24,7 @@ import random
 import sys
 import time
 
-from scripts.args import ArgumentParser, positive_int_arg, progress
+from scripts.args import ArgumentParser, add_positions_arguments, count_arg, progress
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 POSITIONS = os.path.join(ROOT, "tests", "data", "positions")
@@ -78,15 +78,10 @@ def read_labelled(name, most=12):
 
 def main(argv=None, prog="python -m scripts.bench.analysis"):
     ap = ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
-    ap.add_argument("--positions", type=positive_int_arg, default=1000,
-                    help="random positions of 0-12 stones analysed with the database (default 1000)")
-    ap.add_argument("--baseline", type=int, default=12,
+    add_positions_arguments(ap, 1000, "random positions of 0-12 stones analysed with the database")
+    ap.add_argument("--baseline", type=count_arg, default=12,
                     help="of those, how many the solver alone analyses too (default 12; 0: none)")
-    ap.add_argument("--seed", type=int, default=0, help="seed of the positions (default 0)")
-    ap.add_argument("--quiet", action="store_true", help="no progress bars")
     args = ap.parse_args(argv)
-    if args.baseline < 0:
-        ap.error("--baseline must be 0 or more")
     from agents.search.database import DatabaseError, default_database, missing_note
     from agents.search.solver import Solver, warm_up
     before = rss_mib()

@@ -16,8 +16,8 @@ from scripts.arena.games import play_out, start_position
 from scripts.arena.loading import build_agent
 from scripts.arena.specs import (OVERAGE, MatchConfig, Struct, config_struct, parse_match_config,
                                  parse_spec)
-from scripts.args import (ArgumentParser, SPEC_HELP, add_config_argument, positive_int_arg,
-                          progress_bar)
+from scripts.args import (ArgumentParser, SPEC_HELP, add_config_argument,
+                          add_quiet_argument, positive_int_arg, progress_bar)
 
 
 def _hog():
@@ -56,7 +56,7 @@ def main(argv=None, prog="python -m scripts.bench.load"):
                    help="config.actTimeout, the budget of a move in seconds (default 1)")
     p.add_argument("--hogs", type=int, default=1, help="CPU-bound processes to start (default 1)")
     add_config_argument(p, board_only=True)
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_quiet_argument(p)
     args = p.parse_args(argv)
     try:
         cfg = parse_match_config(args.config)

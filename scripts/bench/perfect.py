@@ -26,7 +26,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-from scripts.args import ArgumentParser  # noqa: E402
+from scripts.args import ArgumentParser, add_quiet_argument  # noqa: E402
 
 DEFAULT_FILE = os.path.join(ROOT, "tests", "data", "positions", "early.txt")
 
@@ -121,7 +121,7 @@ def main(argv=None, prog="python -m scripts.bench.perfect"):
     ap.add_argument("--act", type=float, default=2.0, help="actTimeout in seconds (default 2)")
     ap.add_argument("--limit", type=int, default=None, help="only the first N positions")
     ap.add_argument("--json", metavar="PATH", default=None, help="write every record as JSON")
-    ap.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_quiet_argument(ap)
     args = ap.parse_args(argv)
     try:
         lines = read_lines(args.file)[:args.limit]

@@ -29,7 +29,7 @@ from agents.search.reference import TutorialConfig, make_tutorial_agent, tutoria
 from agents.board.grid import column_heights
 from agents.board.rules import parse_config
 from scripts.arena.specs import Struct, config_struct, parse_match_config
-from scripts.args import ArgumentParser, positive_int_arg, progress
+from scripts.args import ArgumentParser, add_positions_arguments, positive_int_arg, progress
 
 SECTIONS = ["scripts.bench.mcts"]
 
@@ -227,14 +227,11 @@ def bench_alphabeta_options(positions, depth, quiet=False, rows=ABLATION):
 
 def main(argv=None, prog="python -m scripts.bench.search"):
     p = ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
-    p.add_argument("--positions", type=positive_int_arg, default=100,
-                   help="random 7x6 positions timed (default 100)")
+    add_positions_arguments(p, 100, "random 7x6 positions timed")
     p.add_argument("--seconds", type=float, default=0.25,
                    help="alphabeta time per position, in seconds (default 0.25)")
     p.add_argument("--depth", type=positive_int_arg, default=8,
                    help="depth of the alpha-beta kernel comparison (default 8)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the positions (default 0)")
-    p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.add_argument("--only", choices=["ablation"], default=None,
                    help="print only this section")
     args = p.parse_args(argv)

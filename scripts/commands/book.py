@@ -16,36 +16,13 @@ built here.
 """
 import sys
 
-from scripts.args import (ArgumentParser, add_config_argument, parse_options, positive_int_arg,
-                          progress_bar)
-
-BOARD_KEYS = ("rows", "columns", "inarow")
-
-
-def plies_arg(text):
-    import argparse
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}")
-    return value
+from scripts.args import (ArgumentParser, add_config_argument, board_fields, count_arg,
+                          positive_int_arg, progress_bar)
 
 
 def board(ap, text):
     """``(rows, columns, inarow)`` of ``--config`` (kaggle's 6, 7, 4 by default)."""
-    shape = {"rows": 6, "columns": 7, "inarow": 4}
-    try:
-        values = parse_options(text, "--config") if text else {}
-    except ValueError as e:
-        ap.error(str(e))
-    for key, value in values.items():
-        if key not in BOARD_KEYS:
-            ap.error(f"unknown config field {key!r}; valid: {', '.join(BOARD_KEYS)}")
-        if type(value) is not int:
-            ap.error(f"config.{key} must be an integer, got {value!r}")
-        shape[key] = value
+    shape = {"rows": 6, "columns": 7, "inarow": 4, **board_fields(ap, text)}
     return shape["rows"], shape["columns"], shape["inarow"]
 
 
@@ -53,7 +30,7 @@ def main(argv=None, prog="python -m scripts.commands.book build"):
     ap = ArgumentParser(prog=prog, description="Solve every position of N stones of a board and "
                         "write them as an opening database (resumable).")
     add_config_argument(ap, board_only=True)
-    ap.add_argument("--plies", type=plies_arg, required=True,
+    ap.add_argument("--plies", type=count_arg, required=True,
                     help="the number of stones of the database's positions")
     ap.add_argument("--out", required=True, metavar="FILE",
                     help="the database file to write (chunks wait in FILE.parts/ until the end)")

@@ -12,7 +12,8 @@ import sys
 
 from scripts.arena.fuzz import ACT_TIMEOUTS, STATUSES, default_agents, fuzz
 from scripts.arena.specs import parse_spec
-from scripts.args import ArgumentParser, SPEC_HELP, positive_int_arg
+from scripts.args import (ArgumentParser, SPEC_HELP, add_quiet_argument, add_seed_argument,
+                          positive_int_arg)
 
 
 def run(names, submission, games, seconds, seed, max_side, out=sys.stdout,
@@ -47,14 +48,14 @@ def main(argv=None, prog="python -m scripts.commands.fuzz"):
                    help="configurations to play (default: until --seconds)")
     p.add_argument("--seconds", type=float,
                    help="time to fuzz, in seconds (default 60 without --games)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the configurations (default 0)")
+    add_seed_argument(p, "the configurations")
     p.add_argument("--max-side", type=positive_int_arg, default=20,
                    help="largest rows and columns drawn, mostly (default 20)")
     p.add_argument("--max-moves", type=int, default=16,
                    help="moves per game from its random position (0: play to the end)")
     p.add_argument("--act-timeouts", default=",".join(map(str, ACT_TIMEOUTS)),
                    help="actTimeout values to draw from (seconds, comma-separated)")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_quiet_argument(p)
     args = p.parse_args(argv)
     names = args.agents or default_agents()
     seconds = args.seconds if args.seconds is not None or args.games else 60.0

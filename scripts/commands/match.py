@@ -25,7 +25,7 @@ from scripts.arena.replays import write_replay, write_replays
 from scripts.arena.report import format_sprt, format_summary, json_safe
 from scripts.arena.specs import parse_match_config
 from scripts.args import (ArgumentParser, SPEC_HELP, add_games_arguments, add_trust_arguments,
-                          positive_int_arg, require, trust_options)
+                          add_quiet_argument, positive_int_arg, require, trust_options)
 
 SPRT_EXIT = {"H1": 0, "H0": 1, None: 3}  # exit status of a match with --sprt (2: bad input)
 
@@ -44,7 +44,7 @@ def main(argv=None, prog="python -m scripts.commands.match"):
                    help="write kaggle's HTML replay of one game (the games extra)")
     p.add_argument("--replay-game", type=int, default=0, metavar="I",
                    help="which game --replay shows, 0-based (default 0)")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_quiet_argument(p)
     add_trust_arguments(p)
     args = p.parse_args(argv)
     if args.seed < 0:

@@ -14,7 +14,7 @@ import numpy as np
 from scripts.arena.games import play_out
 from scripts.arena.loading import build_agent, warm_up
 from scripts.arena.specs import parse_match_config, parse_spec
-from scripts.args import ArgumentParser, SPEC_HELP, add_config_argument
+from scripts.args import ArgumentParser, SPEC_HELP, add_config_argument, add_seed_argument
 
 SYMBOLS = {0: ".", 1: "X", 2: "O"}
 
@@ -113,7 +113,7 @@ def main(argv=None, prog="python -m scripts.commands.play"):
     p.add_argument("--board", default=None,
                    help="isolation's board: 5x5 (default) or mini (the lesson's 3x2)")
     add_config_argument(p)
-    p.add_argument("--seed", type=int, default=0, help="seed of the agent (default 0)")
+    add_seed_argument(p, "the agent")
     args = p.parse_args(argv)
     if args.game != "connectx":
         from scripts.commands.lesson_games import play as play_lesson, terminal

@@ -6,9 +6,7 @@ with the shared ``--config rows=R,columns=C,inarow=K`` and one-line errors.
 """
 import sys
 
-from scripts.args import ArgumentParser, add_config_argument, parse_options
-
-BOARD_KEYS = ("rows", "columns", "inarow")
+from scripts.args import ArgumentParser, add_config_argument, board_fields
 
 
 class SolveParser(ArgumentParser):
@@ -21,17 +19,8 @@ class SolveParser(ArgumentParser):
 
     def parse_args(self, args=None, namespace=None):
         parsed = super().parse_args(args, namespace)
-        if parsed.config:
-            try:
-                values = parse_options(parsed.config, "--config")
-            except ValueError as e:
-                self.error(str(e))
-            for key, value in values.items():
-                if key not in BOARD_KEYS:
-                    self.error(f"unknown config field {key!r}; valid: {', '.join(BOARD_KEYS)}")
-                if type(value) is not int:
-                    self.error(f"config.{key} must be an integer, got {value!r}")
-                setattr(parsed, key, value)
+        for key, value in board_fields(self, parsed.config).items():
+            setattr(parsed, key, value)
         return parsed
 
 

@@ -12,7 +12,7 @@ from scripts.arena.replays import write_replays
 from scripts.arena.specs import parse_match_config
 from scripts.arena.tournament import cross_table, format_table, tournament, write_outputs
 from scripts.args import (ArgumentParser, SPEC_HELP, add_games_arguments, add_trust_arguments,
-                          positive_int_arg, require, trust_options)
+                          add_quiet_argument, positive_int_arg, require, trust_options)
 
 
 def main(argv=None, prog="python -m scripts.commands.tournament"):
@@ -28,7 +28,7 @@ def main(argv=None, prog="python -m scripts.commands.tournament"):
                         "(default ./tournament)")
     p.add_argument("--no-plot", action="store_true",
                    help="do not draw ratings.png (which needs matplotlib, the games extra)")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_quiet_argument(p)
     add_trust_arguments(p, sprt=False)
     args = p.parse_args(argv)
     if args.seed < 0:

@@ -42,7 +42,7 @@ def match(first, second, games, coins, max_take):
 
 
 def main(argv=None, prog="python -m scripts.tools.coin_game"):
-    from scripts.args import ArgumentParser, positive_int_arg
+    from scripts.args import ArgumentParser, add_seed_argument, positive_int_arg
     parser = ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=positive_int_arg, default=100, help="games (default 100)")
     parser.add_argument("--coins", type=positive_int_arg, default=21,
@@ -51,7 +51,7 @@ def main(argv=None, prog="python -m scripts.tools.coin_game"):
                         help="most coins taken in one move (default 2)")
     parser.add_argument("--search", choices=("minimax", "alphabeta"), default="minimax",
                         help="search of the perfect player (default minimax)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the games (default 0)")
+    add_seed_argument(parser, "the games")
     args = parser.parse_args(argv)
     for name in ("games", "coins", "max_take"):
         if getattr(args, name) < 1:

@@ -18,7 +18,8 @@ import agents
 from agents.board.grid import column_heights, drop, is_win_at
 from scripts.arena.games import play_out, start_position
 from scripts.arena.specs import parse_match_config
-from scripts.args import ArgumentParser, add_config_argument, positive_int_arg, progress_bar
+from scripts.args import (ArgumentParser, add_config_argument, add_quiet_argument, add_seed_argument,
+                          positive_int_arg, progress_bar)
 
 
 def play(first, second, opening, cfg):
@@ -57,11 +58,9 @@ def main(argv=None, prog="python -m scripts.tools.compare_heuristics"):
     p.add_argument("--openings", type=positive_int_arg, default=50,
                    help="random openings, each played twice (default 50)")
     p.add_argument("--plies", type=int, default=2, help="moves of each opening (default 2)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the openings (default 0)")
-# duplicates: the options every match-like script takes (--config, --quiet), as in
-# scripts/bench/load.py; scripts.args builds them.
+    add_seed_argument(p, "the openings")
     add_config_argument(p, board_only=True)
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_quiet_argument(p)
     args = p.parse_args(argv)
     try:
         cfg = parse_match_config(args.config)

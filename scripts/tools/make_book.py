@@ -159,7 +159,7 @@ def position_of(seq):
 
 
 def main(argv=None, prog="python -m scripts.tools.make_book"):
-    from scripts.args import ArgumentParser
+    from scripts.args import ArgumentParser, add_quiet_argument
     ap = ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     ap.add_argument("--depth", type=int, required=True,
                     help="largest number of stones in a book position")
@@ -178,7 +178,7 @@ def main(argv=None, prog="python -m scripts.tools.make_book"):
                     help="in lost positions, the fixed-depth alphabeta move")
     ap.add_argument("--tt-bits", type=int, default=DEFAULT_TT_BITS,
                     help=f"solver transposition table of about 2**TT_BITS slots (default {DEFAULT_TT_BITS})")
-    ap.add_argument("--quiet", action="store_true", help="no progress bars")
+    add_quiet_argument(ap)
     args = ap.parse_args(argv)
     if not 0 <= args.depth <= 20:
         ap.error(f"--depth must be in 0..20, got {args.depth}")

@@ -23,7 +23,7 @@ import agents
 
 from scripts.arena.match import match
 from scripts.arena.specs import parse_match_config
-from scripts.args import ArgumentParser, fail, positive_int_arg
+from scripts.args import ArgumentParser, add_seed_argument, fail, positive_int_arg
 
 # the book's result for the first agent of experiment 1: (won, tied, lost) of 100
 BOOK_MINIMAX_VS_RULES = (68, 6, 26)
@@ -60,7 +60,7 @@ def main(argv=None, prog="python -m scripts.tools.seed_experiments"):
     p.add_argument("--ours", default=None, help=f"our agent against random (default {default_ours()})")
     p.add_argument("--workers", type=positive_int_arg, default=1,
                    help="processes playing games in parallel (default 1)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the matches (default 0)")
+    add_seed_argument(p, "the matches")
     args = p.parse_args(argv)
     cfg = parse_match_config()
     ours = args.ours or default_ours()

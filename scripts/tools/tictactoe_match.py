@@ -121,10 +121,10 @@ def summary(records):
 
 
 def main(argv=None, prog="python -m scripts.tools.tictactoe_match"):
-    from scripts.args import ArgumentParser
+    from scripts.args import ArgumentParser, add_seed_argument
     parser = ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100, help="games per opponent and colour")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the games (default 0)")
+    add_seed_argument(parser, "the games")
     parser.add_argument("--opponent", choices=("random", "minimax", "both"), default="both",
                         help="who the perfect player meets (default both)")
     args = parser.parse_args(argv)

@@ -22,7 +22,7 @@ import sys
 import textwrap
 import time
 
-from scripts.args import ArgumentParser, report
+from scripts.args import ArgumentParser, add_seed_argument, report
 
 
 def experiments():
@@ -61,7 +61,7 @@ def main(argv=None, prog="python -m scripts.tools.lessons"):
     p.add_argument("names", nargs="*", metavar="NAME",
                    help=f"experiments to run, or all (none: list them): {', '.join(table)}")
     p.add_argument("--quick", action="store_true", help="tiny sizes (seconds in all)")
-    p.add_argument("--seed", type=int, default=0, help="seed of every experiment (default 0)")
+    add_seed_argument(p, "every experiment")
     args = p.parse_args(argv)
     if not args.names:
         print(listing(experiments()))
