@@ -114,7 +114,8 @@ def test_minimax_depth3_matches_tutorial_on_random_positions():
 def test_alphabeta_value_equals_minimax_with_no_more_nodes(shape, depth):
     rows, columns, inarow = shape
     cfg = parse_config({"rows": rows, "columns": columns, "inarow": inarow})
-    agent = agents.make("alphabeta", heuristic="windows")
+    # the plain tree: the minimax value (quiescence's is tested against its own reference)
+    agent = agents.make("alphabeta", heuristic="windows", quiescence=False)
     game = ConnectX(rows, columns, inarow, heuristic=tutorial_heuristic_flat)
     for board, mark in positions(shape, 12, seed=depth * 31 + rows):
         grid = np.array(board, dtype=np.int8)
@@ -275,7 +276,9 @@ def test_alphabeta_kernels_search_the_same_tree(shape, depth, count, heuristic):
     order, same table, same values)."""
     rows, columns, inarow = shape
     cfg = parse_config({"rows": rows, "columns": columns, "inarow": inarow})
-    agent = agents.make("alphabeta", heuristic=heuristic, tt_bits=14)
+    # the plain tree (quiescence off): the recursive kernel has no quiescence search; the
+    # quiescence search is compared across grid and bitboards in test_alphabeta_options
+    agent = agents.make("alphabeta", heuristic=heuristic, tt_bits=14, quiescence=False)
     kernels = ["recursive", "grid"]
     if agent.uses_bitboards(cfg):
         kernels.append("bits")

@@ -66,9 +66,9 @@ class AlphaBetaAgent(Agent):
     ``aspiration`` (each depth of the iterative deepening opens with a window of
     :attr:`ASPIRATION` around the previous value, widened on a fail) -- all four
     leave the value and the move at a fixed depth unchanged and change only the
-    nodes searched -- and ``quiescence`` (at the horizon, forced blocks and immediate
-    wins are played out: :mod:`agents.search.horizon`), which changes values.
-    docs/benchmarks.md measures each and says why each default is what it is. The
+    nodes searched -- and ``quiescence`` (on by default: at the horizon, forced blocks
+    and immediate wins are played out, :mod:`agents.search.horizon`), which changes
+    values. docs/benchmarks.md measures each and says why each default is what it is. The
     last search's principal variation (0-based columns) is :attr:`pv` and, after a
     move, ``last["pv"]``.
 
@@ -88,7 +88,7 @@ class AlphaBetaAgent(Agent):
                "history": (boolean("history"), False),
                "pvs": (boolean("pvs"), False),
                "aspiration": (boolean("aspiration"), False),
-               "quiescence": (boolean("quiescence"), False)}
+               "quiescence": (boolean("quiescence"), True)}
     # the aspiration window's half-width by heuristic (a few threats' worth), and its
     # growth on each fail: after ASPIRATION_TRIES fails the window is (-INF, INF)
     ASPIRATION = {"threats": 50, "windows": 200, "none": 1}
@@ -98,6 +98,10 @@ class AlphaBetaAgent(Agent):
     def __init__(self, **options):
         super().__init__(**options)
         self.evaluate = get_heuristic(self.heuristic)
+        if self.quiescence and self.heuristic not in HEURISTIC_IDS:
+            # the recursive kernel (any other evaluation) searches the plain tree only
+            raise ValueError(f"heuristic {self.heuristic!r} has no quiescence search (only "
+                             f"{', '.join(HEURISTIC_IDS)}): pass quiescence=false")
         self._tables = {}
         self.last = {}
         self.pv = []
@@ -274,7 +278,10 @@ def warmup_units(heuristic="threats"):
     other: the recursive kernels and the evaluation."""
     from agents.board.rules import parse_config
     cfg = parse_config(None)
-    agent = AlphaBetaAgent(heuristic=heuristic, tt_bits=10)
+    # the default agent's kernel (quiescence on) where there is one; the recursive
+    # kernels of any other evaluation search the plain tree
+    agent = AlphaBetaAgent(heuristic=heuristic, tt_bits=10,
+                           quiescence=heuristic in HEURISTIC_IDS)
     grid = np.zeros(cfg.rows * cfg.columns, dtype=np.int8)
     heights = np.zeros(cfg.columns, dtype=np.int64)
 

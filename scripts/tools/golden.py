@@ -10,7 +10,7 @@ the file, and then the file is rewritten with ``--write`` in the same commit, sa
 why in its message. Positions are random legal games (seeded) of several shapes:
 7x6/4, 6x5/4 and 5x4/3 (bitboard and array paths), 8x7/4 (the bitboard solver's
 largest common shape) and 10x10/5 (array path only). Settings: ``minimax`` depths
-1-4, ``alphabeta`` at fixed depths, ``mcts`` with a seed and an iteration cap,
+1-4, ``alphabeta`` at fixed depths (and at depth 5 without quiescence), ``mcts`` with a seed and an iteration cap,
 ``perfect`` on book positions and on positions its solver settles at once, and
 ``Solver.solve``/``analyze`` on a sample of ``tests/data/positions``.
 """
@@ -33,6 +33,9 @@ def settings(rows, columns):
     """``[(label, agent name, options)]`` played on every position of the shape."""
     out = [(f"minimax{d}", "minimax", {"depth": d, "seed": 0}) for d in (1, 2, 3, 4)]
     out += [(f"alphabeta{d}", "alphabeta", {"depth": d, "tt_bits": 16}) for d in (1, 2, 3, 5)]
+    # the plain tree (quiescence off, the default until 2026-11-25): its moves are the
+    # ones "alphabeta5" recorded before quiescence became the default
+    out += [("alphabeta5plain", "alphabeta", {"depth": 5, "tt_bits": 16, "quiescence": False})]
     out += [("alphabeta3w", "alphabeta", {"depth": 3, "heuristic": "windows", "tt_bits": 16}),
             ("minimax2t", "minimax", {"depth": 2, "heuristic": "threats", "seed": 1}),
             ("mcts", "mcts", {"iterations": 300, "seed": 7, "max_nodes": 4096,
