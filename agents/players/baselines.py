@@ -10,7 +10,7 @@ from agents.search.tactics import forced_result, safe_moves, safety_net, tactica
 from agents.search.reference import tutorial_best_columns
 from agents.board.grid import cell_window_table, drop, undo, window_table
 from agents.search.minimax import minimax_scores, minimax_scores_counts
-from agents.search.scores import S_NODES
+from agents.search.stats import S_NODES, new_stats
 
 
 class RandomAgent(Agent):
@@ -51,7 +51,7 @@ def tutorial_scores(grid, heights, mark, cfg, heuristic, evaluate, depth):
     on the incremental kernel, which walks the same tree to the same scores
     (``tests/test_search.py``) and is kept in numba's disk cache; any other
     ``evaluate`` kernel goes through the plain recursive one, compiled in each process."""
-    stats = np.zeros(2, dtype=np.int64)
+    stats = new_stats()
     if heuristic == "windows":
         s = minimax_scores_counts(grid, heights, cfg.rows, cfg.columns, cfg.inarow,
                                   window_table(*cfg), cell_window_table(*cfg), depth, mark,

@@ -16,7 +16,8 @@ from agents.search.alphabeta_bb import (HEURISTIC_IDS, OPT_HISTORY, OPT_KILLERS,
                                         bb_root_search, packed_table)
 from agents.search.horizon import QUIESCENCE_PLIES
 from heuristics.bitboard import eval_geometry, fits as fits_bitboard
-from agents.search.scores import INF, PROVEN, S_ABORTED, S_NODES
+from agents.search.scores import INF, PROVEN
+from agents.search.stats import S_ABORTED, S_NODES, new_stats
 
 # the bitboard evaluation's geometry, unused by the grid kernel (an int64 vector all the same)
 NO_GEOMETRY = np.zeros(1, dtype=np.int64)
@@ -186,7 +187,7 @@ class AlphaBetaAgent(Agent):
         :attr:`KERNELS` rather than let :meth:`kernel_for` choose."""
         t = self.tables(cfg)
         t.clear()
-        stats = np.zeros(2, dtype=np.int64)
+        stats = new_stats()
         scores = np.full(cfg.columns, -INF, dtype=np.int64)
         col = self.root(grid, heights, mark, cfg, depth, 0.0, -1, stats, scores, kernel)
         self.pv = [int(c) for c in t.pv[0, :t.pvlen[0]]]
@@ -205,7 +206,7 @@ class AlphaBetaAgent(Agent):
         self.tables(cfg).clear()
         empties = int(cfg.rows * cfg.columns - heights.sum())
         limit = min(max_depth or empties, empties)
-        stats = np.zeros(2, dtype=np.int64)
+        stats = new_stats()
         scores = np.full(cfg.columns, -INF, dtype=np.int64)
         best_col, best_val, reached = -1, 0, 0
         first = -1
@@ -298,7 +299,7 @@ def warmup_units(heuristic="threats"):
         # the recursive search on its own, with the types root_search passes it
         t = agent.tables(cfg)
         t.arrays_used = True
-        stats = np.zeros(2, dtype=np.int64)
+        stats = new_stats()
         negamax(grid, heights, cfg.rows, cfg.columns, cfg.inarow, windows, agent.evaluate,
                  order, 1, -INF, INF, 2, 1, 1, np.uint64(0), t.zobrist, t.tt_key, t.tt_val,
                  t.tt_info, t.tt_move, t.killers, t.moves, np.int64(1), 0.0, stats, t.pv,

@@ -2,8 +2,8 @@
 import numpy as np
 
 from agents.players.base import Agent, boolean, optional, positive_int, positive_number, seed_value
-from agents.search.mcts import (DEFAULT_C, DEFAULT_MAX_NODES, S_ITERATIONS, S_MAX_DEPTH, Tree,
-                                best_child, copy_subtree, search)
+from agents.search.mcts import DEFAULT_C, DEFAULT_MAX_NODES, Tree, best_child, copy_subtree, search
+from agents.search.stats import S_ITERATIONS, S_MAX_DEPTH
 
 
 def rollout_policy(value):

@@ -18,7 +18,8 @@ import numpy as np
 from agents.board.bitboard import shift
 from agents.board.grid import drop, undo, wins_by_playing
 from agents.board.jit import njit
-from agents.search.scores import S_NODES, WIN
+from agents.search.scores import WIN
+from agents.search.stats import S_NODES
 from heuristics.bitboard import bb_threats_eval, bb_windows_eval
 from heuristics.threats import threats_eval
 from heuristics.tutorial import windows_eval

@@ -54,12 +54,11 @@ from agents.board.bitboard import (bb_bottom, bb_column, bb_from_grid, bb_winnin
                                    fits_bitboard)
 from agents.board.grid import center_order, drop, wins_by_playing
 from agents.search.rollout import bb_rollout, rollout, seed_state
+from agents.search.stats import S_ITERATIONS, S_MAX_DEPTH, S_NODES, new_stats
 
 # proof codes, from the point of view of the player who moved into the node
 UNKNOWN, WIN, DRAW, LOSS = 0, 1, 2, 3
 
-# stats slots filled by _search
-S_ITERATIONS, S_NODES, S_MAX_DEPTH = 0, 1, 3  # S_ROLLOUT_PLIES = 2: agents.search.rollout
 
 DEFAULT_MAX_NODES = 1 << 20
 # Exploration constant (rewards in [0, 1]): a coarse choice from short matches against
@@ -403,7 +402,7 @@ def search(grid, mark, cfg, iterations=0, deadline=0.0, c=DEFAULT_C, light=True,
     if tree is None:
         tree = Tree(max(max_nodes, cfg.columns + 1))
         tree.reset()
-    stats = np.zeros(4, dtype=np.int64)
+    stats = new_stats()
     _search(grid, mark, cfg.rows, cfg.columns, cfg.inarow, center_order(cfg.columns), 0,
             *tree.arrays(), tree.count, float(c), int(iterations), float(deadline), bool(light),
             bool(bitboard), seed_state(seed), stats)

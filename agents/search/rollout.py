@@ -11,11 +11,9 @@ import numpy as np
 from agents.board.bitboard import bb_column, bb_has_line, bb_winning_cells
 from agents.board.grid import drop, is_win_at, wins_by_playing
 from agents.board.jit import njit, now
+from agents.search.stats import S_ROLLOUT_PLIES
 
 MASK64 = (1 << 64) - 1
-
-# stats slot the rollouts add their plies to (the search's S_ROLLOUT_PLIES)
-S_ROLLOUT_PLIES = 2
 
 # ---------------------------------------------------------------------------
 # Random numbers (xorshift64), identical in agents.search.uct_reference

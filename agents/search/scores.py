@@ -18,5 +18,6 @@ EXACT, LOWER, UPPER = 0, 1, 2
 CHECK_EVERY = 127             # nodes between two looks at the clock (mask): ~0.1 ms on 7x6,
                               # a few ms where one evaluation scans hundreds of long windows
 
-# stats slots shared by the kernels
-S_NODES, S_ABORTED = 0, 1
+# the stats slots live in agents.search.stats (one table for every search); these two
+# names stay importable from here
+from agents.search.stats import S_ABORTED, S_NODES  # noqa: E402,F401

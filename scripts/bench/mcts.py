@@ -16,6 +16,7 @@ import numpy as np
 
 from agents.search import mcts
 from agents.search.rollout import bb_rollout, seed_state
+from agents.search.stats import new_stats
 from agents.board.bitboard import fits_bitboard
 from agents.board.rules import parse_config
 from agents.search.uct_reference import Board, XorShift, rollout, uct_search
@@ -62,7 +63,7 @@ def rollout_rates(light, ref_rollouts=300, numba_rollouts=100_000, min_seconds=0
     ref = n * ref_rollouts / dt
     rng = seed_state(1)
     legal = np.zeros(columns, dtype=np.int64)
-    stats = np.zeros(4, dtype=np.int64)
+    stats = new_stats()
     assert fits_bitboard(rows, columns)
     _rollouts_kernel(rows, columns, inarow, light, rng, legal, stats, 10)  # compile
     n, dt = _timed(lambda: _rollouts_kernel(rows, columns, inarow, light, rng, legal, stats,
