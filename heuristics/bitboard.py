@@ -6,7 +6,7 @@ Stones are int64 bitboards in the layout drawn in :mod:`agents.board` (``H = row
 bits a column, bottom cell lowest, one spare bit on top). For each of the four
 directions (bit steps ``1``, ``H``, ``H + 1``, ``H - 1``) a window is named by the bit
 of its first cell, and :func:`eval_geometry` precomputes the windows' first cells
-(``G_START``). Shifting a bitboard right by ``i`` steps brings the window's ``i``-th
+(``E_START``). Shifting a bitboard right by ``i`` steps brings the window's ``i``-th
 cell onto its first cell, so over ``i = 0 .. inarow - 1``:
 
 * ``noX = AND ~(X >> i*step)``: windows without a stone of X;
@@ -25,26 +25,21 @@ positions of several shapes.
 """
 import numpy as np
 
-from agents.board.bitboard import popcount, shift
+from agents.board.bitboard import fits_bitboard, popcount, shift
 from agents.board.jit import njit
 from heuristics.threats import (CENTRE, OPEN_FULLER, OPEN_OTHER, PARITY, PLAYABLE, THREAT,
                                 ZUGZWANG)
 from heuristics.tutorial import W_FOUR, W_OPP_FOUR, W_OPP_THREE, W_THREE
 
-# eval_geometry() slots
-G_BOARD, G_BOTTOM, G_CENTRE, G_PARITY1, G_PARITY2, G_INAROW = range(6)
-G_START = 6   # G_START + d: first cells of the windows in direction d
-G_STEP = 10   # G_STEP + d: bit step of direction d
-
-
-def fits(rows, columns, inarow):
-    """True when these kernels apply to the shape."""
-    return columns * (rows + 1) <= 64 and inarow >= 2
+# eval_geometry() slots (E_: the evaluation's vector; the solver's position vector is G_)
+E_BOARD, E_BOTTOM, E_CENTRE, E_PARITY1, E_PARITY2, E_INAROW = range(6)
+E_START = 6   # E_START + d: first cells of the windows in direction d
+E_STEP = 10   # E_STEP + d: bit step of direction d
 
 
 def eval_geometry(rows, columns, inarow):
     """The int64 vector of masks every kernel here takes (slots ``G_*``)."""
-    if not fits(rows, columns, inarow):
+    if not fits_bitboard(rows, columns) or inarow < 2:
         raise ValueError(f"{columns}x{rows}/{inarow} does not fit the bitboard heuristics")
     H = rows + 1
 
@@ -65,7 +60,7 @@ def eval_geometry(rows, columns, inarow):
                 par1 |= bit(c, r)   # odd rows counted from 1 at the bottom: the first player's
             else:
                 par2 |= bit(c, r)
-    g = [board, bottom, centre, par1, par2, inarow] + [0] * (G_STEP + 4 - G_START)
+    g = [board, bottom, centre, par1, par2, inarow] + [0] * (E_STEP + 4 - E_START)
     for d, (dc, dr) in enumerate(((0, 1), (1, 0), (1, 1), (1, -1))):
         start = 0
         for c in range(columns):
@@ -73,8 +68,8 @@ def eval_geometry(rows, columns, inarow):
                 end_c, end_r = c + dc * (inarow - 1), r + dr * (inarow - 1)
                 if 0 <= end_c < columns and 0 <= end_r < rows:
                     start |= bit(c, r)
-        g[G_START + d] = start
-        g[G_STEP + d] = dc * H + dr
+        g[E_START + d] = start
+        g[E_STEP + d] = dc * H + dr
     return np.array([signed(x) for x in g], dtype=np.int64)
 
 
@@ -83,8 +78,8 @@ def _windows(own, other, empty, d, geo):
     """For direction ``d``: (windows without an ``other`` stone, without an ``own``
     stone, with exactly 1 empty cell, exactly 2, with at least one stone, all own,
     all other), each a bitboard of first cells."""
-    start = geo[G_START + d]
-    step = geo[G_STEP + d]
+    start = geo[E_START + d]
+    step = geo[E_STEP + d]
     no_other = start
     no_own = start
     all_own = start
@@ -93,7 +88,7 @@ def _windows(own, other, empty, d, geo):
     e1 = 0
     e2 = 0
     e3 = 0
-    for i in range(geo[G_INAROW]):
+    for i in range(geo[E_INAROW]):
         e = shift(empty, i * step)
         e3 |= e2 & e
         e2 |= e1 & e
@@ -112,9 +107,9 @@ def _windows(own, other, empty, d, geo):
 @njit
 def _cells(wins, empty, d, geo):
     """The empty cells of the windows ``wins`` (first cells) in direction ``d``."""
-    step = geo[G_STEP + d]
+    step = geo[E_STEP + d]
     out = 0
-    for i in range(geo[G_INAROW]):
+    for i in range(geo[E_INAROW]):
         out |= wins << (i * step)
     return out & empty
 
@@ -124,16 +119,16 @@ def bb_threats_eval(own, other, mark, geo):
     """:func:`heuristics.threats.threats_eval` for ``mark`` (stones ``own``) against the
     stones ``other``, on bitboards (int64). Plain shifts: in a direction that has
     windows, ``(inarow - 1) * step`` stays below 64."""
-    empty = geo[G_BOARD] & ~(own | other)
-    inarow = geo[G_INAROW]
+    empty = geo[E_BOARD] & ~(own | other)
+    inarow = geo[E_INAROW]
     value = 0
     own_threats = 0
     other_threats = 0
     for d in range(4):
-        start = geo[G_START + d]
+        start = geo[E_START + d]
         if start == 0:
             continue
-        step = geo[G_STEP + d]
+        step = geo[E_STEP + d]
         no_other = start
         no_own = start
         all_empty = start
@@ -161,10 +156,10 @@ def bb_threats_eval(own, other, mark, geo):
         value -= OPEN_FULLER * f + OPEN_OTHER * (popcount(no_own & some) - f - popcount(t))
         if t != 0:
             other_threats |= _cells(t, empty, d, geo)
-    playable = (own | other) + geo[G_BOTTOM]
-    own_parity = geo[G_PARITY1] if mark == 1 else geo[G_PARITY2]
-    other_parity = geo[G_PARITY2] if mark == 1 else geo[G_PARITY1]
-    board = geo[G_BOARD]
+    playable = (own | other) + geo[E_BOTTOM]
+    own_parity = geo[E_PARITY1] if mark == 1 else geo[E_PARITY2]
+    other_parity = geo[E_PARITY2] if mark == 1 else geo[E_PARITY1]
+    board = geo[E_BOARD]
     # cells above a threat of the other side, in its column (the lower threat decides)
     above_other = (other_threats << 1) & board
     above_own = (own_threats << 1) & board
@@ -182,10 +177,10 @@ def bb_threats_eval(own, other, mark, geo):
         value += ZUGZWANG if mark == 1 else -ZUGZWANG
     value += (THREAT * popcount(own_threats) + PLAYABLE * popcount(own_threats & playable)
               + PARITY * popcount(own_live & own_parity)
-              + CENTRE * popcount(own & geo[G_CENTRE]))
+              + CENTRE * popcount(own & geo[E_CENTRE]))
     value -= (THREAT * popcount(other_threats) + PLAYABLE * popcount(other_threats & playable)
               + PARITY * popcount(other_live & other_parity)
-              + CENTRE * popcount(other & geo[G_CENTRE]))
+              + CENTRE * popcount(other & geo[E_CENTRE]))
     return value
 
 
@@ -193,10 +188,10 @@ def bb_threats_eval(own, other, mark, geo):
 def bb_windows_eval(own, other, mark, geo):
     """:func:`heuristics.tutorial.windows_eval` (the tutorial's window count) for the
     stones ``own`` against ``other``, on bitboards (int64). ``mark`` is unused."""
-    empty = geo[G_BOARD] & ~(own | other)
+    empty = geo[E_BOARD] & ~(own | other)
     threes = fours = opp_threes = opp_fours = 0
     for d in range(4):
-        if geo[G_START + d] == 0:
+        if geo[E_START + d] == 0:
             continue
         no_other, no_own, one, _, _, all_own, all_other = _windows(own, other, empty, d, geo)
         threes += popcount(no_other & one)

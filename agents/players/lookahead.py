@@ -15,7 +15,8 @@ from agents.search.alphabeta import Tables, negamax, root_search
 from agents.search.alphabeta_bb import (HEURISTIC_IDS, OPT_HISTORY, OPT_KILLERS, OPT_PVS,
                                         bb_root_search, packed_table)
 from agents.search.horizon import QUIESCENCE_PLIES
-from heuristics.bitboard import eval_geometry, fits as fits_bitboard
+from agents.board.bitboard import fits_bitboard
+from heuristics.bitboard import eval_geometry
 from agents.search.scores import INF, PROVEN
 from agents.search.stats import S_ABORTED, S_NODES, new_stats
 
@@ -125,8 +126,8 @@ class AlphaBetaAgent(Agent):
 
     def uses_bitboards(self, cfg):
         """True when this agent searches ``cfg``'s board on bitboards."""
-        return self.heuristic in HEURISTIC_IDS and fits_bitboard(cfg.rows, cfg.columns,
-                                                                  cfg.inarow)
+        return (self.heuristic in HEURISTIC_IDS and fits_bitboard(cfg.rows, cfg.columns)
+                and cfg.inarow >= 2)  # heuristics.bitboard's windows need two cells
 
     KERNELS = ("bits", "grid", "recursive")
 
