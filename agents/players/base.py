@@ -161,12 +161,14 @@ class Agent:
 
 def warmup_units():
     """Units for :class:`agents.players.warmup.Warmup`: the validation kernels every
-    agent call runs (``grid_winner``, ``column_heights``) and the shared tactics."""
+    agent call runs (``grid_winner``, ``column_heights``) and the shared tactics
+    (``tactical_column``). The seconds are hand-timed compile costs on 7x6."""
     from agents.board.grid import column_heights, grid_winner, scan_cells
-    from agents.search.tactics import warmup_units as tactics_units
     from agents.board.rules import parse_config
+    from agents.search.tactics import tactical_move
     cfg = parse_config(None)
     grid = np.zeros(cfg.rows * cfg.columns, dtype=np.int8)
+    heights = np.zeros(cfg.columns, dtype=np.int64)
 
     def rules():
         grid_winner(grid, cfg.rows, cfg.columns, cfg.inarow)
@@ -174,7 +176,8 @@ def warmup_units():
         # the one-pass check of a Kaggle board (a list of ints: int64)
         scan_cells(np.zeros(cfg.rows * cfg.columns, dtype=np.int64), cfg.rows, cfg.columns,
                    grid.copy(), np.zeros(cfg.columns, dtype=np.int64))
-    return [("grid.grid_winner+column_heights", rules, 1.0)] + tactics_units()
+    return [("grid.grid_winner+column_heights", rules, 1.0),
+            ("tactics.tactical_column", lambda: tactical_move(grid, heights, cfg, 1), 0.3)]
 
 
 def pick(rng, columns_list, cfg):

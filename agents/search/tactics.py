@@ -159,12 +159,3 @@ def tactical_move(grid, heights, cfg, mark):
     """Python entry to ``tactical_column``: int column or -1."""
     return int(tactical_column(grid, heights, cfg.rows, cfg.columns, cfg.inarow, mark))
 
-
-
-def warmup_units():
-    """Units for :class:`agents.players.warmup.Warmup`: ``tactical_column``."""
-    from agents.board.rules import parse_config
-    cfg = parse_config(None)
-    grid = np.zeros(cfg.rows * cfg.columns, dtype=np.int8)
-    heights = np.zeros(cfg.columns, dtype=np.int64)
-    return [("tactics.tactical_column", lambda: tactical_move(grid, heights, cfg, 1), 0.3)]
