@@ -9,6 +9,7 @@ import pytest
 import agents
 from agents.search import book_format as B
 from agents.players import budget as BU
+from agents.players.base import Clock
 from agents.players import perfect as P
 from agents.players import traps as T
 from agents.board import rules
@@ -141,10 +142,15 @@ def test_overage_budgets(agent):
     """Settling may take half the spare overage (at most SETTLE_MAX s; SETTLE_EARLY_MAX
     while the board is too empty to solve); traps only the overage above TRAP_FLOOR."""
     cfg = rules.parse_config({"rows": 7, "columns": 8, "inarow": 4})
-    agent._obs, agent._config, agent._overage = {}, {"actTimeout": 2}, 60.0
     start = time.perf_counter()
-    clock = P.Clock(start, {}, {"actTimeout": 2})
+
+    def clock_with(overage):  # the move's clock: actTimeout 2 s, this much overage left
+        return Clock(start, {"remainingOverageTime": overage}, {"actTimeout": 2})
+    clock = clock_with(60.0)
     plain = clock.deadline
+    # with the overage the move's deadline moves, the plain one does not
+    spending = Clock(start, {"remainingOverageTime": 60.0}, {"actTimeout": 2}, use_overage=True)
+    assert spending.plain_deadline == plain < spending.deadline
 
     def extra(end):
         return end - max(plain, time.perf_counter())
@@ -153,10 +159,10 @@ def test_overage_budgets(agent):
     stones = 56 - BU.SETTLE_FROM_EMPTIES
     assert BU.SETTLE_MAX - 0.1 < extra(agent._settle_deadline(clock, plain, stones, cfg)) \
         <= BU.SETTLE_MAX  # min(25, (60 - 5) / 2)
-    agent._overage = 20.0
+    clock = clock_with(20.0)
     assert abs(extra(agent._settle_deadline(clock, plain, stones, cfg)) - 7.5) < 0.1
     assert agent._trap_deadline(clock, plain, 10) == plain  # 20 s left: none for traps
-    agent._overage = 58.0
+    clock = clock_with(58.0)
     assert abs(agent._trap_deadline(clock, plain, 10) - (plain + 3.0)) < 0.1
     agent.use_overage = False
     try:

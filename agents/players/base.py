@@ -75,33 +75,37 @@ def heuristic_name(value):
 
 
 class Clock:
-    """The move's time budget, measured from the start of the call.
+    """The move's time budget, measured from the start of the call: built once a move,
+    the one place that reads ``config.actTimeout`` and ``obs.remainingOverageTime``.
 
     ``budget`` = ``time_limit`` if given, capped by ``actTimeout`` less a safety
-    margin; with ``use_overage`` a share of ``obs.remainingOverageTime`` is added."""
+    margin; with ``use_overage`` a share of ``obs.remainingOverageTime`` is added.
+    ``act``: ``actTimeout`` in seconds; ``overage``: the overage at the start of the
+    move (>= 0); ``plain_deadline``: the deadline without any overage."""
 
     def __init__(self, start, obs, config, time_limit=None, use_overage=False, moves_left=20):
         self.start = start
-        act = field_of(config, "actTimeout", 2.0)
-        try:
-            act = float(act)
-        except (TypeError, ValueError):
-            act = 2.0
-        cap = max(0.05, act - max(SAFETY_MARGIN, SAFETY_FRACTION * act))
+        self.act = _seconds(field_of(config, "actTimeout", 2.0), 2.0)
+        self.overage = max(0.0, _seconds(field_of(obs, "remainingOverageTime", 0.0) or 0.0, 0.0))
+        cap = max(0.05, self.act - max(SAFETY_MARGIN, SAFETY_FRACTION * self.act))
+        plain = cap if time_limit is None else min(time_limit, cap)
         if use_overage:
-            over = field_of(obs, "remainingOverageTime", 0.0) or 0.0
-            try:
-                over = float(over)
-            except (TypeError, ValueError):
-                over = 0.0
-            cap += max(0.0, over - 5.0) / max(1, moves_left)
+            cap += max(0.0, self.overage - 5.0) / max(1, moves_left)
         self.budget = cap if time_limit is None else min(time_limit, cap)
         # searches stop at ``deadline``; the last 5% of the budget is for unwinding the
         # search, returning and the scheduler (measured overshoot without it: ~7%)
         self.deadline = start + 0.95 * self.budget
+        self.plain_deadline = start + 0.95 * plain
 
     def remaining(self):
         return self.deadline - time.perf_counter()
+
+
+def _seconds(value, default):
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return default
 
 
 def field_of(obj, name, default):

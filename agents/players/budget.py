@@ -2,12 +2,10 @@
 search leaves to the alpha-beta fallback, and what the overage
 (``obs.remainingOverageTime``) pays for: settling an unknown value, then traps (see
 the policy in :mod:`agents.players.perfect`). A mixin of :class:`PerfectAgent`: it reads
-``self.use_overage``, ``self._overage`` (the overage at the start of the move) and
-``self._config``.
+``self.use_overage`` and the move's :class:`agents.players.base.Clock` (``act``,
+``overage``).
 """
 import time
-
-from agents.players.base import field_of
 
 # Seconds of the move's budget kept for the alpha-beta fallback after an unfinished
 # exact search (at most this share of the budget).
@@ -38,12 +36,7 @@ class BudgetMixin:
     def _overage_left(self, clock):
         """Seconds of ``remainingOverageTime`` left if this move ended now (Kaggle
         charges the overage with a move's excess over ``actTimeout``)."""
-        act = field_of(self._config, "actTimeout", 2.0)
-        try:
-            act = float(act)
-        except (TypeError, ValueError):
-            act = 2.0
-        return self._overage - max(0.0, time.perf_counter() - clock.start - act)
+        return clock.overage - max(0.0, time.perf_counter() - clock.start - clock.act)
 
     def _settle_deadline(self, clock, plain, stones, cfg):
         """How long the weak search that settles an unsettled position may run: a

@@ -70,8 +70,7 @@ import numpy as np
 
 from agents.board.bitboard import fits_bitboard
 from agents.board.grid import center_order
-from agents.players.base import Agent, Clock, field_of, boolean, choice, optional, positive_int, \
-    positive_number
+from agents.players.base import Agent, boolean, choice, optional, positive_int, positive_number
 from agents.players.budget import FALLBACK_MAX, FALLBACK_MIN, FALLBACK_SHARE, BudgetMixin
 from agents.players.lookahead import AlphaBetaAgent
 from agents.players.traps import BUDGET_BINS, WATCH_MAX, TrapsMixin
@@ -157,8 +156,6 @@ class PerfectAgent(BudgetMixin, TrapsMixin, Agent):
         self._budget_hits = np.zeros(len(BUDGET_BINS), dtype=np.int64)
         self._budget_obs = 0
         self.last = {}
-        self._overage = 0.0
-        self._obs = self._config = None
         self._calls = 0
         self.warm = shared_warmup()
         if self.warmup == "now":
@@ -184,12 +181,6 @@ class PerfectAgent(BudgetMixin, TrapsMixin, Agent):
         self._calls += 1
         if self._calls == 1 and not self.warm.done():
             self.warm.start()  # warmup="background": compile while the book answers
-        self._obs, self._config = obs, config
-        over = field_of(obs, "remainingOverageTime", 0.0)
-        try:
-            self._overage = max(0.0, float(over or 0.0))
-        except (TypeError, ValueError):
-            self._overage = 0.0
         return super().__call__(obs, config)
 
     def choose(self, grid, heights, mark, cfg, clock):
@@ -216,21 +207,19 @@ class PerfectAgent(BudgetMixin, TrapsMixin, Agent):
                     # rest of this move's plain budget, except on the first move, which
                     # also pays for loading the file
                     if self._calls > 1:
-                        self.warm.lend(Clock(clock.start, self._obs, self._config,
-                                             self.time_limit, False).deadline)
+                        self.warm.lend(clock.plain_deadline)
                     return hit[0]
                 if self.traps and hit[1] <= 0:
                     # a drawn or lost line: traps will follow, so spend a little of this
                     # move's unused time learning the opponent's search budget
-                    plain = Clock(clock.start, self._obs, self._config, self.time_limit,
-                                  False).deadline
+                    plain = clock.plain_deadline
                     self._watch_reply(grid, heights, mark, cfg, hit[0],
                                       min(plain, time.perf_counter() + WATCH_MAX))
                 return hit[0]
         self.warm.finish(upto=SOLVER_READY)  # the solver's kernels, in this move's time
         s = self.solver(cfg.rows, cfg.columns, cfg.inarow)
         # 1. the exact search, in the plain budget (less a reserve for the fallback)
-        plain = Clock(clock.start, self._obs, self._config, self.time_limit, False).deadline
+        plain = clock.plain_deadline
         reserve = min(FALLBACK_MAX, FALLBACK_SHARE * (plain - clock.start))
         col, lo, hi, done = s.best_move(p, plain - reserve)
         self.last = {"source": "solver", "column": col, "lo": lo, "hi": hi, "complete": done,
