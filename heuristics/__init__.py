@@ -5,24 +5,48 @@ Every evaluation is a numba kernel with one signature::
     evaluate(grid, heights, rows, columns, inarow, windows, mark) -> int64
 
 scoring the position for ``mark`` (higher is better for ``mark``), where
-``windows = agents.board.grid.window_table(rows, columns, inarow)``. Searches take the
-kernel as an argument, so a new evaluation needs no change in any search.
+``windows = agents.board.grid.window_table(rows, columns, inarow)``.
+
+Each evaluation registers here, in :data:`REGISTRY`, once: its array kernel (which the
+recursive searches take as an argument), its ``id`` in :mod:`heuristics.dispatch` (the
+compiled searches, on bitboards or on the grid, pass the id; None: no compiled
+hookup, the recursive kernel runs it) and whether :mod:`agents.search.minimax`'s
+incremental kernel keeps its window counts. Searches and players read the record,
+never the name, so a new evaluation needs no change in any search or player.
 """
+from typing import NamedTuple, Optional
+
+from heuristics.dispatch import NONE, THREATS, WINDOWS
 from heuristics.payoff import payoff_eval
 from heuristics.threats import threats_eval
 from heuristics.tutorial import windows_eval
 
-HEURISTICS = {
-    "windows": windows_eval,   # the Kaggle tutorial's window count
-    "threats": threats_eval,   # playable threats, parity, centre (stronger)
-    "none": payoff_eval,       # win/loss payoffs only (the book chapter's minimax)
+
+class Heuristic(NamedTuple):
+    """One evaluation's registration (see the module docstring)."""
+    evaluate: object     # the array kernel
+    id: Optional[int]    # heuristics.dispatch's id, None if it has no compiled hookup
+    incremental: bool    # agents.search.minimax.minimax_scores_counts keeps its counts
+
+
+REGISTRY = {
+    "windows": Heuristic(windows_eval, WINDOWS, True),   # the Kaggle tutorial's window count
+    "threats": Heuristic(threats_eval, THREATS, False),  # playable threats, parity, centre
+    "none": Heuristic(payoff_eval, NONE, False),         # win/loss only (the book's minimax)
 }
+HEURISTICS = {name: h.evaluate for name, h in REGISTRY.items()}  # name -> array kernel
+HEURISTIC_IDS = {name: h.id for name, h in REGISTRY.items() if h.id is not None}
+
+
+def entry(name):
+    """The :class:`Heuristic` registered as ``name``; ``ValueError`` lists the valid names."""
+    try:
+        return REGISTRY[name]
+    except (KeyError, TypeError):
+        raise ValueError(
+            f"unknown heuristic {name!r}; valid: {', '.join(sorted(REGISTRY))}") from None
 
 
 def get(name):
     """The evaluation kernel called ``name``; ``ValueError`` lists the valid names."""
-    try:
-        return HEURISTICS[name]
-    except (KeyError, TypeError):
-        raise ValueError(
-            f"unknown heuristic {name!r}; valid: {', '.join(sorted(HEURISTICS))}") from None
+    return entry(name).evaluate

@@ -243,7 +243,9 @@ def gravity_boards(rows, columns, rng, count):
 @pytest.mark.parametrize("shape", BB_SHAPES)
 def test_bitboard_heuristics_equal_the_array_ones(shape):
     from agents.search.alphabeta_bb import stones_of
+    from heuristics import REGISTRY
     from heuristics.bitboard import bb_threats_eval, bb_windows_eval, eval_geometry
+    from heuristics.dispatch import NONE, bitboard_evaluate, grid_evaluate
     rows, columns, inarow = shape
     geo, windows = eval_geometry(*shape), window_table(*shape)
     rng = random.Random(rows * 31 + columns * 7 + inarow)
@@ -261,6 +263,14 @@ def test_bitboard_heuristics_equal_the_array_ones(shape):
             want_w = windows_eval(grid, heights, rows, columns, inarow, windows, mark)
             assert bb_windows_eval(stones[mark], stones[3 - mark], mark, geo) == want_w, board
             values.add(int(want))
+            # the searches' hookup by id gives each registered heuristic's own value
+            for h in REGISTRY.values():
+                if h.id is None or h.id == NONE:  # NONE: 0 at a horizon, never a won board
+                    continue
+                want_h = h.evaluate(grid, heights, rows, columns, inarow, windows, mark)
+                assert bitboard_evaluate(stones, mark, h.id, geo) == want_h, board
+                assert grid_evaluate(grid, heights, rows, columns, inarow, windows, mark,
+                                     h.id) == want_h, board
     assert len(values) > 20  # the positions are varied enough to mean something
 
 

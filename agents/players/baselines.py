@@ -2,7 +2,7 @@
 ``rules`` (the rule-based "think" player: win, block, avoid, then look ahead)."""
 import numpy as np
 
-from heuristics import get as get_heuristic
+from heuristics import entry, get as get_heuristic
 
 from agents.players.base import (Agent, boolean, heuristic_name, legal_columns, pick, positive_int,
                                  seed_value)
@@ -47,12 +47,12 @@ class OneStepAgent(Agent):
 
 def tutorial_scores(grid, heights, mark, cfg, heuristic, evaluate, depth):
     """The tutorial's depth-``depth`` minimax score of each column (-INF for a full
-    column) and the node count. The window heuristic (``heuristic == "windows"``) runs
-    on the incremental kernel, which walks the same tree to the same scores
-    (``tests/test_search.py``) and is kept in numba's disk cache; any other
+    column) and the node count. A heuristic registered ``incremental`` (the tutorial's
+    windows) runs on the incremental kernel, which walks the same tree to the same
+    scores (``tests/test_search.py``) and is kept in numba's disk cache; any other
     ``evaluate`` kernel goes through the plain recursive one, compiled in each process."""
     stats = new_stats()
-    if heuristic == "windows":
+    if entry(heuristic).incremental:
         s = minimax_scores_counts(grid, heights, cfg.rows, cfg.columns, cfg.inarow,
                                   window_table(*cfg), cell_window_table(*cfg), depth, mark,
                                   stats)

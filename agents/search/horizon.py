@@ -1,5 +1,5 @@
 """What the alpha-beta kernels of :mod:`agents.search.alphabeta_bb` do at the horizon:
-the evaluation by heuristic id, and the quiescence search.
+the evaluation (by heuristic id: :mod:`heuristics.dispatch`), and the quiescence search.
 
 Both run on the bitboards (``stones``: int64[3] by mark, layout in :mod:`agents.board`)
 or, given ``windows`` (:func:`agents.board.grid.window_table`; None: bitboards), on the
@@ -20,14 +20,9 @@ from agents.board.grid import drop, undo, wins_by_playing
 from agents.board.jit import njit
 from agents.search.scores import WIN
 from agents.search.stats import S_NODES
-from heuristics.bitboard import bb_threats_eval, bb_windows_eval
-from heuristics.threats import threats_eval
-from heuristics.tutorial import windows_eval
+from heuristics import HEURISTIC_IDS  # noqa: F401 - alphabeta_bb's import of them
+from heuristics.dispatch import NONE, THREATS, WINDOWS, bitboard_evaluate, grid_evaluate  # noqa: F401
 
-THREATS, WINDOWS, NONE = 0, 1, 2
-# the heuristics the kernels evaluate by id; "none" (win/loss payoffs only,
-# heuristics.payoff) is 0 at every horizon: a position there is never over
-HEURISTIC_IDS = {"threats": THREATS, "windows": WINDOWS, "none": NONE}
 QUIESCENCE_PLIES = 8  # forced blocks followed past the horizon, at most
 
 
@@ -46,26 +41,6 @@ def has_line(stones, H, inarow):
 
 
 @njit
-def evaluate(stones, mark, heuristic, geo):
-    """The bitboard evaluation ``heuristic`` (an id) for ``mark``."""
-    if heuristic == THREATS:
-        return bb_threats_eval(stones[mark], stones[3 - mark], mark, geo)
-    if heuristic == WINDOWS:
-        return bb_windows_eval(stones[mark], stones[3 - mark], mark, geo)
-    return 0
-
-
-@njit
-def grid_evaluate(grid, heights, rows, columns, inarow, windows, mark, heuristic):
-    """The array evaluation ``heuristic`` (an id) for ``mark``."""
-    if heuristic == THREATS:
-        return threats_eval(grid, heights, rows, columns, inarow, windows, mark)
-    if heuristic == WINDOWS:
-        return windows_eval(grid, heights, rows, columns, inarow, windows, mark)
-    return 0
-
-
-@njit
 def horizon_value(stones, heights, rows, columns, inarow, geo, heuristic, me, root_mark, grid,
                   windows):
     """The static value of a horizon position for the side to move ``me``: the
@@ -73,7 +48,7 @@ def horizon_value(stones, heights, rows, columns, inarow, geo, heuristic, me, ro
     if windows is not None:
         v = grid_evaluate(grid, heights, rows, columns, inarow, windows, root_mark, heuristic)
     else:
-        v = evaluate(stones, root_mark, heuristic, geo)
+        v = bitboard_evaluate(stones, root_mark, heuristic, geo)
     return v if me == root_mark else -v
 
 
