@@ -194,6 +194,45 @@ def test_the_principal_variation_reaches_the_value(shape, depth, kernel, options
     assert "horizon" in ends or shape == (4, 5, 3)  # a small board: often all won
 
 
+@pytest.mark.parametrize("shape,depth", [((6, 7, 4), 3), ((6, 7, 4), 4), ((4, 5, 3), 5),
+                                         ((8, 9, 4), 2)])
+@pytest.mark.parametrize("heuristic", ["windows", "threats"])
+def test_minimax_reports_its_line(shape, depth, heuristic):
+    """The ``minimax`` agent's move info has the line behind the played column's value:
+    played out from the position, it stops after ``depth`` plies, at a line or at a full
+    board, at a position whose evaluation for the mover is the reported value (the
+    tutorial's minimax scores terminal nodes by the heuristic too), and it is the
+    tutorial's: every ply's move is a best reply by the tutorial's scores there."""
+    from agents.search.reference import TutorialConfig, tutorial_minimax
+    rows, columns, inarow = shape
+    config = {"rows": rows, "columns": columns, "inarow": inarow}
+    agent = agents.make("minimax", depth=depth, heuristic=heuristic, seed=1)
+    evaluate = {"threats": threats_eval, "windows": windows_eval}[heuristic]
+    ends = set()
+    for board, mark in sample(shape, 10, seed=depth * 5 + rows, most=rows * columns // 2):
+        col = agent({"board": board, "mark": mark}, config)
+        last = agent.last
+        line, value = last["pv"], last["value"]
+        assert line[0] == col == last["column"] and last["depth"] == depth and last["nodes"] > 0
+        leaf, _, won = play_line(list(board), mark, line, shape)
+        assert len(line) == depth or won or all(leaf), (board, line)
+        ends.add("won" if won else "full" if all(leaf) else "horizon")
+        g = np.array(leaf, dtype=np.int8)
+        assert value == evaluate(g, column_heights(g, rows, columns), rows, columns, inarow,
+                                 window_table(*shape), mark), (board, line)
+        if heuristic == "windows" and depth <= 3:  # by the reference, every ply keeps the value
+            cfg = TutorialConfig(rows, columns, inarow)
+            node, mover = list(board), mark
+            for k, c in enumerate(line):
+                node = ref_drop(node, c, mover, rows, columns)
+                mover = 3 - mover
+                grid = np.array(node).reshape(rows, columns)
+                assert tutorial_minimax(grid, depth - k - 1, mover == mark, mark, cfg) == value
+    assert "horizon" in ends
+    quiet = agents.make("minimax", depth=depth, heuristic=heuristic, seed=1, line=False)
+    assert quiet({"board": board, "mark": mark}, config) == col and quiet.last["pv"] is None
+
+
 def test_search_and_moves_report_the_line():
     """``search`` leaves the last completed depth's line in ``pv``; a move's ``last``
     info has it too (the immediate win or block as a line of one)."""

@@ -10,8 +10,9 @@ from heuristics import get as get_heuristic
 from agents.players.base import (Agent, boolean, heuristic_name, optional, positive_int, positive_number, seed_value)
 from agents.search.tactics import safety_net, tactical_move
 from agents.players.baselines import best_columns, tutorial_scores
-from agents.board.grid import center_order, window_table
+from agents.board.grid import cell_window_table, center_order, window_table
 from agents.search.alphabeta import Tables, negamax, root_search
+from agents.search.minimax import minimax_line, minimax_line_counts
 from agents.search.alphabeta_bb import (HEURISTIC_IDS, OPT_HISTORY, OPT_KILLERS, OPT_PVS,
                                         bb_root_search, packed_table)
 from agents.search.horizon import QUIESCENCE_PLIES
@@ -31,28 +32,56 @@ class MinimaxAgent(Agent):
     (``agents.search.tactics.safety_net``) guarantees that an immediate win is not traded for a
     non-forced line and that a lone immediate threat is blocked; it never fires when the
     tutorial's choice already does both, which on random positions is always (the
-    tutorial does sometimes delay a win by two plies, keeping it forced)."""
+    tutorial does sometimes delay a win by two plies, keeping it forced).
+
+    After a move, ``last`` holds the search's ``column``, ``depth``, ``nodes``, the
+    played column's ``value`` and its principal variation ``pv`` (0-based columns:
+    :meth:`principal_variation`; None with ``line=False``, what a Kaggle file sets:
+    nobody reads it there, and its kernel would add its compile to the first move)."""
 
     name = "minimax"
     OPTIONS = {"depth": (positive_int("depth", 12), 3), "heuristic": (heuristic_name, "windows"),
-               "seed": (seed_value, None), "tactics": (boolean("tactics"), True)}
+               "seed": (seed_value, None), "tactics": (boolean("tactics"), True),
+               "line": (boolean("line"), True)}
+    SUBMISSION_OPTIONS = {"line": False}  # what submission.build uses unless told otherwise
 
     def __init__(self, **options):
         super().__init__(**options)
         self.evaluate = get_heuristic(self.heuristic)
         self.last_nodes = 0
+        self.last = {}
 
     def scores(self, grid, heights, mark, cfg):
         """The tutorial's score for each column (-INF for a full column) and the node count."""
         return tutorial_scores(grid, heights, mark, cfg, self.heuristic, self.evaluate,
                                self.depth)
 
+    def principal_variation(self, grid, heights, mark, cfg, column):
+        """The principal variation behind :meth:`scores`'s value of ``column`` (0-based
+        columns, ``column`` first): played out, it stops at the horizon, a line or a
+        full board, at a position whose evaluation for ``mark`` is that value
+        (:func:`agents.search.minimax.minimax_line`)."""
+        out = np.empty(self.depth, dtype=np.int64)
+        if self.heuristic == "windows":
+            n = minimax_line_counts(grid, heights, cfg.rows, cfg.columns, cfg.inarow,
+                                    window_table(*cfg), cell_window_table(*cfg), self.depth,
+                                    mark, column, out)
+        else:
+            n = minimax_line(grid, heights, cfg.rows, cfg.columns, cfg.inarow, window_table(*cfg),
+                             self.evaluate, self.depth, mark, column, out)
+        return [int(c) for c in out[:n]]
+
     def choose(self, grid, heights, mark, cfg, clock):
         s, self.last_nodes = self.scores(grid, heights, mark, cfg)
         best = best_columns(s, heights, cfg)
         if self.tactics:
             best = safety_net(grid, heights, cfg, mark, best)
-        return best[int(self.rng.integers(len(best)))]
+        col = best[int(self.rng.integers(len(best)))]
+        self.last = {"column": int(col), "depth": self.depth, "nodes": self.last_nodes,
+                     "value": int(s[col]),
+                     "pv": self.principal_variation(grid, heights, mark, cfg, col)
+                     if self.line else None}
+        return col
 
 
 class AlphaBetaAgent(Agent):
