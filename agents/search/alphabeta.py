@@ -82,32 +82,30 @@ def take_line(pv, pvlen, p, c):
 
 
 @njit
+def append_new(out, n, m):
+    """``m`` appended to ``out[:n]`` unless already there: the new count."""
+    for j in range(n):
+        if out[j] == m:
+            return n
+    out[n] = m
+    return n + 1
+
+
+@njit
 def order_moves(heights, rows, columns, order, tt_move, killers, ply, out):
     """Fill ``out`` with the legal columns: TT move, killers, then centre first; return count."""
     n = 0
     if tt_move >= 0 and heights[tt_move] < rows:
-        out[n] = tt_move
-        n += 1
+        out[0] = tt_move
+        n = 1
     for k in range(2):
         m = killers[ply, k]
-        if m >= 0 and heights[m] < rows and m != tt_move:
-            dup = False
-            for j in range(n):
-                if out[j] == m:
-                    dup = True
-            if not dup:
-                out[n] = m
-                n += 1
+        if m >= 0 and heights[m] < rows:
+            n = append_new(out, n, m)
     for i in range(columns):
         c = order[i]
         if heights[c] < rows:
-            dup = False
-            for j in range(n):
-                if out[j] == c:
-                    dup = True
-            if not dup:
-                out[n] = c
-                n += 1
+            n = append_new(out, n, c)
     return n
 
 

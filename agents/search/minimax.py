@@ -146,6 +146,24 @@ def minimax_scores_counts(grid, heights, rows, columns, inarow, windows, cell_wi
 # about a sixth of the root search (the line's first node has 1/7 of the root's tree).
 
 
+@njit
+def _line_move(grid, heights, rows, columns, inarow, nsteps, line, n, c, mover):
+    """``mover`` plays ``c`` as move ``n`` of the line: (where the stone landed, the
+    line's new length, True when the line ends there: horizon, line or full board)."""
+    idx = drop(grid, heights, rows, columns, c, mover)
+    line[n] = c
+    n += 1
+    return idx, n, (n == nsteps or is_win_at(grid, rows, columns, inarow, idx)
+                    or is_full(heights, rows))
+
+
+@njit
+def _take_back(grid, heights, rows, columns, line, n):
+    """Undo the line's ``n`` moves, last first."""
+    for k in range(n - 1, -1, -1):
+        undo(grid, heights, rows, columns, line[k])
+
+
 @njit(cache=False)  # takes the evaluation kernel as an argument
 def minimax_line(grid, heights, rows, columns, inarow, windows, evaluate, nsteps, mark, first,
                  line):
@@ -154,13 +172,12 @@ def minimax_line(grid, heights, rows, columns, inarow, windows, evaluate, nsteps
     a line or a full board, at a position whose ``evaluate(..., mark)`` is the column's
     score. ``grid`` and ``heights`` come back unchanged."""
     stats = np.zeros(2, dtype=np.int64)
-    n, c, maximizing, idx = 0, first, True, -1
+    n, c, maximizing = 0, first, True
     while True:
-        idx = drop(grid, heights, rows, columns, c, mark if maximizing else 3 - mark)
-        line[n] = c
-        n += 1
+        _, n, done = _line_move(grid, heights, rows, columns, inarow, nsteps, line, n, c,
+                                mark if maximizing else 3 - mark)
         maximizing = not maximizing
-        if n == nsteps or is_win_at(grid, rows, columns, inarow, idx) or is_full(heights, rows):
+        if done:
             break
         best = -INF if maximizing else INF
         for c2 in range(columns):
@@ -171,8 +188,7 @@ def minimax_line(grid, heights, rows, columns, inarow, windows, evaluate, nsteps
                 undo(grid, heights, rows, columns, c2)
                 if (v > best) if maximizing else (v < best):
                     best, c = v, c2
-    for k in range(n - 1, -1, -1):
-        undo(grid, heights, rows, columns, line[k])
+    _take_back(grid, heights, rows, columns, line, n)
     return n
 
 
@@ -183,15 +199,13 @@ def minimax_line_counts(grid, heights, rows, columns, inarow, windows, cell_wind
     ``minimax_scores_counts`` (cached on disk like it)."""
     stats = np.zeros(2, dtype=np.int64)
     counts, totals = window_counts(grid, windows, inarow)
-    n, c, maximizing, idx = 0, first, True, -1
+    n, c, maximizing = 0, first, True
     while True:
         mover = mark if maximizing else 3 - mark
-        idx = drop(grid, heights, rows, columns, c, mover)
+        idx, n, done = _line_move(grid, heights, rows, columns, inarow, nsteps, line, n, c, mover)
         update_counts(counts, totals, cell_windows, idx, mover, inarow, 1)
-        line[n] = c
-        n += 1
         maximizing = not maximizing
-        if n == nsteps or is_win_at(grid, rows, columns, inarow, idx) or is_full(heights, rows):
+        if done:
             break
         best = -INF if maximizing else INF
         mover = mark if maximizing else 3 - mark
@@ -206,6 +220,5 @@ def minimax_line_counts(grid, heights, rows, columns, inarow, windows, cell_wind
                 undo(grid, heights, rows, columns, c2)
                 if (v > best) if maximizing else (v < best):
                     best, c = v, c2
-    for k in range(n - 1, -1, -1):
-        undo(grid, heights, rows, columns, line[k])
+    _take_back(grid, heights, rows, columns, line, n)
     return n
