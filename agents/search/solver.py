@@ -267,19 +267,23 @@ def _solve(pos, mask, moves, weak, g, tt, dbk, dbv, st, mv, sc, stats, deadline)
     if weak:
         lo = -1
         hi = 1
+    # as Steininger's c4: the first probe halves the interval, each later one asks at the
+    # bound the last returned (fail-soft)
+    med = lo + (hi - lo) // 2
     while lo < hi:
-        med = lo + (hi - lo) // 2
-        if med <= 0 and _half(lo) < med:
-            med = _half(lo)
-        elif med >= 0 and _half(hi) > med:
-            med = _half(hi)
         r = _search(pos, mask, moves, med, med + 1, g, tt, dbk, dbv, st, mv, sc, stats, deadline)
         if stats[S_ABORTED]:
             return 0
         if r <= med:
             hi = r
+            med = r - 1
         else:
             lo = r
+            med = r
+        if med < lo:
+            med = lo
+        if med >= hi:
+            med = hi - 1
     if weak:
         return 1 if lo > 0 else (-1 if lo < 0 else 0)
     return lo
