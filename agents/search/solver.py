@@ -254,8 +254,10 @@ def _half(x):
 
 
 @njit(nogil=True)
-def _solve(pos, mask, moves, weak, g, tt, dbk, dbv, st, mv, sc, stats, deadline):
-    """Exact score (weak: -1, 0, 1) of a position that is not over; 0 if aborted."""
+def _solve(pos, mask, moves, weak, g, tt, dbk, dbv, st, mv, sc, stats, deadline, floor=-1000):
+    """Exact score (weak: -1, 0, 1) of a position that is not over; 0 if aborted.
+    ``floor``: a score the position is known to reach (the first probe asks whether it
+    does better)."""
     N = g[G_N]
     if moves >= N:
         return 0
@@ -270,6 +272,9 @@ def _solve(pos, mask, moves, weak, g, tt, dbk, dbv, st, mv, sc, stats, deadline)
     # as Steininger's c4: the first probe halves the interval, each later one asks at the
     # bound the last returned (fail-soft)
     med = lo + (hi - lo) // 2
+    if not weak and floor > lo:
+        lo = floor
+        med = floor
     while lo < hi:
         r = _search(pos, mask, moves, med, med + 1, g, tt, dbk, dbv, st, mv, sc, stats, deadline)
         if stats[S_ABORTED]:
@@ -303,6 +308,14 @@ def _analyze(pos, mask, moves, weak, g, tt, dbk, dbv, st, mv, sc, stats, deadlin
     """Score of playing each column into ``out`` (INVALID_MOVE for a full column)."""
     N = g[G_N]
     win = winning_cells(pos, mask, g)
+    # a position the database holds: no column scores above its score, so each child's
+    # search starts at that bound (one null-window probe settles the best columns)
+    floor = -1000
+    if dbk is not None:
+        if moves == g[G_DB]:
+            known = db_probe(pos, mask, g, dbk, dbv)
+            if known != DB_MISSING:
+                floor = -known
     for c in range(g[G_W]):
         move = _column_move(mask, c, g)
         if move == 0:
@@ -312,7 +325,7 @@ def _analyze(pos, mask, moves, weak, g, tt, dbk, dbv, st, mv, sc, stats, deadlin
             out[c] = 1 if weak else (N + 1 - moves) // 2
         else:
             out[c] = -_solve(pos ^ mask, mask | move, moves + 1, weak, g, tt, dbk, dbv, st, mv, sc,
-                             stats, deadline)
+                             stats, deadline, floor)
         if stats[S_ABORTED]:
             return
 
