@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from agents.search import solver as S
-from agents.search.position import (G_EVEN, G_FAST, claimeven_bound, has_line, mirror,
+from agents.search.position import (G_BOARD, G_BOTTOM, G_EVEN, G_FAST, claimeven_bound, has_line, mirror,
                                     winning_cells)
 from agents.search.table import table_key, table_size, tt_get, tt_put
 from agents.solver import main as solver_main
@@ -150,6 +150,36 @@ def test_claimeven_bound_never_cuts_a_true_score():
             checked += 1
     assert fired[0] > 5 and fired[-1] > 2, fired
     assert S.geometry(5, 7, 4)[G_EVEN] == 0  # odd rows: no bound
+
+
+def test_claimeven_bound_when_every_line_of_the_first_player_lies_above_one_of_the_second():
+    """The refinement: the first player's claimeven cells hold lines, each above a line
+    of the second player's of the same direction and first column. Such positions
+    (searched for among random ones) are lost for the first player, as the bound says."""
+    rng = random.Random(12)
+    found = 0
+    for rows, columns, inarow, fewest in [(4, 4, 3, 4), (4, 5, 3, 6), (6, 4, 3, 8), (4, 6, 4, 10),
+                                          (6, 5, 4, 18)]:
+        g = S.geometry(rows, columns, inarow)
+        memo = {}
+        here = 0
+        for _ in range(2000):
+            if here == 6:
+                break
+            stones = rng.randrange(fewest, rows * columns - 2)
+            seq = random_line(rows, columns, inarow, stones - stones % 2, rng)
+            if seq is None:
+                continue
+            p = Position.from_moves(seq, rows, columns, inarow)
+            possible = (p.mask + g[G_BOTTOM]) & g[G_BOARD]
+            theirs = (p.pos ^ p.mask) | (g[G_EVEN] & ~(p.mask | possible))
+            if not has_line(g[G_BOARD] & ~theirs, g) or claimeven_bound(p.pos, p.mask, g) != -1:
+                continue
+            exact = ref_score(board_of(seq, rows, columns), 1, rows, columns, inarow, memo)
+            assert exact <= -1, (rows, columns, inarow, seq)
+            here += 1
+        found += here
+    assert found >= 10, found
 
 
 @pytest.mark.parametrize("shape", [(6, 7, 4), (4, 5, 3), (5, 4, 5), (7, 8, 4)])

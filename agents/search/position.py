@@ -113,7 +113,11 @@ def claimeven_bound(pos, mask, g):
     odd height (their number is even). That strategy ("claimeven") gives the second
     player every empty even cell not playable now; the first player gets at most the
     other cells. If those hold no line, the first player never wins (bound 0); if the
-    second player's cells also hold a line, the second player wins (bound -1)::
+    second player's cells also hold a line, the second player wins (bound -1). The
+    second player also wins when every line of the first player's cells lies above a
+    line of the second player's of the same direction starting in the same column (c4's
+    refinement): each cell of the upper line is filled after the one below it, so the
+    lower line is complete first::
 
         row 6  even   second player      (cells not playable now)
         row 5  odd    first player
@@ -122,11 +126,42 @@ def claimeven_bound(pos, mask, g):
         row 1  odd    first player
     """
     theirs = (pos ^ mask) | (g[G_EVEN] & ~(mask | possible_moves(mask, g)))
-    if has_line(g[G_BOARD] & ~theirs, g):
-        return 1 << 20
-    if has_line(theirs, g):
-        return -1
-    return 0
+    board = g[G_BOARD]
+    mine = board & ~theirs
+    if not has_line(mine, g):
+        return -1 if has_line(theirs, g) else 0
+    H = g[G_H]
+    for di in range(4):
+        d = 1
+        if di == 1:
+            d = H - 1
+        elif di == 2:
+            d = H
+        elif di == 3:
+            d = H + 1
+        ours = line_starts(mine, d, g[G_INAROW])
+        if ours == 0:
+            continue
+        above = 0  # the cells above the first cell of a line of theirs, in its column
+        t = line_starts(theirs, d, g[G_INAROW])
+        while t != 0:
+            t = (t << 1) & board
+            above |= t
+        if ours & ~above:
+            return 1 << 20
+    return -1
+
+
+@njit
+def line_starts(b, d, inarow):
+    """The cells ``x`` of ``b`` with ``x + i * d`` in ``b`` for every ``i < inarow``: the
+    first cells of the lines of ``b`` in direction ``d`` (``b`` inside the board)."""
+    m = b
+    for i in range(1, inarow):
+        m &= shift(b, i * d)
+        if m == 0:
+            break
+    return m
 
 
 @njit
