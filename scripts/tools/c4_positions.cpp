@@ -5,7 +5,7 @@
 // Reads one position a line on stdin (a move string, 1-based columns, as Pascal Pons'
 // c4solver reads them; anything after the moves is ignored) and prints "moves score",
 // the strong score of the side to move in Pons' scale (c4 uses the same one), solving
-// every line with one Solver: its transposition table is kept from line to line, as
+// every line with one Solver (an empty line: the empty board): its transposition table is kept from line to line, as
 // Pons' main does.
 #include <iostream>
 #include <sstream>
@@ -21,9 +21,7 @@ int main() {
     while (std::getline(std::cin, line)) {
         std::istringstream in(line);
         std::string moves;
-        if (!(in >> moves)) {
-            continue;
-        }
+        in >> moves;  // an empty line is the empty board, as Pons' c4solver reads it
         Position pos{};
         bool ok = true;
         for (char ch : moves) {
