@@ -5,7 +5,7 @@ import time
 
 import numpy as np
 
-from heuristics import get as get_heuristic
+from heuristics import entry, get as get_heuristic
 
 from agents.players.base import (Agent, boolean, heuristic_name, optional, positive_int, positive_number, seed_value)
 from agents.search.tactics import safety_net, tactical_move
@@ -62,7 +62,7 @@ class MinimaxAgent(Agent):
         full board, at a position whose evaluation for ``mark`` is that value
         (:func:`agents.search.minimax.minimax_line`)."""
         out = np.empty(self.depth, dtype=np.int64)
-        if self.heuristic == "windows":
+        if entry(self.heuristic).incremental:  # as tutorial_scores decides
             n = minimax_line_counts(grid, heights, cfg.rows, cfg.columns, cfg.inarow,
                                     window_table(*cfg), cell_window_table(*cfg), self.depth,
                                     mark, column, out)
