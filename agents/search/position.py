@@ -131,14 +131,7 @@ def claimeven_bound(pos, mask, g):
     if not has_line(mine, g):
         return -1 if has_line(theirs, g) else 0
     H = g[G_H]
-    for di in range(4):
-        d = 1
-        if di == 1:
-            d = H - 1
-        elif di == 2:
-            d = H
-        elif di == 3:
-            d = H + 1
+    for d in (1, H - 1, H, H + 1):
         ours = line_starts(mine, d, g[G_INAROW])
         if ours == 0:
             continue
