@@ -77,10 +77,14 @@ from agents.players.traps import BUDGET_BINS, WATCH_MAX, TrapsMixin
 from agents.players.warmup import Warmup
 from agents.search.book_format import KIND_NAMES, load_book
 from agents.search.position import Position
-from agents.search.solver import DEFAULT_TT_BITS, Solver, warmup_units as solver_units
+from agents.search.solver import DEFAULT_TT_BITS, Solver, kernel_calls
 
 WARMUPS = ("now", "background")
 SOLVER_READY = "solver._solve"  # the last solver unit of the warmup
+# compile seconds of the solver's kernel groups (agents.search.solver.kernel_calls) on the
+# development machine, for the warm-up's schedule
+SOLVER_SECONDS = {"solver._search": 1.75, "solver._best_move": 0.85, "solver._columns": 0.9,
+                  "solver._solve": 0.3}
 _WARMUP = None
 
 
@@ -93,7 +97,7 @@ def shared_warmup():
         from agents.players.base import warmup_units as base_units
         from agents.players.lookahead import warmup_units as alphabeta_units
         rules, tactics = base_units()
-        units = [u for u in solver_units() if u[0] != "solver._analyze"]  # unused in play
+        units = solver_units()
         assert units[-1][0] == SOLVER_READY
         # what a move outside the book needs first (the solver), then what traps need:
         # the alphabeta model on bitboards (the array kernels serve only boards the
@@ -102,6 +106,13 @@ def shared_warmup():
         model = [u for u in alphabeta_units() if u[0] == "alphabeta.bitboards"]
         _WARMUP = Warmup([rules] + units + [tactics] + model)
     return _WARMUP
+
+
+def solver_units(solver=None):
+    """The solver's units for :class:`agents.players.warmup.Warmup`: ``(label, call,
+    expected compile seconds)``, in the order a move needs them (``solver``: see
+    :func:`agents.search.solver.kernel_calls`)."""
+    return [(name, call, SOLVER_SECONDS[name]) for name, call in kernel_calls(solver)]
 
 
 def _settled(lo, hi, complete):

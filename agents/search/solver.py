@@ -31,439 +31,25 @@ stone dropped when ``m`` stones are on the board scores ``(N + 1 - m) // 2``
 (``N = rows * columns``), so a faster win scores higher; a loss is the negated
 score of the opponent's win. On 7x6 this is "22 minus the winner's stones".
 
-This file holds the search kernel, its four entry points (``_solve``, ``_analyze``,
-``_moves_at_least``, ``_best_move``: they share the kernel's stack arrays, which is
-why they stay in one file of ~550 lines) and the :class:`Solver` driver. Command
-line: :mod:`agents.solver` (``python -m agents.solver``).
+Three files: the search kernel (:mod:`agents.search.solver_kernel`: ``_search``, one
+alpha-beta search on an explicit stack), the root entry points that call it
+(:mod:`agents.search.solver_roots`: ``_solve``, ``_columns``, ``_best_move``) and, here,
+the board geometry and the :class:`Solver` driver, which owns the table and the stack
+arrays the kernels share. Command line: :mod:`agents.solver` (``python -m agents.solver``).
 """
 import time
 
 import numpy as np
 
-from agents.board.bitboard import fits_bitboard, popcount
-from agents.board.jit import njit, now
-from agents.search.position import (G_BOARD, G_BOTTOM, G_EVEN, G_FAST, G_H, G_INAROW, G_N, G_ORDER, G_ROWS,
-                                    G_SYM, G_DB, G_W, Position, can_win_next, claimeven_bound, column_of,
-                                    non_losing_moves, possible_moves, winning_cells)
-from agents.search.table import (DB_MISSING, DEFAULT_TT_BITS, SYM_STONES, db_probe, table_key, table_size,
-                                 tt_get, tt_put)
+from agents.board.bitboard import fits_bitboard
+from agents.search.position import (G_BOARD, G_BOTTOM, G_DB, G_EVEN, G_FAST, G_H, G_INAROW, G_N,
+                                    G_ORDER, G_ROWS, G_SYM, G_W, Position)
+from agents.search.solver_kernel import _search
+from agents.search.solver_roots import EXACT, INVALID_MOVE, _best_move, _columns, _solve
+from agents.search.stats import S_ABORTED, S_NODES, S_STOP, new_stats
+from agents.search.table import DEFAULT_TT_BITS, SYM_STONES, table_size
 
-INVALID_MOVE = -1000  # score printed by analyze() for a full column
-
-
-# stats[] -- counters shared with Python; S_STOP, set by another thread, stops the search
-# as the deadline does (read every 4096 nodes)
-S_NODES, S_ABORTED, S_STOP = 0, 1, 2
-
-# ---------------------------------------------------------------------------
-# The search
-# ---------------------------------------------------------------------------
-
-
-@njit
-def _score_bounds(g):
-    """(MIN_SCORE, MAX_SCORE): the extreme scores of a position that is not won next move."""
-    n = g[G_N]
-    return -(n // 2) + 3, (n + 1) // 2 - 3
-
-
-@njit
-def _frame(st, d, pos, mask, alpha, beta, key, n, forced):
-    """Fill the stack frame of depth ``d`` (see :func:`_search`)."""
-    st[d, 0] = pos
-    st[d, 1] = mask
-    st[d, 2] = alpha
-    st[d, 3] = beta
-    st[d, 4] = key
-    st[d, 5] = n
-    st[d, 6] = forced
-
-
-@njit(nogil=True)
-def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, stats, deadline):
-    """Negamax value of a position whose side to move cannot win at once.
-
-    Fail-soft alpha-beta: a result ``<= alpha0`` is an upper bound, ``>= beta0``
-    a lower bound, in between the exact score. Explicit stack: ``st[d]`` holds
-    (pos, mask, alpha, beta, key, moves left to try, 1 for a forced move) of depth
-    ``d``; ``mv[d]`` the moves, best last. With ``deadline > 0`` the clock is read
-    every 4096 nodes (and ``stats[S_STOP]``, which another thread may set); past it
-    ``stats[S_ABORTED]`` is set and 0 returned (never
-    stored)."""
-    N = g[G_N]
-    W = g[G_W]
-    MIN, MAX = _score_bounds(g)
-    d = 0
-    pos = pos0
-    mask = mask0
-    alpha = alpha0
-    beta = beta0
-    nodes = stats[S_NODES]
-    while True:
-        # ---- enter the node at depth d: a value r (leaf) or a sorted move list
-        moves = moves0 + d
-        nodes += 1
-        leaf = True
-        r = 0
-        if (nodes & 4095) == 0 and (stats[S_STOP] != 0 or (deadline > 0.0 and now() > deadline)):
-            stats[S_NODES] = nodes
-            stats[S_ABORTED] = 1
-            return 0
-        # non_losing_moves, keeping the opponent's winning cells for the move order
-        known = DB_MISSING
-        if dbk is not None:  # pruned at compile time without a database (dbk None)
-            if moves == g[G_DB]:  # a position of the database's stones: its exact score
-                known = db_probe(pos, mask, g, dbk, dbv)
-        possible = (mask + g[G_BOTTOM]) & g[G_BOARD]
-        opp = winning_cells(pos ^ mask, mask, g)
-        forced = possible & opp
-        if forced != 0:
-            possible = 0 if (forced & (forced - 1)) != 0 else forced
-        possible &= ~(opp >> 1)
-        if known != DB_MISSING:
-            r = known
-        elif possible == 0:
-            r = -((N - moves) // 2)
-        elif moves >= N - 2:
-            r = 0
-        else:
-            lo = -((N - 2 - moves) // 2)
-            hi = (N - 1 - moves) // 2
-            key = 0
-            done = False
-            if alpha < lo:
-                alpha = lo
-                if alpha >= beta:
-                    r = alpha
-                    done = True
-            if not done and beta > hi:
-                beta = hi
-                if alpha >= beta:
-                    r = beta
-                    done = True
-            if not done and (moves & 1) == 0 and g[G_EVEN] != 0 and beta > -1:
-                hi = claimeven_bound(pos, mask, g)
-                if beta > hi:
-                    beta = hi
-                    if alpha >= beta:
-                        r = beta
-                        done = True
-            if not done and (possible & (possible - 1)) == 0:
-                # one move: searched without the table (its child stores the same value)
-                done = True
-                leaf = False
-                mv[d, 0] = possible
-                _frame(st, d, pos, mask, alpha, beta, 0, 1, 1)
-            if not done:
-                key = table_key(pos, mask, moves, g)
-                val = tt_get(tt, key)
-                if val != 0:
-                    if val > MAX - MIN + 1:
-                        lo = val + 2 * MIN - MAX - 2
-                        if alpha < lo:
-                            alpha = lo
-                            if alpha >= beta:
-                                r = alpha
-                                done = True
-                    else:
-                        hi = val + MIN - 1
-                        if beta > hi:
-                            beta = hi
-                            if alpha >= beta:
-                                r = beta
-                                done = True
-            if not done:
-                # enhanced transposition cut-off (as in Steininger's c4; every node: on
-                # begin.txt it measured better than c4's "only above 15 empty cells"): a
-                # child whose table entry bounds its value from above bounds ours from below
-                cpos = pos ^ mask
-                rest = possible
-                while rest != 0:
-                    move = rest & -rest
-                    rest ^= move
-                    cval = tt_get(tt, table_key(cpos, mask | move, moves + 1, g))
-                    if cval != 0 and cval <= MAX - MIN + 1:
-                        clo = 1 - MIN - cval  # -(the child's upper bound)
-                        if clo > alpha:
-                            alpha = clo
-                            if alpha >= beta:
-                                r = alpha
-                                done = True
-                                break
-            if not done:
-                leaf = False
-                n = 0
-                for i in range(W - 1, -1, -1):  # centre last in, first out at equal score
-                    move = possible & g[G_ORDER + W + g[G_ORDER + i]]
-                    if move != 0:
-                        # c4's guess of a move's worth: the mover's winning cells after
-                        # it, except those right above an opponent's winning cell (never
-                        # theirs to keep), weighted 12 when the cell right above a
-                        # playable one, 5 when two above, 3 anywhere
-                        m2 = mask | move
-                        thr = winning_cells(pos | move, m2, g) & ~(opp << 1)
-                        above = ((m2 + g[G_BOTTOM]) & g[G_BOARD]) << 1
-                        s = (12 * popcount(thr & above) + 3 * popcount(thr)
-                             + 5 * popcount(thr & ((above & g[G_BOARD]) << 1)))
-                        j = n
-                        while j > 0 and sc[d, j - 1] > s:
-                            sc[d, j] = sc[d, j - 1]
-                            mv[d, j] = mv[d, j - 1]
-                            j -= 1
-                        sc[d, j] = s
-                        mv[d, j] = move
-                        n += 1
-                _frame(st, d, pos, mask, alpha, beta, key, n, 0)
-        # ---- hand values up the stack until a node has another move to try
-        while leaf:
-            if d == 0:
-                stats[S_NODES] = nodes
-                return r
-            d -= 1
-            score = -r
-            if st[d, 6] == 1:  # a forced move: its value, nothing stored
-                r = score
-                continue
-            if score >= st[d, 3]:
-                tt_put(tt, st[d, 4], score + MAX - 2 * MIN + 2, moves0 + d)
-                r = score
-                continue
-            if score > st[d, 2]:
-                st[d, 2] = score
-            if st[d, 5] == 0:
-                tt_put(tt, st[d, 4], st[d, 2] - MIN + 1, moves0 + d)
-                r = st[d, 2]
-                continue
-            leaf = False
-        # ---- descend into the next move of depth d
-        st[d, 5] -= 1
-        move = mv[d, st[d, 5]]
-        pos = st[d, 0] ^ st[d, 1]
-        mask = st[d, 1] | move
-        alpha = -st[d, 3]
-        beta = -st[d, 2]
-        d += 1
-
-
-@njit
-def _half(x):
-    """x / 2 rounded toward zero (C semantics, as in the reference solver)."""
-    if x < 0:
-        return -((-x) // 2)
-    return x // 2
-
-
-@njit(nogil=True)
-def _solve(pos, mask, moves, weak, g, tt, dbk, dbv, st, mv, sc, stats, deadline, floor=-1000):
-    """Exact score (weak: -1, 0, 1) of a position that is not over; 0 if aborted.
-    ``floor``: a score the position is known to reach (the first probe asks whether it
-    does better)."""
-    N = g[G_N]
-    if moves >= N:
-        return 0
-    if can_win_next(pos, mask, g):
-        r = (N + 1 - moves) // 2
-        return 1 if weak else r
-    lo = -((N - moves) // 2)
-    hi = (N + 1 - moves) // 2
-    if weak:
-        lo = -1
-        hi = 1
-    # as Steininger's c4: the first probe halves the interval, each later one asks at the
-    # bound the last returned (fail-soft)
-    med = lo + (hi - lo) // 2
-    if not weak and floor > lo:
-        lo = floor
-        med = floor
-    while lo < hi:
-        r = _search(pos, mask, moves, med, med + 1, g, tt, dbk, dbv, st, mv, sc, stats, deadline)
-        if stats[S_ABORTED]:
-            return 0
-        if r <= med:
-            hi = r
-            med = r - 1
-        else:
-            lo = r
-            med = r
-        if med < lo:
-            med = lo
-        if med >= hi:
-            med = hi - 1
-    if weak:
-        return 1 if lo > 0 else (-1 if lo < 0 else 0)
-    return lo
-
-
-@njit
-def _column_move(mask, c, g):
-    """The one-bit move of column ``c``; 0 if the column is full."""
-    H = g[G_H]
-    if mask & (1 << (c * H + g[G_ROWS] - 1)):
-        return 0
-    return (mask + (1 << (c * H))) & g[G_ORDER + g[G_W] + c]
-
-
-@njit(nogil=True)
-def _analyze(pos, mask, moves, weak, g, tt, dbk, dbv, st, mv, sc, stats, deadline, out):
-    """Score of playing each column into ``out`` (INVALID_MOVE for a full column)."""
-    N = g[G_N]
-    win = winning_cells(pos, mask, g)
-    # a position the database holds: no column scores above its score, so each child's
-    # search starts at that bound (one null-window probe settles the best columns)
-    floor = -1000
-    if dbk is not None:
-        if moves == g[G_DB]:
-            known = db_probe(pos, mask, g, dbk, dbv)
-            if known != DB_MISSING:
-                floor = -known
-    for c in range(g[G_W]):
-        move = _column_move(mask, c, g)
-        if move == 0:
-            out[c] = INVALID_MOVE
-            continue
-        if win & move:
-            out[c] = 1 if weak else (N + 1 - moves) // 2
-        else:
-            out[c] = -_solve(pos ^ mask, mask | move, moves + 1, weak, g, tt, dbk, dbv, st, mv, sc,
-                             stats, deadline, floor)
-        if stats[S_ABORTED]:
-            return
-
-
-# duplicates: the column walk of _analyze, asking one null-window question per column
-# instead of the exact score; each entry point stays a tight loop of its own.
-@njit(nogil=True)
-def _moves_at_least(pos, mask, moves, t, g, tt, dbk, dbv, st, mv, sc, stats, deadline, out):
-    """``out[c]`` = 1 if playing column ``c`` scores at least ``t``, else 0 (and
-    INVALID_MOVE for a full column): one null-window search per column."""
-    N = g[G_N]
-    win = winning_cells(pos, mask, g)
-    for c in range(g[G_W]):
-        move = _column_move(mask, c, g)
-        if move == 0:
-            out[c] = INVALID_MOVE
-            continue
-        if win & move:
-            out[c] = 1 if (N + 1 - moves) // 2 >= t else 0
-            continue
-        if moves + 1 >= N:  # the board is full after this move: a draw
-            out[c] = 1 if t <= 0 else 0
-            continue
-        if can_win_next(pos ^ mask, mask | move, g):  # hands the opponent a four
-            r = -((N - moves) // 2)
-        else:
-            r = -_search(pos ^ mask, mask | move, moves + 1, -t, -(t - 1), g, tt, dbk, dbv, st, mv, sc,
-                         stats, deadline)
-        if stats[S_ABORTED]:
-            return
-        out[c] = 1 if r > t - 1 else 0
-
-
-@njit(nogil=True)
-def _best_move(pos, mask, moves, weak_first, weak, g, tt, dbk, dbv, st, mv, sc, stats, deadline, result):
-    """An optimal column and the score interval, into ``result`` = (col, lo, hi).
-
-    The column's score is at least ``lo``; the position's score is in
-    ``[lo, hi]`` (``lo == hi`` unless aborted). Among several optimal columns the
-    first in move order is kept, and since scores count stones a faster win
-    (or slower loss) always scores strictly higher. ``weak_first`` probes
-    "win?" then "at least a draw?" before narrowing, so an aborted search still
-    returns a column that keeps the game-theoretic outcome whenever
-    ``lo >= 1`` or ``lo >= 0 >= hi``. ``weak`` stops there: the interval is then
-    one of [1, 1] (win), [0, 0] (draw), [-1, -1] (loss) and the column keeps
-    the outcome."""
-    N = g[G_N]
-    W = g[G_W]
-    H = g[G_H]
-    rows = g[G_ROWS]
-    possible = possible_moves(mask, g)
-    win = winning_cells(pos, mask, g) & possible
-    if win != 0:
-        r = (N + 1 - moves) // 2
-        c = column_of(win & -win, g)
-        result[0] = c
-        result[1] = r
-        result[2] = r
-        return
-    safe = non_losing_moves(pos, mask, g)
-    if safe == 0 or moves >= N - 2:
-        r = 0 if safe != 0 else -((N - moves) // 2)
-        pick = safe if safe != 0 else possible
-        for i in range(W):
-            c = g[G_ORDER + i]
-            if pick & g[G_ORDER + W + c]:
-                result[0] = c
-                result[1] = r
-                result[2] = r
-                return
-    # children in the search's move order (best first)
-    n = 0
-    cols = np.empty(W, dtype=np.int64)
-    keys = np.empty(W, dtype=np.int64)
-    for i in range(W - 1, -1, -1):
-        c = g[G_ORDER + i]
-        move = safe & g[G_ORDER + W + c]
-        if move != 0:
-            s = popcount(winning_cells(pos | move, mask, g))
-            j = n
-            while j > 0 and keys[j - 1] > s:
-                keys[j] = keys[j - 1]
-                cols[j] = cols[j - 1]
-                j -= 1
-            keys[j] = s
-            cols[j] = c
-            n += 1
-    order = cols[:n][::-1].copy()
-    lo = -((N - 2 - moves) // 2)
-    hi = (N - 1 - moves) // 2
-    best = order[0]
-    if weak:
-        lo = -1 if lo < -1 else lo
-        hi = 1 if hi > 1 else hi
-    result[0] = best
-    result[1] = lo
-    result[2] = hi
-    while lo < hi:
-        if weak_first and lo < 0 < hi:
-            med = 0
-        elif weak_first and lo < -1 and hi == 0:
-            med = -1
-        else:
-            med = lo + (hi - lo) // 2
-            if med <= 0 and _half(lo) < med:
-                med = _half(lo)
-            elif med >= 0 and _half(hi) > med:
-                med = _half(hi)
-        found = False
-        rmax = lo
-        for i in range(n):
-            c = order[i]
-            move = safe & g[G_ORDER + W + c]
-            r = -_search(pos ^ mask, mask | move, moves + 1, -(med + 1), -med, g, tt, dbk, dbv, st, mv, sc,
-                         stats, deadline)
-            if stats[S_ABORTED]:
-                return
-            if r > med:
-                lo = r
-                best = c
-                found = True
-                # try the proven column first from now on
-                for k in range(i, 0, -1):
-                    order[k] = order[k - 1]
-                order[0] = c
-                break
-            if r > rmax:
-                rmax = r
-        if not found:
-            hi = rmax
-        if weak:
-            lo = 1 if lo > 1 else (-1 if lo < -1 else lo)
-            hi = 1 if hi > 1 else (-1 if hi < -1 else hi)
-        result[0] = best
-        result[1] = lo
-        result[2] = hi
-    _ = H
-    _ = rows
+__all__ = ["DEFAULT_TT_BITS", "INVALID_MOVE", "Solver", "geometry", "kernel_calls", "warm_up"]
 
 
 # ---------------------------------------------------------------------------
@@ -527,7 +113,7 @@ class Solver:
         self.st = np.zeros((depth, 7), dtype=np.int64)
         self.mv = np.zeros((depth, self.columns), dtype=np.int64)
         self.sc = np.zeros((depth, self.columns), dtype=np.int64)
-        self.stats = np.zeros(3, dtype=np.int64)
+        self.stats = new_stats()
         self.nodes = 0
         self.dbk, self.dbv, self.database = _NO_KEYS, _NO_VALUES, None
         self.threads = int(threads)
@@ -605,7 +191,7 @@ class Solver:
             p = self.position(p)
         self._check(p)
         out = np.full(self.columns, INVALID_MOVE, dtype=np.int64)
-        self._run(_analyze, p, (bool(weak),), deadline, out)
+        self._run(_columns, p, (bool(weak), EXACT), deadline, out)
         return None if self.stats[S_ABORTED] else [int(v) for v in out]
 
     def moves_at_least(self, p, t, deadline=0.0):
@@ -616,7 +202,8 @@ class Solver:
             p = self.position(p)
         self._check(p)
         out = np.full(self.columns, INVALID_MOVE, dtype=np.int64)
-        self._run(_moves_at_least, p, (int(t),), deadline, out)
+        t = max(int(t), -self.rows * self.columns)  # every score is above -N (and EXACT)
+        self._run(_columns, p, (False, t), deadline, out)
         if self.stats[S_ABORTED]:
             return None
         return [c for c in range(self.columns) if out[c] == 1]
@@ -705,7 +292,7 @@ class _Helper:
         self.st = np.zeros_like(solver.st)
         self.mv = np.zeros_like(solver.mv)
         self.sc = np.zeros_like(solver.sc)
-        self.stats = np.zeros(3, dtype=np.int64)
+        self.stats = new_stats()
         W = solver.columns
         order = [int(c) for c in solver.g[G_ORDER:G_ORDER + W]]
         mirrored = [W - 1 - c for c in order]
@@ -720,10 +307,11 @@ class _Helper:
         return int(self.stats[S_NODES])
 
 
-def warmup_units(solver=None):
-    """Units for :class:`agents.players.warmup.Warmup`: each compiles solver kernels by one
-    call on a tiny position (types are the same for every shape). ``solver``: the
-    solver to call (default: a private 7x6 one with a 1024-slot table)."""
+def kernel_calls(solver=None):
+    """``[(name, call)]``: each call compiles one group of the solver's kernels by using
+    it once on a tiny position (numba compiles on first call; the types are the same for
+    every board shape). ``solver``: the solver to call (default: a private 7x6 one with a
+    1024-slot table). The players' warm-up (:mod:`agents.players.perfect`) times them."""
     s = solver if solver is not None else Solver(6, 7, 4, 10)
     p = s.position("")
     for c in range(s.columns):
@@ -734,42 +322,21 @@ def warmup_units(solver=None):
     def soon():
         return time.perf_counter() + 0.001
 
-    def bits():
-        # the small kernels the searches call, with the types they pass (int64 bitboards)
-        pos, mask, g = p.pos, p.mask, s.g
-        _score_bounds(g)
-        possible_moves(mask, g)
-        non_losing_moves(pos, mask, g)
-        can_win_next(pos, mask, g)
-        popcount(pos)
-
-    def table():
-        pos, mask, g = p.pos, p.mask, s.g
-        key = table_key(pos, mask, p.moves, g)
-        tt_put(s.tt, key, 0, p.moves)
-        tt_get(s.tt, key)
-        _half(-3)
-        column_of(_column_move(mask, 3, g), g)
-        now()
-
     def search():
-        # the null-window search every entry point below calls, compiled on its own
+        # the search kernel every entry point calls (and its small kernels), on its own
         s._run(_search, p, (0, 1), soon())
 
-    def analyze():
+    def columns():
         s.analyze(p, deadline=soon())
+        s.moves_at_least(p, 0, deadline=soon())
         s.reset()
-    # (label, call, expected compile seconds on the development machine)
-    return [("solver bitboard kernels", bits, 0.6),
-            ("solver table kernels", table, 0.6),
-            ("solver._search", search, 0.55),
-            ("solver._best_move", lambda: s.best_move(p, deadline=soon()), 0.75),
-            ("solver._moves_at_least", lambda: s.moves_at_least(p, 0, deadline=soon()), 0.35),
-            ("solver._solve", lambda: s.solve(p, deadline=soon()), 0.33),
-            ("solver._analyze", analyze, 0.35)]
+    return [("solver._search", search),
+            ("solver._best_move", lambda: s.best_move(p, deadline=soon())),
+            ("solver._columns", columns),
+            ("solver._solve", lambda: s.solve(p, deadline=soon()))]
 
 
 def warm_up(solver):
     """Compile every kernel on a tiny position (numba compiles on first call)."""
-    for _, fn, _ in warmup_units(solver):
-        fn()
+    for _, call in kernel_calls(solver):
+        call()

@@ -1,0 +1,210 @@
+"""The exact solver's search kernel: ``_search``, negamax with alpha-beta on an explicit
+stack (no recursion, no allocation inside the loop), and its small helpers.
+
+The design, the score convention and the geometry vector ``g`` are described in
+:mod:`agents.search.solver`; the root entry points that call ``_search`` are in
+:mod:`agents.search.solver_roots`.
+"""
+from agents.board.bitboard import popcount
+from agents.board.jit import njit, now
+from agents.search.position import (G_BOARD, G_BOTTOM, G_DB, G_EVEN, G_N, G_ORDER, G_W,
+                                    claimeven_bound, winning_cells)
+from agents.search.stats import S_ABORTED, S_NODES, S_STOP
+from agents.search.table import DB_MISSING, db_probe, table_key, tt_get, tt_put
+
+# ---------------------------------------------------------------------------
+# The search
+# ---------------------------------------------------------------------------
+
+
+@njit
+def _score_bounds(g):
+    """(MIN_SCORE, MAX_SCORE): the extreme scores of a position that is not won next move."""
+    n = g[G_N]
+    return -(n // 2) + 3, (n + 1) // 2 - 3
+
+
+@njit
+def _frame(st, d, pos, mask, alpha, beta, key, n, forced):
+    """Fill the stack frame of depth ``d`` (see :func:`_search`)."""
+    st[d, 0] = pos
+    st[d, 1] = mask
+    st[d, 2] = alpha
+    st[d, 3] = beta
+    st[d, 4] = key
+    st[d, 5] = n
+    st[d, 6] = forced
+
+
+@njit(nogil=True)
+def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, stats, deadline):
+    """Negamax value of a position whose side to move cannot win at once.
+
+    Fail-soft alpha-beta: a result ``<= alpha0`` is an upper bound, ``>= beta0``
+    a lower bound, in between the exact score. Explicit stack: ``st[d]`` holds
+    (pos, mask, alpha, beta, key, moves left to try, 1 for a forced move) of depth
+    ``d``; ``mv[d]`` the moves, best last. With ``deadline > 0`` the clock is read
+    every 4096 nodes (and ``stats[S_STOP]``, which another thread may set); past it
+    ``stats[S_ABORTED]`` is set and 0 returned (never
+    stored)."""
+    N = g[G_N]
+    W = g[G_W]
+    MIN, MAX = _score_bounds(g)
+    d = 0
+    pos = pos0
+    mask = mask0
+    alpha = alpha0
+    beta = beta0
+    nodes = stats[S_NODES]
+    while True:
+        # ---- enter the node at depth d: a value r (leaf) or a sorted move list
+        moves = moves0 + d
+        nodes += 1
+        leaf = True
+        r = 0
+        if (nodes & 4095) == 0 and (stats[S_STOP] != 0 or (deadline > 0.0 and now() > deadline)):
+            stats[S_NODES] = nodes
+            stats[S_ABORTED] = 1
+            return 0
+        # non_losing_moves, keeping the opponent's winning cells for the move order
+        known = DB_MISSING
+        if dbk is not None:  # pruned at compile time without a database (dbk None)
+            if moves == g[G_DB]:  # a position of the database's stones: its exact score
+                known = db_probe(pos, mask, g, dbk, dbv)
+        possible = (mask + g[G_BOTTOM]) & g[G_BOARD]
+        opp = winning_cells(pos ^ mask, mask, g)
+        forced = possible & opp
+        if forced != 0:
+            possible = 0 if (forced & (forced - 1)) != 0 else forced
+        possible &= ~(opp >> 1)
+        if known != DB_MISSING:
+            r = known
+        elif possible == 0:
+            r = -((N - moves) // 2)
+        elif moves >= N - 2:
+            r = 0
+        else:
+            lo = -((N - 2 - moves) // 2)
+            hi = (N - 1 - moves) // 2
+            key = 0
+            done = False
+            if alpha < lo:
+                alpha = lo
+                if alpha >= beta:
+                    r = alpha
+                    done = True
+            if not done and beta > hi:
+                beta = hi
+                if alpha >= beta:
+                    r = beta
+                    done = True
+            if not done and (moves & 1) == 0 and g[G_EVEN] != 0 and beta > -1:
+                hi = claimeven_bound(pos, mask, g)
+                if beta > hi:
+                    beta = hi
+                    if alpha >= beta:
+                        r = beta
+                        done = True
+            if not done and (possible & (possible - 1)) == 0:
+                # one move: searched without the table (its child stores the same value)
+                done = True
+                leaf = False
+                mv[d, 0] = possible
+                _frame(st, d, pos, mask, alpha, beta, 0, 1, 1)
+            if not done:
+                key = table_key(pos, mask, moves, g)
+                val = tt_get(tt, key)
+                if val != 0:
+                    if val > MAX - MIN + 1:
+                        lo = val + 2 * MIN - MAX - 2
+                        if alpha < lo:
+                            alpha = lo
+                            if alpha >= beta:
+                                r = alpha
+                                done = True
+                    else:
+                        hi = val + MIN - 1
+                        if beta > hi:
+                            beta = hi
+                            if alpha >= beta:
+                                r = beta
+                                done = True
+            if not done:
+                # enhanced transposition cut-off (as in Steininger's c4; every node: on
+                # begin.txt it measured better than c4's "only above 15 empty cells"): a
+                # child whose table entry bounds its value from above bounds ours from below
+                cpos = pos ^ mask
+                rest = possible
+                while rest != 0:
+                    move = rest & -rest
+                    rest ^= move
+                    cval = tt_get(tt, table_key(cpos, mask | move, moves + 1, g))
+                    if cval != 0 and cval <= MAX - MIN + 1:
+                        clo = 1 - MIN - cval  # -(the child's upper bound)
+                        if clo > alpha:
+                            alpha = clo
+                            if alpha >= beta:
+                                r = alpha
+                                done = True
+                                break
+            if not done:
+                leaf = False
+                n = 0
+                for i in range(W - 1, -1, -1):  # centre last in, first out at equal score
+                    move = possible & g[G_ORDER + W + g[G_ORDER + i]]
+                    if move != 0:
+                        # c4's guess of a move's worth: the mover's winning cells after
+                        # it, except those right above an opponent's winning cell (never
+                        # theirs to keep), weighted 12 when the cell right above a
+                        # playable one, 5 when two above, 3 anywhere
+                        m2 = mask | move
+                        thr = winning_cells(pos | move, m2, g) & ~(opp << 1)
+                        above = ((m2 + g[G_BOTTOM]) & g[G_BOARD]) << 1
+                        s = (12 * popcount(thr & above) + 3 * popcount(thr)
+                             + 5 * popcount(thr & ((above & g[G_BOARD]) << 1)))
+                        j = n
+                        while j > 0 and sc[d, j - 1] > s:
+                            sc[d, j] = sc[d, j - 1]
+                            mv[d, j] = mv[d, j - 1]
+                            j -= 1
+                        sc[d, j] = s
+                        mv[d, j] = move
+                        n += 1
+                _frame(st, d, pos, mask, alpha, beta, key, n, 0)
+        # ---- hand values up the stack until a node has another move to try
+        while leaf:
+            if d == 0:
+                stats[S_NODES] = nodes
+                return r
+            d -= 1
+            score = -r
+            if st[d, 6] == 1:  # a forced move: its value, nothing stored
+                r = score
+                continue
+            if score >= st[d, 3]:
+                tt_put(tt, st[d, 4], score + MAX - 2 * MIN + 2, moves0 + d)
+                r = score
+                continue
+            if score > st[d, 2]:
+                st[d, 2] = score
+            if st[d, 5] == 0:
+                tt_put(tt, st[d, 4], st[d, 2] - MIN + 1, moves0 + d)
+                r = st[d, 2]
+                continue
+            leaf = False
+        # ---- descend into the next move of depth d
+        st[d, 5] -= 1
+        move = mv[d, st[d, 5]]
+        pos = st[d, 0] ^ st[d, 1]
+        mask = st[d, 1] | move
+        alpha = -st[d, 3]
+        beta = -st[d, 2]
+        d += 1
+
+
+@njit
+def _half(x):
+    """x / 2 rounded toward zero (C semantics, as in the reference solver)."""
+    if x < 0:
+        return -((-x) // 2)
+    return x // 2

@@ -1,0 +1,214 @@
+"""The exact solver's root entry points: each takes a position and the solver's shared
+arrays (``g, tt, dbk, dbv, st, mv, sc, stats, deadline``, see :class:`agents.search.solver.Solver`)
+and calls the search kernel (:func:`agents.search.solver_kernel._search`) once per
+null-window probe.
+
+* ``_solve``: the exact score (null-window probes narrowing the interval);
+* ``_columns``: every column's exact score, or whether it reaches a threshold;
+* ``_best_move``: an optimal column and the score interval, usable when aborted.
+"""
+import numpy as np
+
+from agents.board.bitboard import popcount
+from agents.board.jit import njit
+from agents.search.position import (G_DB, G_H, G_N, G_ORDER, G_ROWS, G_W, can_win_next, column_of,
+                                    non_losing_moves, possible_moves, winning_cells)
+from agents.search.solver_kernel import _half, _search
+from agents.search.stats import S_ABORTED
+from agents.search.table import DB_MISSING, db_probe
+
+INVALID_MOVE = -1000  # the score of a full column in ``_columns``' output
+EXACT = INVALID_MOVE  # ``_columns``' threshold meaning "the exact score"
+
+
+@njit(nogil=True)
+def _solve(pos, mask, moves, weak, g, tt, dbk, dbv, st, mv, sc, stats, deadline, floor=-1000):
+    """Exact score (weak: -1, 0, 1) of a position that is not over; 0 if aborted.
+    ``floor``: a score the position is known to reach (the first probe asks whether it
+    does better)."""
+    N = g[G_N]
+    if moves >= N:
+        return 0
+    if can_win_next(pos, mask, g):
+        r = (N + 1 - moves) // 2
+        return 1 if weak else r
+    lo = -((N - moves) // 2)
+    hi = (N + 1 - moves) // 2
+    if weak:
+        lo = -1
+        hi = 1
+    # as Steininger's c4: the first probe halves the interval, each later one asks at the
+    # bound the last returned (fail-soft)
+    med = lo + (hi - lo) // 2
+    if not weak and floor > lo:
+        lo = floor
+        med = floor
+    while lo < hi:
+        r = _search(pos, mask, moves, med, med + 1, g, tt, dbk, dbv, st, mv, sc, stats, deadline)
+        if stats[S_ABORTED]:
+            return 0
+        if r <= med:
+            hi = r
+            med = r - 1
+        else:
+            lo = r
+            med = r
+        if med < lo:
+            med = lo
+        if med >= hi:
+            med = hi - 1
+    if weak:
+        return 1 if lo > 0 else (-1 if lo < 0 else 0)
+    return lo
+
+
+@njit
+def _column_move(mask, c, g):
+    """The one-bit move of column ``c``; 0 if the column is full."""
+    H = g[G_H]
+    if mask & (1 << (c * H + g[G_ROWS] - 1)):
+        return 0
+    return (mask + (1 << (c * H))) & g[G_ORDER + g[G_W] + c]
+
+
+@njit(nogil=True)
+def _columns(pos, mask, moves, weak, t, g, tt, dbk, dbv, st, mv, sc, stats, deadline, out):
+    """Each column's verdict into ``out`` (INVALID_MOVE for a full column). With ``t ==
+    EXACT``: the exact score of playing it (weak: -1, 0, 1); otherwise 1 if playing it
+    scores at least ``t``, else 0 (one null-window search a column, ``t > EXACT``)."""
+    N = g[G_N]
+    win = winning_cells(pos, mask, g)
+    # a position the database holds: no column scores above its score, so each child's
+    # exact search starts at that bound (one null-window probe settles the best columns)
+    floor = -1000
+    if dbk is not None:
+        if t == EXACT and moves == g[G_DB]:
+            known = db_probe(pos, mask, g, dbk, dbv)
+            if known != DB_MISSING:
+                floor = -known
+    for c in range(g[G_W]):
+        move = _column_move(mask, c, g)
+        if move == 0:
+            out[c] = INVALID_MOVE
+            continue
+        if win & move:
+            r = 1 if weak else (N + 1 - moves) // 2
+        elif t == EXACT:
+            r = -_solve(pos ^ mask, mask | move, moves + 1, weak, g, tt, dbk, dbv, st, mv, sc,
+                        stats, deadline, floor)
+        elif moves + 1 >= N:  # the board is full after this move: a draw
+            r = 0
+        elif can_win_next(pos ^ mask, mask | move, g):  # hands the opponent a four
+            r = -((N - moves) // 2)
+        else:
+            r = -_search(pos ^ mask, mask | move, moves + 1, -t, -(t - 1), g, tt, dbk, dbv, st, mv, sc,
+                         stats, deadline)
+        if stats[S_ABORTED]:
+            return
+        if t == EXACT:
+            out[c] = r
+        else:
+            out[c] = 1 if r >= t else 0
+
+
+@njit(nogil=True)
+def _best_move(pos, mask, moves, weak_first, weak, g, tt, dbk, dbv, st, mv, sc, stats, deadline, result):
+    """An optimal column and the score interval, into ``result`` = (col, lo, hi).
+
+    The column's score is at least ``lo``; the position's score is in
+    ``[lo, hi]`` (``lo == hi`` unless aborted). Among several optimal columns the
+    first in move order is kept, and since scores count stones a faster win
+    (or slower loss) always scores strictly higher. ``weak_first`` probes
+    "win?" then "at least a draw?" before narrowing, so an aborted search still
+    returns a column that keeps the game-theoretic outcome whenever
+    ``lo >= 1`` or ``lo >= 0 >= hi``. ``weak`` stops there: the interval is then
+    one of [1, 1] (win), [0, 0] (draw), [-1, -1] (loss) and the column keeps
+    the outcome."""
+    N = g[G_N]
+    W = g[G_W]
+    possible = possible_moves(mask, g)
+    win = winning_cells(pos, mask, g) & possible
+    if win != 0:
+        r = (N + 1 - moves) // 2
+        c = column_of(win & -win, g)
+        result[0] = c
+        result[1] = r
+        result[2] = r
+        return
+    safe = non_losing_moves(pos, mask, g)
+    if safe == 0 or moves >= N - 2:
+        r = 0 if safe != 0 else -((N - moves) // 2)
+        pick = safe if safe != 0 else possible
+        for i in range(W):
+            c = g[G_ORDER + i]
+            if pick & g[G_ORDER + W + c]:
+                result[0] = c
+                result[1] = r
+                result[2] = r
+                return
+    # children in the search's move order (best first)
+    n = 0
+    cols = np.empty(W, dtype=np.int64)
+    keys = np.empty(W, dtype=np.int64)
+    for i in range(W - 1, -1, -1):
+        c = g[G_ORDER + i]
+        move = safe & g[G_ORDER + W + c]
+        if move != 0:
+            s = popcount(winning_cells(pos | move, mask, g))
+            j = n
+            while j > 0 and keys[j - 1] > s:
+                keys[j] = keys[j - 1]
+                cols[j] = cols[j - 1]
+                j -= 1
+            keys[j] = s
+            cols[j] = c
+            n += 1
+    order = cols[:n][::-1].copy()
+    lo = -((N - 2 - moves) // 2)
+    hi = (N - 1 - moves) // 2
+    best = order[0]
+    if weak:
+        lo = -1 if lo < -1 else lo
+        hi = 1 if hi > 1 else hi
+    result[0] = best
+    result[1] = lo
+    result[2] = hi
+    while lo < hi:
+        if weak_first and lo < 0 < hi:
+            med = 0
+        elif weak_first and lo < -1 and hi == 0:
+            med = -1
+        else:
+            med = lo + (hi - lo) // 2
+            if med <= 0 and _half(lo) < med:
+                med = _half(lo)
+            elif med >= 0 and _half(hi) > med:
+                med = _half(hi)
+        found = False
+        rmax = lo
+        for i in range(n):
+            c = order[i]
+            move = safe & g[G_ORDER + W + c]
+            r = -_search(pos ^ mask, mask | move, moves + 1, -(med + 1), -med, g, tt, dbk, dbv, st, mv, sc,
+                         stats, deadline)
+            if stats[S_ABORTED]:
+                return
+            if r > med:
+                lo = r
+                best = c
+                found = True
+                # try the proven column first from now on
+                for k in range(i, 0, -1):
+                    order[k] = order[k - 1]
+                order[0] = c
+                break
+            if r > rmax:
+                rmax = r
+        if not found:
+            hi = rmax
+        if weak:
+            lo = 1 if lo > 1 else (-1 if lo < -1 else lo)
+            hi = 1 if hi > 1 else (-1 if hi < -1 else hi)
+        result[0] = best
+        result[1] = lo
+        result[2] = hi
