@@ -23,12 +23,44 @@ import textwrap
 import time
 
 from scripts.args import ArgumentParser, add_seed_argument, report
+from scripts.tools.lessons.rows import Experiment
+
+
+LESSON = "adversarial-search lesson"
+BOOK4 = "book, tic-tac-toe chapter"
+BOOK5 = "book, Connect Four chapter"
 
 
 def experiments():
-    """Every experiment, in the order of the tour (docs/lessons.md)."""
+    """Every experiment, in the order of the tour (docs/lessons.md): name, source,
+    title, the function that runs it."""
     from scripts.tools.lessons import books, isolation, sampling
-    return isolation.EXPERIMENTS + sampling.EXPERIMENTS + books.EXPERIMENTS
+    return [Experiment(*row) for row in [
+        ("mini-isolation", LESSON, "mini-Isolation 3x2: the lesson's checks and the values of "
+         "the five openings", isolation.mini),
+        ("isolation-search", LESSON, "5x5 Isolation: minimax against alpha-beta, iterative "
+         "deepening, symmetries", isolation.search5),
+        ("isolation-evaluations", LESSON, "5x5 Isolation: my_moves - opponent_moves against "
+         "my_moves", isolation.evaluations),
+        ("isolation-3-players", LESSON + " (Korf 1991)", "3-player Isolation: max^n, shallow "
+         "pruning and paranoid", isolation.multiplayer),
+        ("isolation-sloppy", LESSON, "sloppy Isolation: expectimax against minimax that "
+         "ignores chance", isolation.sloppy),
+        ("rollout-book", LESSON, "an opening book from random rollouts (win counts) against "
+         "exact values", sampling.book_experiment),
+        ("mcts-uniform-vs-uct", LESSON, "uniform-sampling Monte Carlo against UCT at equal "
+         "playouts", sampling.uct_experiment),
+        ("tictactoe-think", BOOK4, "tic-tac-toe: think-1, think-2, think-3 against minimax, "
+         "and the chapter's 10-game test", books.think),
+        ("tictactoe-solved", "tic-tac-toe article", "tic-tac-toe solved by minimax and "
+         "alpha-beta", books.solved),
+        ("coin-game", "coin game lesson", "the coin game: 21 coins, take 1 or 2, the last coin "
+         "wins", books.coins),
+        ("connect4-think3", BOOK5, "Connect Four: depth-3 minimax against the think-3 player",
+         books.connect4_think),
+        ("tutorial-lookahead", "Kaggle N-step lookahead tutorial", "the tutorial's depth-3 "
+         "minimax: its columns, and against random", books.tutorial),
+    ]]
 
 
 def by_name():

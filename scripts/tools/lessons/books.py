@@ -5,7 +5,7 @@ import random
 
 from agents.games.tictactoe import (EMPTY, O, X, PerfectPlayer, ThinkPlayer, TicTacToe, play_board_game)
 from agents.search.reference import Counter, alphabeta_value, minimax_value
-from scripts.tools.lessons.rows import Experiment, Row
+from scripts.tools.lessons.rows import Row
 
 
 def tally(first, second, games, seed):
@@ -159,19 +159,3 @@ def tutorial(quick=False, seed=0, progress=False):
                    f"against random, {games} games", "minimax:depth=3,tactics=False",
                    "random", games, seed, progress),
     ]
-
-
-BOOK4 = "book, tic-tac-toe chapter"
-BOOK5 = "book, Connect Four chapter"
-EXPERIMENTS = [
-    Experiment("tictactoe-think", BOOK4, "tic-tac-toe: think-1, think-2, think-3 against "
-               "minimax, and the chapter's 10-game test", think),
-    Experiment("tictactoe-solved", "tic-tac-toe article", "tic-tac-toe solved by minimax "
-               "and alpha-beta", solved),
-    Experiment("coin-game", "coin game lesson", "the coin game: 21 coins, take 1 or 2, the last coin "
-               "wins", coins),
-    Experiment("connect4-think3", BOOK5, "Connect Four: depth-3 minimax against the "
-               "think-3 player", connect4_think),
-    Experiment("tutorial-lookahead", "Kaggle N-step lookahead tutorial", "the tutorial's "
-               "depth-3 minimax: its columns, and against random", tutorial),
-]

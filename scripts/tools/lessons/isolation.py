@@ -5,13 +5,15 @@ paranoid) and sloppy Isolation (expectimax against minimax that ignores chance).
 import math
 import random
 
-from agents.games.isolation import (Isolation, MultiIsolation, SloppyIsolation, mini_isolation, my_moves, my_moves_minus_opponent_moves, play_game, random_playout)
+from agents.games.isolation import (Isolation, MultiIsolation, SloppyIsolation, mini_isolation,
+                                    my_moves, my_moves_minus_opponent_moves, play_game,
+                                    random_playout)
 from agents.search.deepening import iterative_deepening
 from agents.search.expectimax import expectimax_best
 from agents.search.maxn import maxn_best
 from agents.search.paranoid import paranoid_best
 from agents.search.reference import Counter, alphabeta_value, best_actions, minimax_value
-from scripts.tools.lessons.rows import Experiment, Progress, Row, better_than_even
+from scripts.tools.lessons.rows import Progress, Row, better_than_even
 
 
 def fmt(v):
@@ -184,18 +186,3 @@ def sloppy(quick=False, seed=0, progress=False):
     return [Row(f"expectimax against minimax ignoring chance, slip {slip}, depth {depth}, "
                 f"{n} games", "expectimax plays better", f"{wins}/{n} won ({wins / n:.0%})",
                 better_than_even(wins, n))]
-
-
-LESSON = "adversarial-search lesson"
-EXPERIMENTS = [
-    Experiment("mini-isolation", LESSON, "mini-Isolation 3x2: the lesson's checks and the "
-               "values of the five openings", mini),
-    Experiment("isolation-search", LESSON, "5x5 Isolation: minimax against alpha-beta, "
-               "iterative deepening, symmetries", search5),
-    Experiment("isolation-evaluations", LESSON, "5x5 Isolation: my_moves - opponent_moves "
-               "against my_moves", evaluations),
-    Experiment("isolation-3-players", LESSON + " (Korf 1991)", "3-player Isolation: max^n, "
-               "shallow pruning and paranoid", multiplayer),
-    Experiment("isolation-sloppy", LESSON, "sloppy Isolation: expectimax against minimax "
-               "that ignores chance", sloppy),
-]

@@ -6,7 +6,7 @@ import random
 from agents.games.tictactoe import TicTacToe, solve
 from agents.search.montecarlo import uct_move, uniform_sampling_move
 from agents.search.reference import ConnectX
-from scripts.tools.lessons.rows import Experiment, Progress, Row
+from scripts.tools.lessons.rows import Progress, Row
 
 ROUNDS = (10, 100, 1000, 10000)
 
@@ -169,12 +169,3 @@ def uct_experiment(quick=False, seed=0, progress=False):
                         f"{kept['uniform']}/{n} / {kept['uct']}/{n}"))
     bar.close()
     return rows
-
-
-LESSON = "adversarial-search lesson"
-EXPERIMENTS = [
-    Experiment("rollout-book", LESSON, "an opening book from random rollouts (win counts) "
-               "against exact values", book_experiment),
-    Experiment("mcts-uniform-vs-uct", LESSON, "uniform-sampling Monte Carlo against UCT at "
-               "equal playouts", uct_experiment),
-]
