@@ -7,7 +7,7 @@
 import os
 import sys
 
-from scripts.args import ArgumentParser, add_config_argument, report, require
+from scripts.args import ArgumentParser, add_config_argument, add_seed_argument, report, require
 from scripts.arena.specs import parse_match_config
 from submission.build import BuildError
 from submission.validate import GAMES, MIN_OVERAGE, validate
@@ -33,8 +33,7 @@ def main(argv=None, prog="python -m scripts.commands.validate"):
                              "first (7x6 is a first-player win)")
     parser.add_argument("--min-overage", type=float, default=MIN_OVERAGE,
                         help=f"seconds of the 60 s overage that must be left (default {MIN_OVERAGE:g})")
-    parser.add_argument("--seed", type=int, default=0,
-                        help="seeds the builtin agents' random choices (episode i uses seed+i)")
+    add_seed_argument(parser, "the builtin agents' random choices (episode i uses seed+i)")
     parser.add_argument("--cpu-overage", action="store_true",
                         help="judge the overage by each move's CPU time, not wall time (on a "
                              "machine busy with other work; Kaggle counts wall time)")
