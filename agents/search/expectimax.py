@@ -10,6 +10,7 @@ between the decision and the next state. On a game without chance this is exactl
 :func:`agents.search.reference.minimax_value` (the tests check it), and a search that
 ignores the chance is ``minimax_value`` itself, which sees only ``result``.
 """
+from agents.search.reference import leaf_value
 
 
 def outcomes(game, state, action):
@@ -24,13 +25,12 @@ def expectimax_value(game, state, depth, player=None, counter=None):
     ``depth`` decisions; every outcome state generated counts as a node."""
     player = game.to_move(state) if player is None else player
 
-    # duplicates: agents.search.reference.minimax_value's recursion, with a chance node
-    # (action_value) between a decision and its outcomes; the reference stays as it is
+    # minimax_value's recursion, with a chance node (action_value) between a decision
+    # and its outcomes
     def value(s, d):
-        if game.is_terminal(s):
-            return game.utility(s, player)
-        if d == 0:
-            return game.evaluate(s, player)
+        leaf = leaf_value(game, s, d, player)
+        if leaf is not None:
+            return leaf
         values = [action_value(s, a, d) for a in game.actions(s)]
         return max(values) if game.to_move(s) == player else min(values)
 

@@ -14,8 +14,8 @@ state. A node of player ``i`` whose parent (player ``j``) already has a child wo
 same as without pruning (ties go to the earlier child in both), with no more nodes;
 the tests check both on every position of small games.
 
-:func:`maxn_value_reference` is the plain recursion the pruned search is checked
-against.
+:func:`maxn_value_reference` is the same recursion with no bound, the plain max^n the
+pruned search is checked against: the bound and its cut-off are the only difference.
 """
 
 
@@ -30,23 +30,7 @@ def _leaf(game, state, depth):
 def maxn_value_reference(game, state, depth, counter=None):
     """The max^n vector of ``state`` searched ``depth`` plies (one value per player of
     ``game.players``, in that order); no pruning."""
-    index = {p: i for i, p in enumerate(game.players)}
-
-    def value(s, d):
-        leaf = _leaf(game, s, d)
-        if leaf is not None:
-            return leaf
-        me = index[game.to_move(s)]
-        best = None
-        for a in game.actions(s):
-            if counter is not None:
-                counter.nodes += 1
-            v = value(game.result(s, a), d - 1)
-            if best is None or v[me] > best[me]:
-                best = v
-        return best
-
-    return value(state, depth)
+    return maxn_best(game, state, depth, None, counter)[0]
 
 
 def maxn_value(game, state, depth, total=None, counter=None):
@@ -60,50 +44,29 @@ def maxn_value(game, state, depth, total=None, counter=None):
 def maxn_best(game, state, depth, total=None, counter=None):
     """``(vector, action)``: the max^n vector of ``state`` (as :func:`maxn_value`) and
     the first action reaching it for the player to move (None at a leaf)."""
-    if total is None:
-        return _best(game, state, depth, counter, lambda s, d, bound: maxn_value_reference(
-            game, s, d, counter), None)
     index = {p: i for i, p in enumerate(game.players)}
 
-    def value(s, d, bound):
+    def best_of(s, d, bound):
+        # with pruning, a node stops once a child is worth ``bound`` to its mover: the
+        # parent's mover then gets at most total - bound here (at the root, nothing
+        # beats the whole sum)
         leaf = _leaf(game, s, d)
         if leaf is not None:
-            if min(leaf) < 0 or abs(sum(leaf) - total) > 1e-9:
+            if total is not None and (min(leaf) < 0 or abs(sum(leaf) - total) > 1e-9):
                 raise ValueError(f"shallow pruning needs utilities >= 0 summing to "
                                  f"{total}, got {leaf}")
-            return leaf
+            return leaf, None
         me = index[game.to_move(s)]
-        best = None
-        # duplicates: maxn_value_reference's loop, plus the bound; the reference stays
-        # the plain recursion the pruned search is checked against
+        best, move = None, None
         for a in game.actions(s):
             if counter is not None:
                 counter.nodes += 1
-            v = value(game.result(s, a), d - 1, total - (best[me] if best else 0))
+            child_bound = None if total is None else total - (best[me] if best else 0)
+            v = best_of(game.result(s, a), d - 1, child_bound)[0]
             if best is None or v[me] > best[me]:
-                best = v
-                if best[me] >= bound:
-                    break  # the parent's mover gets at most total - best[me] here
-        return best
+                best, move = v, a
+                if bound is not None and best[me] >= bound:
+                    break
+        return best, move
 
-    return _best(game, state, depth, counter, value, total)
-
-
-def _best(game, state, depth, counter, value, total):
-    """The root of either search: its children valued by ``value(child, depth - 1,
-    bound)``, the bound from the root's best so far."""
-    leaf = _leaf(game, state, depth)
-    if leaf is not None:
-        return leaf, None
-    me = list(game.players).index(game.to_move(state))
-    best, move = None, None
-    for a in game.actions(state):
-        if counter is not None:
-            counter.nodes += 1
-        bound = None if total is None else total - (best[me] if best else 0)
-        v = value(game.result(state, a), depth - 1, bound)
-        if best is None or v[me] > best[me]:
-            best, move = v, a
-            if total is not None and best[me] >= total:
-                break  # nothing beats the whole sum
-    return best, move
+    return best_of(state, depth, total)

@@ -59,6 +59,16 @@ class Counter:
         self.nodes = 0
 
 
+def leaf_value(game, state, depth, player):
+    """The value of a leaf for ``player``: ``game.utility`` of a terminal ``state``,
+    ``game.evaluate`` at ``depth`` 0; None for a node to search further."""
+    if game.is_terminal(state):
+        return game.utility(state, player)
+    if depth == 0:
+        return game.evaluate(state, player)
+    return None
+
+
 def minimax_value(game, state, depth, player=None, counter=None):
     """Depth-limited minimax value of ``state`` for ``player`` (default: the side to move).
 
@@ -66,10 +76,9 @@ def minimax_value(game, state, depth, player=None, counter=None):
     player = game.to_move(state) if player is None else player
 
     def value(s, d):
-        if game.is_terminal(s):
-            return game.utility(s, player)
-        if d == 0:
-            return game.evaluate(s, player)
+        leaf = leaf_value(game, s, d, player)
+        if leaf is not None:
+            return leaf
         children = []
         for a in game.actions(s):
             if counter is not None:
@@ -85,10 +94,9 @@ def alphabeta_value(game, state, depth, player=None, counter=None):
     player = game.to_move(state) if player is None else player
 
     def value(s, d, alpha, beta):
-        if game.is_terminal(s):
-            return game.utility(s, player)
-        if d == 0:
-            return game.evaluate(s, player)
+        leaf = leaf_value(game, s, d, player)
+        if leaf is not None:
+            return leaf
         maximizing = game.to_move(s) == player
         best = -float("inf") if maximizing else float("inf")
         for a in game.actions(s):
