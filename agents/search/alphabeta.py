@@ -81,6 +81,16 @@ def take_line(pv, pvlen, p, c):
     pvlen[p] = n + 1
 
 
+@njit(inline="always")
+def ended(won, stones, stats, pvlen, p):
+    """A child that ended the game, ``stones`` on the board before its move: counted as
+    a node, no line below it (``pvlen[p] = 0``); its value for the side that moved, a
+    win by the stones on the board or the draw of a full board."""
+    stats[S_NODES] += 1
+    pvlen[p] = 0
+    return WIN - (stones + 1) if won else 0
+
+
 @njit
 def append_new(out, n, m):
     """``m`` appended to ``out[:n]`` unless already there: the new count."""
@@ -150,14 +160,9 @@ def negamax(grid, heights, rows, columns, inarow, windows, evaluate, order,
     for i in range(n):
         c = out[i]
         idx = drop(grid, heights, rows, columns, c, mark)
-        if is_win_at(grid, rows, columns, inarow, idx):
-            stats[S_NODES] += 1
-            v = WIN - (stones + 1)
-            pvlen[ply + 1] = 0
-        elif stones + 1 == rows * columns:
-            stats[S_NODES] += 1
-            v = 0
-            pvlen[ply + 1] = 0
+        won = is_win_at(grid, rows, columns, inarow, idx)
+        if won or stones + 1 == rows * columns:
+            v = ended(won, stones, stats, pvlen, ply + 1)
         else:
             child_key = key ^ zobrist[mark, idx]
             v = -negamax(grid, heights, rows, columns, inarow, windows, evaluate, order,
@@ -220,14 +225,9 @@ def root_search(grid, heights, rows, columns, inarow, windows, evaluate, order, 
     for i in range(n):
         c = root_moves[i]
         idx = drop(grid, heights, rows, columns, c, mark)
-        if is_win_at(grid, rows, columns, inarow, idx):
-            stats[S_NODES] += 1
-            v = WIN - (stones + 1)
-            pvlen[1] = 0
-        elif stones + 1 == rows * columns:
-            stats[S_NODES] += 1
-            v = 0
-            pvlen[1] = 0
+        won = is_win_at(grid, rows, columns, inarow, idx)
+        if won or stones + 1 == rows * columns:
+            v = ended(won, stones, stats, pvlen, 1)
         else:
             v = -negamax(grid, heights, rows, columns, inarow, windows, evaluate, order,
                           depth - 1, -INF, -best, 3 - mark, mark, stones + 1,

@@ -29,7 +29,7 @@ import numpy as np
 
 from agents.board.grid import drop, is_win_at, undo
 from agents.board.jit import njit, now
-from agents.search.alphabeta import take_line
+from agents.search.alphabeta import ended, take_line
 from agents.search.horizon import (HEURISTIC_IDS, NONE, THREATS, WINDOWS, forced_line, has_line,
                                    horizon_value, take_back)
 from agents.search.scores import CHECK_EVERY, EXACT, INF, LOWER, S_ABORTED, S_NODES, UPPER, WIN
@@ -353,14 +353,8 @@ def bb_root_search(grid, heights, rows, columns, inarow, geo, heuristic, order, 
             stones[mark] |= bit
             heights[c] = h + 1
             won = has_line(stones[mark], H, inarow)
-        if won:
-            stats[S_NODES] += 1
-            v = WIN - (nstones + 1)
-            pvlen[1] = 0
-        elif nstones + 1 == rows * columns:
-            stats[S_NODES] += 1
-            v = 0
-            pvlen[1] = 0
+        if won or nstones + 1 == rows * columns:
+            v = ended(won, nstones, stats, pvlen, 1)
         else:
             lo = max(best, alpha)
             child_key = key ^ zobrist[mark, c + (rows - 1 - h) * columns]
