@@ -26,6 +26,7 @@ search's win score (``agents.search.scores.WIN``).
 """
 import numpy as np
 
+from agents.board.grid import window_stones
 from agents.board.jit import njit
 
 THREAT = 20
@@ -37,23 +38,11 @@ OPEN_OTHER = 1    # window with fewer stones (but at least one)
 ZUGZWANG = 100    # once, to the first player, for at least one live threat on an odd row
 
 
-# duplicates: the window scan of heuristics.tutorial.windows_eval, written out here because
-# this one also records the empty cell of each window (the threat cell) and stops early.
 @njit
 def _side_value(grid, heights, rows, columns, inarow, windows, mark, threat_seen, side_bit):
     value = 0
     for w in range(windows.shape[0]):
-        mine = 0
-        theirs = 0
-        empty_idx = -1
-        for i in range(inarow):
-            v = grid[windows[w, i]]
-            if v == mark:
-                mine += 1
-            elif v != 0:
-                theirs += 1
-            else:
-                empty_idx = windows[w, i]
+        mine, theirs, empty_idx = window_stones(grid, windows, w, mark)
         if theirs != 0 or mine == 0:
             continue
         if mine == inarow - 1:

@@ -11,6 +11,7 @@ are exact integers (int64), identical to the tutorial's floats.
 
 import numpy as np
 
+from agents.board.grid import window_stones
 from agents.board.jit import njit
 
 W_THREE = 1
@@ -27,14 +28,7 @@ def _window_counts(grid, windows, inarow, mark):
     opp_threes = 0
     opp_fours = 0
     for w in range(windows.shape[0]):
-        mine = 0
-        theirs = 0
-        for i in range(inarow):
-            v = grid[windows[w, i]]
-            if v == mark:
-                mine += 1
-            elif v != 0:
-                theirs += 1
+        mine, theirs, _ = window_stones(grid, windows, w, mark)
         empty = inarow - mine - theirs
         if mine == inarow:
             fours += 1

@@ -175,6 +175,25 @@ def window_table(rows, columns, inarow):
     return table
 
 
+@njit(inline="always")
+def window_stones(grid, windows, w, mark):
+    """``(mine, theirs, empty)`` of line ``w`` of ``windows`` (:func:`window_table`):
+    the stones of ``mark``, of the other mark, and the flat index of its last empty
+    cell (-1 if it has none)."""
+    mine = 0
+    theirs = 0
+    empty = -1
+    for i in range(windows.shape[1]):
+        v = grid[windows[w, i]]
+        if v == mark:
+            mine += 1
+        elif v != 0:
+            theirs += 1
+        else:
+            empty = windows[w, i]
+    return mine, theirs, empty
+
+
 @lru_cache(maxsize=64)
 def cell_window_table(rows, columns, inarow):
     """For each cell, the rows of ``window_table`` that contain it, padded with -1."""
