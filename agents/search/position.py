@@ -29,6 +29,17 @@ G_ORDER = 11  # G_ORDER .. G_ORDER+W-1: columns centre first; then W column mask
 # ---------------------------------------------------------------------------
 
 
+@njit(inline="always")
+def _completing_four(pos, s):
+    """The cells that complete four of ``pos`` along the shift ``s`` (Pons'
+    compute_winning_position, one direction): three stones on one side, or two on
+    one side and one on the other."""
+    p = (pos << s) & (pos << (2 * s))
+    r = p & ((pos << (3 * s)) | (pos >> s))
+    p = (pos >> s) & (pos >> (2 * s))
+    return r | (p & ((pos << s) | (pos >> (3 * s))))
+
+
 @njit
 def winning_cells(pos, mask, g):
     """Empty playable cells that would complete ``inarow`` for the stones ``pos``.
@@ -38,31 +49,9 @@ def winning_cells(pos, mask, g):
     which the final mask removes."""
     H = g[G_H]
     r = 0
-# duplicates: unrolled on purpose, as in Pons' compute_winning_position: the same three
-# lines per direction; the loop form is the general branch below.
     if g[G_FAST] == 1:  # inarow == 4 and 3 * (H + 1) < 64: Pons' shifts
-        r = (pos << 1) & (pos << 2) & (pos << 3)
-        s = H
-        p = (pos << s) & (pos << (2 * s))
-        r |= p & (pos << (3 * s))
-        r |= p & (pos >> s)
-        p = (pos >> s) & (pos >> (2 * s))
-        r |= p & (pos << s)
-        r |= p & (pos >> (3 * s))
-        s = H - 1
-        p = (pos << s) & (pos << (2 * s))
-        r |= p & (pos << (3 * s))
-        r |= p & (pos >> s)
-        p = (pos >> s) & (pos >> (2 * s))
-        r |= p & (pos << s)
-        r |= p & (pos >> (3 * s))
-        s = H + 1
-        p = (pos << s) & (pos << (2 * s))
-        r |= p & (pos << (3 * s))
-        r |= p & (pos >> s)
-        p = (pos >> s) & (pos >> (2 * s))
-        r |= p & (pos << s)
-        r |= p & (pos >> (3 * s))
+        r = ((pos << 1) & (pos << 2) & (pos << 3) | _completing_four(pos, H)
+             | _completing_four(pos, H - 1) | _completing_four(pos, H + 1))
     else:  # any inarow: the empty cell at index k of the line, stones at the others
         k_in = g[G_INAROW]
         for di in range(4):
