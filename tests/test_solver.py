@@ -308,6 +308,26 @@ def test_two_threads_give_the_same_scores():
         S.Solver(threads=0)
 
 
+def test_threads_split_the_columns_and_partial_analysis():
+    """``analyze`` with helpers splits the columns (three threads: the main one from the
+    centre, two helpers from the edges, each then searching the columns still open):
+    the scores of one thread. ``partial``: past the deadline, the columns solved so far
+    (each its exact score), None for the others; without it, None."""
+    import time
+    one, three = S.Solver(tt_bits=16), S.Solver(tt_bits=16, threads=3)
+    for fields in read_lines("analysis.txt")[5::30]:
+        moves, expected = fields[0], [int(v) for v in fields[1:]]
+        assert three.analyze(moves) == expected, moves
+        for s in (one, three):
+            s.reset()
+            part = s.analyze(moves, deadline=time.perf_counter() + 0.003, partial=True)
+            assert len(part) == 7 and all(v is None or v == e for v, e in zip(part, expected))
+    for s in (one, three):  # one stone: many seconds of search
+        part = s.analyze("4", deadline=time.perf_counter() + 0.05, partial=True)
+        assert len(part) == 7 and None in part
+        assert s.analyze("4", deadline=time.perf_counter() + 0.05) is None
+
+
 def test_symmetric_table_changes_nothing_but_speed():
     a = S.Solver(tt_bits=16, symmetric=True)
     b = S.Solver(tt_bits=16, symmetric=False)

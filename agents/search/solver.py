@@ -45,7 +45,7 @@ from agents.board.bitboard import fits_bitboard
 from agents.search.position import (G_BOARD, G_BOTTOM, G_DB, G_EVEN, G_FAST, G_H, G_INAROW, G_N,
                                     G_ORDER, G_ROWS, G_SYM, G_W, Position)
 from agents.search.solver_kernel import _search
-from agents.search.solver_roots import EXACT, INVALID_MOVE, _best_move, _columns, _solve
+from agents.search.solver_roots import EXACT, INVALID_MOVE, UNSOLVED, _best_move, _columns, _solve
 from agents.search.stats import S_ABORTED, S_NODES, S_STOP, new_stats
 from agents.search.table import DEFAULT_TT_BITS, SYM_STONES, table_size
 
@@ -148,7 +148,7 @@ class Solver:
         self.database = db
         self.reset()
 
-    def _run(self, fn, p, extra, deadline, *out):
+    def _run(self, fn, p, extra, deadline, *out, helper_extra=None, alone=False):
         """``fn(pos, mask, moves, *extra, g, tables..., stats, deadline, *out)``.
 
         With ``threads > 1`` (lazy SMP, as in c4 and chess engines): each helper thread
@@ -157,16 +157,23 @@ class Solver:
         never gives a wrong bound), with the columns' tie order mirrored or rotated so
         the threads part ways; the bounds they store cut the main search short. Only the
         main thread's answer is used; the helpers stop when it returns (``S_STOP``).
-        ``nodes`` counts every thread's."""
+
+        ``helper_extra`` (a split of the work, as ``_columns`` does): the helpers' own
+        arguments in place of ``extra``; they write into the same ``out`` arrays as the
+        main thread, whose call returns when all the work is done (then the helpers are
+        stopped: what they still search is a copy of done work). ``nodes`` counts every
+        thread's. ``alone``: the main thread only (work too small to share)."""
         self.stats[:] = 0
+        split = helper_extra is not None
         futures = []
-        if self._helpers:
+        if self._helpers and not alone:
             if self._pool is None:
                 from concurrent.futures import ThreadPoolExecutor
                 self._pool = ThreadPoolExecutor(len(self._helpers), "solver-helper")
             for h in self._helpers:
                 h.stats[:] = 0  # here, not in the thread: a stop set before it starts holds
-            futures = [self._pool.submit(h.run, fn, p, extra, deadline, out) for h in self._helpers]
+            futures = [self._pool.submit(h.run, fn, p, helper_extra if split else extra, deadline,
+                                         out, split) for h in self._helpers]
         r = fn(p.pos, p.mask, p.moves, *extra, self.g, self.tt, self.dbk, self.dbv, self.st, self.mv,
                self.sc, self.stats, float(deadline), *out)
         nodes = int(self.stats[S_NODES])
@@ -185,14 +192,26 @@ class Solver:
         r = self._run(_solve, p, (bool(weak),), deadline)
         return None if self.stats[S_ABORTED] else int(r)
 
-    def analyze(self, p, weak=False, deadline=0.0):
-        """Score of each column (INVALID_MOVE = -1000 for a full one); None if out of time."""
+    def analyze(self, p, weak=False, deadline=0.0, partial=False):
+        """Score of each column (INVALID_MOVE = -1000 for a full one); None if ``deadline``
+        passed first, or with ``partial`` the list so far, None for each column not solved.
+
+        Columns are solved centre first; with ``threads > 1`` the threads split the
+        columns (the main thread from the centre, a helper from the edges) rather than
+        searching the same one. A position the database holds starts each column's
+        search at the database's score."""
         if isinstance(p, str):
             p = self.position(p)
         self._check(p)
-        out = np.full(self.columns, INVALID_MOVE, dtype=np.int64)
-        self._run(_columns, p, (bool(weak), EXACT), deadline, out)
-        return None if self.stats[S_ABORTED] else [int(v) for v in out]
+        out = np.full(self.columns, UNSOLVED, dtype=np.int64)
+        claim = np.zeros(self.columns, dtype=np.int64)
+        # before the database's stones every column is a few probes of it: no threads
+        small = 0 <= self.g[G_DB] and p.moves < self.g[G_DB]
+        self._run(_columns, p, (bool(weak), EXACT, False), deadline, out, claim,
+                  helper_extra=(bool(weak), EXACT, True), alone=small)
+        if self.stats[S_ABORTED] and not partial:
+            return None
+        return [None if v == UNSOLVED else int(v) for v in out]
 
     def moves_at_least(self, p, t, deadline=0.0):
         """Columns whose score is at least ``t`` (0-based, left to right); None if
@@ -201,9 +220,9 @@ class Solver:
         if isinstance(p, str):
             p = self.position(p)
         self._check(p)
-        out = np.full(self.columns, INVALID_MOVE, dtype=np.int64)
+        out = np.full(self.columns, UNSOLVED, dtype=np.int64)
         t = max(int(t), -self.rows * self.columns)  # every score is above -N (and EXACT)
-        self._run(_columns, p, (False, t), deadline, out)
+        self._run(_columns, p, (False, t, False), deadline, out, np.zeros(self.columns, np.int64))
         if self.stats[S_ABORTED]:
             return None
         return [c for c in range(self.columns) if out[c] == 1]
@@ -298,12 +317,13 @@ class _Helper:
         mirrored = [W - 1 - c for c in order]
         self.order = mirrored if k == 1 else order[k % W:] + order[:k % W]
 
-    def run(self, fn, p, extra, deadline, out):
+    def run(self, fn, p, extra, deadline, out, share):
+        """The call of :meth:`Solver._run` on this thread's arrays (``out`` shared or copied)."""
         s = self.solver
         g = s.g.copy()  # the solver's current geometry (database stones included)
         g[G_ORDER:G_ORDER + s.columns] = self.order
         fn(p.pos, p.mask, p.moves, *extra, g, s.tt, s.dbk, s.dbv, self.st, self.mv, self.sc,
-           self.stats, float(deadline), *[o.copy() for o in out])
+           self.stats, float(deadline), *(out if share else [o.copy() for o in out]))
         return int(self.stats[S_NODES])
 
 

@@ -19,6 +19,7 @@ from agents.search.table import DB_MISSING, db_probe
 
 INVALID_MOVE = -1000  # the score of a full column in ``_columns``' output
 EXACT = INVALID_MOVE  # ``_columns``' threshold meaning "the exact score"
+UNSOLVED = INVALID_MOVE - 1  # in ``_columns``' output: a column not solved (yet)
 
 
 @njit(nogil=True)
@@ -72,11 +73,20 @@ def _column_move(mask, c, g):
 
 
 @njit(nogil=True)
-def _columns(pos, mask, moves, weak, t, g, tt, dbk, dbv, st, mv, sc, stats, deadline, out):
-    """Each column's verdict into ``out`` (INVALID_MOVE for a full column). With ``t ==
-    EXACT``: the exact score of playing it (weak: -1, 0, 1); otherwise 1 if playing it
-    scores at least ``t``, else 0 (one null-window search a column, ``t > EXACT``)."""
+def _columns(pos, mask, moves, weak, t, reverse, g, tt, dbk, dbv, st, mv, sc, stats, deadline, out,
+             claim):
+    """Each column's verdict into ``out``: INVALID_MOVE for a full column; with ``t ==
+    EXACT`` the exact score of playing it (weak: -1, 0, 1); otherwise 1 if playing it
+    scores at least ``t``, else 0 (one null-window search a column, ``t > EXACT``).
+
+    Columns are taken in move order (centre first; ``reverse``: edges first), each only
+    if ``claim[c]`` is 0, which the call sets to 1 first; then each column still
+    ``UNSOLVED`` in ``out`` is searched again. Threads sharing ``out`` and ``claim``
+    split the columns between them, and the first to run out of columns searches the
+    other's too (lazy SMP on that column; the same answer either way). Past the deadline
+    the columns not done keep ``UNSOLVED``; ``out`` comes in filled with it."""
     N = g[G_N]
+    W = g[G_W]
     win = winning_cells(pos, mask, g)
     # a position the database holds: no column scores above its score, so each child's
     # exact search starts at that bound (one null-window probe settles the best columns)
@@ -86,29 +96,37 @@ def _columns(pos, mask, moves, weak, t, g, tt, dbk, dbv, st, mv, sc, stats, dead
             known = db_probe(pos, mask, g, dbk, dbv)
             if known != DB_MISSING:
                 floor = -known
-    for c in range(g[G_W]):
-        move = _column_move(mask, c, g)
-        if move == 0:
-            out[c] = INVALID_MOVE
-            continue
-        if win & move:
-            r = 1 if weak else (N + 1 - moves) // 2
-        elif t == EXACT:
-            r = -_solve(pos ^ mask, mask | move, moves + 1, weak, g, tt, dbk, dbv, st, mv, sc,
-                        stats, deadline, floor)
-        elif moves + 1 >= N:  # the board is full after this move: a draw
-            r = 0
-        elif can_win_next(pos ^ mask, mask | move, g):  # hands the opponent a four
-            r = -((N - moves) // 2)
-        else:
-            r = -_search(pos ^ mask, mask | move, moves + 1, -t, -(t - 1), g, tt, dbk, dbv, st, mv, sc,
-                         stats, deadline)
-        if stats[S_ABORTED]:
-            return
-        if t == EXACT:
-            out[c] = r
-        else:
-            out[c] = 1 if r >= t else 0
+    for sweep in range(2):
+        for i in range(W):
+            c = g[G_ORDER + (W - 1 - i if reverse else i)]
+            if sweep == 0:
+                if claim[c] != 0:
+                    continue
+                claim[c] = 1
+            elif out[c] != UNSOLVED:
+                continue
+            move = _column_move(mask, c, g)
+            if move == 0:
+                out[c] = INVALID_MOVE
+                continue
+            if win & move:
+                r = 1 if weak else (N + 1 - moves) // 2
+            elif t == EXACT:
+                r = -_solve(pos ^ mask, mask | move, moves + 1, weak, g, tt, dbk, dbv, st, mv, sc,
+                            stats, deadline, floor)
+            elif moves + 1 >= N:  # the board is full after this move: a draw
+                r = 0
+            elif can_win_next(pos ^ mask, mask | move, g):  # hands the opponent a four
+                r = -((N - moves) // 2)
+            else:
+                r = -_search(pos ^ mask, mask | move, moves + 1, -t, -(t - 1), g, tt, dbk, dbv, st,
+                             mv, sc, stats, deadline)
+            if stats[S_ABORTED]:
+                return
+            if t == EXACT:
+                out[c] = r
+            else:
+                out[c] = 1 if r >= t else 0
 
 
 @njit(nogil=True)

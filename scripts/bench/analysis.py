@@ -1,14 +1,17 @@
 """``connectx bench analysis``: every column of 7x6 opening positions, exactly, with
 and without the opening database, in one run.
 
-    connectx bench analysis [--positions 1000] [--baseline 12] [--seed 0]
+    connectx bench analysis [--positions 1000] [--baseline 12] [--seed 0] [--threads 1]
 
 1. the database: its load time (a first load converts BitBully's file and caches the
    result; later loads read the cache) and the memory it holds;
 2. ``Solver.analyze`` (the score of every column) of ``--positions`` random positions of
    0-12 stones (random legal moves that never complete a four; the number of stones
    uniform), the transposition table emptied before each: total, mean, median and
-   slowest time, with the database;
+   slowest time, with the database, and the same for the positions of 12 stones (the
+   hardest: each column is a search of 13 stones, which the database does not hold)
+   with how many took over 0.2 s; with ``--threads T`` (T > 1) the same positions with
+   T threads splitting the columns, and the wall-time ratio to one thread;
 3. the solver alone on ``--baseline`` of those positions (the ones with the most
    stones, which the plain solver finishes soonest), the same analysis with the
    database on the same positions: both times and their ratio; the scores must be
@@ -24,7 +27,7 @@ import random
 import sys
 import time
 
-from scripts.args import ArgumentParser, add_positions_arguments, count_arg, progress
+from scripts.args import ArgumentParser, add_positions_arguments, count_arg, positive_int_arg, progress
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 POSITIONS = os.path.join(ROOT, "tests", "data", "positions")
@@ -70,6 +73,22 @@ def rss_mib():
         return None
 
 
+def summary(lines, times, title):
+    """Print total, mean, median and slowest of ``times``, then the 12-stone positions'."""
+    ordered = sorted(times)
+    slowest = max(range(len(times)), key=times.__getitem__)
+    print(f"\n{len(lines)} {title}:")
+    print(f"  total {sum(times):.2f} s, mean {1000 * sum(times) / len(times):.2f} ms, median "
+          f"{1000 * ordered[len(ordered) // 2]:.2f} ms, slowest {1000 * ordered[-1]:.1f} ms "
+          f"({lines[slowest] or 'the empty board'})")
+    twelve = sorted(t for t, line in zip(times, lines) if len(line) == 12)
+    if twelve:
+        k = len(twelve)
+        print(f"  the {k} of 12 stones: median {1000 * twelve[k // 2]:.1f} ms, p90 "
+              f"{1000 * twelve[min(k - 1, int(0.9 * k))]:.1f} ms, slowest {1000 * twelve[-1]:.1f} ms, "
+              f"over 0.2 s: {sum(t > 0.2 for t in twelve)}")
+
+
 def read_labelled(name, most=12):
     with open(os.path.join(POSITIONS, name)) as f:
         rows = [line.split() for line in f if line.strip()]
@@ -81,6 +100,8 @@ def main(argv=None, prog="python -m scripts.bench.analysis"):
     add_positions_arguments(ap, 1000, "random positions of 0-12 stones analysed with the database")
     ap.add_argument("--baseline", type=count_arg, default=12,
                     help="of those, how many the solver alone analyses too (default 12; 0: none)")
+    ap.add_argument("--threads", type=positive_int_arg, default=1,
+                    help="also analyse with this many threads splitting the columns (default 1: no)")
     args = ap.parse_args(argv)
     from agents.search.database import DatabaseError, default_database, missing_note
     from agents.search.solver import Solver, warm_up
@@ -104,12 +125,21 @@ def main(argv=None, prog="python -m scripts.bench.analysis"):
     fast.analyze("4")  # the database path compiled before the clock
     lines = random_positions(args.positions, args.seed)
     times, with_db = timed_analysis(fast, lines, args.quiet, "with the database")
-    ordered = sorted(times)
-    slowest = max(range(len(times)), key=times.__getitem__)
-    print(f"\n{len(lines)} random positions of 0-12 stones, every column, with the database:")
-    print(f"  total {sum(times):.2f} s, mean {1000 * sum(times) / len(times):.2f} ms, median "
-          f"{1000 * ordered[len(ordered) // 2]:.2f} ms, slowest {1000 * ordered[-1]:.1f} ms "
-          f"({lines[slowest] or 'the empty board'})")
+    summary(lines, times, "random positions of 0-12 stones, every column, with the database")
+    if args.threads > 1:
+        many = Solver(threads=args.threads)
+        many.use_database(db)
+        many.analyze("4")  # the helpers' threads started and the kernels compiled
+        many_t, many_s = timed_analysis(many, lines, args.quiet, f"{args.threads} threads")
+        summary(lines, many_t, f"the same with {args.threads} threads splitting the columns")
+        same = many_s == with_db
+        def twelve(ts):
+            return max(sum(t for t, line in zip(ts, lines) if len(line) == 12), 1e-9)
+        print(f"  wall time {args.threads} threads / 1 thread: {sum(many_t) / sum(times):.2f} "
+              f"(12 stones: {twelve(many_t) / twelve(times):.2f}); scores equal: "
+              f"{'yes' if same else 'NO'}")
+        if not same:
+            return 1
 
     if args.baseline:
         chosen = sorted(range(len(lines)), key=lambda i: -len(lines[i]))[:args.baseline]

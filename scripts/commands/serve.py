@@ -7,7 +7,7 @@ import argparse
 import sys
 
 from scripts.args import ArgumentParser, fail, positive_int_arg
-from scripts.server.app import ANALYSIS_TIME, DEFAULT_PORT, App, make_server, url_of
+from scripts.server.app import ANALYSIS_TIME, DEFAULT_PORT, SOLVER_THREADS, App, make_server, url_of
 from scripts.server.game import MOVE_TIME
 
 
@@ -50,8 +50,9 @@ def main(argv=None, prog="python -m scripts.commands.serve"):
     p.add_argument("--verbose", action="store_true", help="log every request")
     p.add_argument("--no-database", action="store_true",
                    help="analyse without the installed opening database")
-    p.add_argument("--solver-threads", type=positive_int_arg, default=1,
-                   help="threads of each exact analysis, sharing its table (default 1)")
+    p.add_argument("--solver-threads", type=positive_int_arg, default=SOLVER_THREADS,
+                   help="threads of each exact analysis, splitting its columns and sharing its "
+                        f"table (default {SOLVER_THREADS}: two when the machine has two cores)")
     args = p.parse_args(argv)
     from agents.search.database import DatabaseError, missing_note
     try:

@@ -26,23 +26,22 @@ from scripts.server.game import BadRequest, game_state, outcome, parse_game, sol
 
 
 def _solver_scores(app, cfg, board, mark, moves, deadline):
-    """Exact scores by column, centre first, until ``deadline``: (scores, complete, line).
+    """Exact scores by column until ``deadline``: (scores, complete, line).
 
-    One ``Solver.solve`` per column rather than ``Solver.analyze``, which returns
-    nothing when cut short: columns solved before the deadline are still shown. With
-    every score known, ``line`` is the best column's principal variation (see
-    :func:`_line`) as far as the deadline lets it go, else None."""
+    ``Solver.analyze`` with ``partial``: the columns solved before the deadline (centre
+    first; with the solver's threads, split between them) are shown even when others
+    are not. With every score known, ``line`` is the best column's principal variation
+    (see :func:`_line`) as far as the deadline lets it go, else None."""
     n = cfg.rows * cfg.columns
     p = Position.from_grid(board, *cfg, mark)
     scores = [None] * cfg.columns
     with app.solver(cfg) as solver:
-        for c in center_order(cfg.columns):
-            if not p.can_play(c):
-                continue
-            s = _column_score(solver, p, c, deadline)
-            if s is None:
-                return scores, False, None
-            scores[c] = solver_outcome(s, moves, n)
+        found = solver.analyze(p, deadline=deadline, partial=True)
+        for c in range(cfg.columns):
+            if p.can_play(c) and found[c] is not None:
+                scores[c] = solver_outcome(found[c], moves, n)
+        if any(p.can_play(c) and scores[c] is None for c in range(cfg.columns)):
+            return scores, False, None
         best = max((c for c in center_order(cfg.columns) if scores[c] is not None),
                    key=lambda c: scores[c]["score"])  # max keeps the first, centre-most
         line = _line(solver, p, int(best), scores[best]["score"], deadline)

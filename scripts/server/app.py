@@ -69,6 +69,7 @@ MAX_BODY = 8 << 20          # bytes of a POST body (a match's --json file of tho
 QUEUE_WAIT = 10.0           # seconds a search waits for a free slot before 503
 ANALYSIS_TIME = 5.0         # default and maximum seconds of one analysis
 SOLVER_TT_BITS = 22         # 32 MiB per pooled solver
+SOLVER_THREADS = min(2, os.cpu_count() or 1)  # threads of each exact analysis
 POOL_KEYS = 8               # distinct agent specs / board shapes kept warm
 # one cheap move of each registry agent compiles its kernels (App.warm_up)
 WARM_UP = ("random", "onestep", "rules", "minimax:depth=1", "alphabeta:depth=2",
@@ -110,7 +111,7 @@ class App:
     """What the handlers share: limits, the search semaphore, the pools."""
 
     def __init__(self, searches=None, move_time=MOVE_TIME, analysis_time=ANALYSIS_TIME,
-                 database=True, solver_threads=1):
+                 database=True, solver_threads=SOLVER_THREADS):
         self.searches = searches or max(1, os.cpu_count() or 1)
         self.move_time = float(move_time)
         self.analysis_time = float(analysis_time)
@@ -119,7 +120,7 @@ class App:
         # the opening database (books extra) is loaded here, so that a corrupt file stops
         # the server at once with its message, and no request pays the load
         self.database = default_database() if database else None
-        self.solver_threads = int(solver_threads)  # threads of each analysis (lazy SMP)
+        self.solver_threads = int(solver_threads)  # threads of each analysis (Solver.analyze)
 
     def solver(self, cfg):
         """A pooled solver of the board ``cfg`` (with the installed database, if any)."""
