@@ -34,6 +34,18 @@ def _options(spec, allowed):
     return name, options
 
 
+def typed_ints(text, n, what):
+    """The ``n`` integers typed in ``text`` (apart by spaces or commas); else a
+    ``ValueError``: ``text`` is not ``what``."""
+    try:
+        values = [int(v) for v in text.replace(",", " ").split()]
+    except ValueError:
+        values = []
+    if len(values) != n:
+        raise ValueError(f"{text!r} is not {what}")
+    return values
+
+
 def random_agent(rng):
     def agent(game, state):
         actions = game.actions(state)
@@ -84,10 +96,7 @@ class TicTacToeTerminal:
         return "your cell (1-9, q to quit): "
 
     def parse(self, text, state):
-        try:
-            cell = int(text) - 1
-        except ValueError:
-            raise ValueError(f"{text!r} is not a cell number; type a number from 1 to 9") from None
+        cell = typed_ints(text, 1, "a cell number; type a number from 1 to 9")[0] - 1
         if not 0 <= cell < 9:
             raise ValueError(f"there is no cell {text}; type a number from 1 to 9")
         if cell not in self.game.actions(state):
@@ -141,10 +150,7 @@ class CoinsTerminal:
         return f"coins to take (1-{min(2, state[0])}, q to quit): "
 
     def parse(self, text, state):
-        try:
-            take = int(text)
-        except ValueError:
-            raise ValueError(f"{text!r} is not a number; take 1 or 2 coins") from None
+        take, = typed_ints(text, 1, "a number; take 1 or 2 coins")
         if take not in self.game.actions(state):
             raise ValueError(f"you cannot take {take}; take 1 to {min(2, state[0])} coins")
         return take
@@ -210,12 +216,7 @@ class IsolationTerminal:
         return "your cell: column row, e.g. 2 3 (q to quit): "
 
     def parse(self, text, state):
-        parts = text.replace(",", " ").split()
-        try:
-            x, y = (int(v) for v in parts)
-        except ValueError:
-            raise ValueError(f"{text!r} is not a cell; type its column and row, e.g. 2 3") \
-                from None
+        x, y = typed_ints(text, 2, "a cell; type its column and row, e.g. 2 3")
         g = self.game
         if not (0 <= x < g.width and 0 <= y < g.height):
             raise ValueError(f"there is no cell ({x}, {y}) on the {g.width}x{g.height} board")
