@@ -5,7 +5,7 @@ import time
 
 import numpy as np
 
-from heuristics import entry, get as get_heuristic
+from heuristics import HEURISTIC_IDS, entry, get as get_heuristic
 
 from agents.players.base import (Agent, boolean, heuristic_name, optional, positive_int, positive_number, seed_value)
 from agents.search.tactics import safety_net, tactical_move
@@ -13,8 +13,8 @@ from agents.players.baselines import best_columns, tutorial_scores
 from agents.board.grid import cell_window_table, center_order, window_table
 from agents.search.alphabeta import Tables, negamax, root_search
 from agents.search.minimax import minimax_line, minimax_line_counts
-from agents.search.alphabeta_bb import (HEURISTIC_IDS, OPT_HISTORY, OPT_KILLERS, OPT_PVS,
-                                        bb_root_search, packed_table)
+from agents.search.alphabeta_bb import (OPT_HISTORY, OPT_KILLERS, OPT_PVS, bb_root_search,
+                                        packed_table)
 from agents.search.horizon import QUIESCENCE_PLIES
 from agents.board.bitboard import fits_bitboard
 from heuristics.bitboard import eval_geometry
@@ -94,8 +94,9 @@ class AlphaBetaAgent(Agent):
     The lesson's refinements, each an option: ``killers`` (two killer moves a ply, on
     by default), ``history`` (the other moves ordered by the cut-offs they caused),
     ``pvs`` (principal variation search: null windows after the first move),
-    ``aspiration`` (each depth of the iterative deepening opens with a window of
-    :attr:`ASPIRATION` around the previous value, widened on a fail) -- all four
+    ``aspiration`` (each depth of the iterative deepening opens with a window around
+    the previous value, the heuristic's registered ``aspiration`` each side, widened on
+    a fail) -- all four
     leave the value and the move at a fixed depth unchanged and change only the
     nodes searched -- and ``quiescence`` (on by default: at the horizon, forced blocks
     and immediate wins are played out, :mod:`agents.search.horizon`), which changes
@@ -120,16 +121,16 @@ class AlphaBetaAgent(Agent):
                "pvs": (boolean("pvs"), False),
                "aspiration": (boolean("aspiration"), False),
                "quiescence": (boolean("quiescence"), True)}
-    # the aspiration window's half-width by heuristic (a few threats' worth), and its
-    # growth on each fail: after ASPIRATION_TRIES fails the window is (-INF, INF)
-    ASPIRATION = {"threats": 50, "windows": 200, "none": 1}
+    # the aspiration window's growth on each fail (its half-width is the heuristic's
+    # registry record's): after ASPIRATION_TRIES fails the window is (-INF, INF)
     ASPIRATION_GROWTH = 4
     ASPIRATION_TRIES = 3
 
     def __init__(self, **options):
         super().__init__(**options)
-        self.evaluate = get_heuristic(self.heuristic)
-        if self.quiescence and self.heuristic not in HEURISTIC_IDS:
+        self.record = entry(self.heuristic)  # its kernels' hookup and aspiration
+        self.evaluate = self.record.evaluate
+        if self.quiescence and self.record.id is None:
             # the recursive kernel (any other evaluation) searches the plain tree only
             raise ValueError(f"heuristic {self.heuristic!r} has no quiescence search (only "
                              f"{', '.join(HEURISTIC_IDS)}): pass quiescence=false")
@@ -155,7 +156,7 @@ class AlphaBetaAgent(Agent):
 
     def uses_bitboards(self, cfg):
         """True when this agent searches ``cfg``'s board on bitboards."""
-        return (self.heuristic in HEURISTIC_IDS and fits_bitboard(cfg.rows, cfg.columns)
+        return (self.record.id is not None and fits_bitboard(cfg.rows, cfg.columns)
                 and cfg.inarow >= 2)  # heuristics.bitboard's windows need two cells
 
     KERNELS = ("bits", "grid", "recursive")
@@ -163,13 +164,13 @@ class AlphaBetaAgent(Agent):
     def kernel_for(self, cfg):
         """The search kernel of ``cfg``'s board: ``"bits"`` (bitboards, boards that fit
         64 bits), ``"grid"`` (the same explicit-stack kernel on the Kaggle grid, any board;
-        both kept in numba's disk cache) for the named heuristics of
-        ``agents.search.alphabeta_bb.HEURISTIC_IDS``, else ``"recursive"``
+        both kept in numba's disk cache) for a heuristic registered with a compiled
+        hookup (an ``id`` in :data:`heuristics.REGISTRY`), else ``"recursive"``
         (:func:`agents.search.alphabeta.root_search`, which takes any evaluation kernel:
         compiled in each process). All three search the same tree."""
         if self.uses_bitboards(cfg):
             return "bits"
-        return "grid" if self.heuristic in HEURISTIC_IDS else "recursive"
+        return "grid" if self.record.id is not None else "recursive"
 
     def root(self, grid, heights, mark, cfg, depth, deadline, first, stats, scores,
              kernel=None, alpha=-INF, beta=INF):
@@ -201,7 +202,7 @@ class AlphaBetaAgent(Agent):
                 t.geo = eval_geometry(cfg.rows, cfg.columns, cfg.inarow)
             geo = t.geo
         return bb_root_search(grid, heights, cfg.rows, cfg.columns, cfg.inarow, geo,
-                              HEURISTIC_IDS[self.heuristic], center_order(cfg.columns),
+                              self.record.id, center_order(cfg.columns),
                               depth, mark, t.zobrist.view(np.int64), t.packed, t.killers,
                               t.moves, deadline, first, stats, scores, windows, self.opts,
                               t.history, t.pv, t.pvlen, alpha, beta,
@@ -269,7 +270,7 @@ class AlphaBetaAgent(Agent):
         opened; the result is then the full window's."""
         if guess is None or abs(guess) >= PROVEN:
             return self.root(grid, heights, mark, cfg, depth, deadline, first, stats, scores)
-        delta = self.ASPIRATION.get(self.heuristic, 50)
+        delta = self.record.aspiration
         lo, hi = guess - delta, guess + delta
         for tries in range(self.ASPIRATION_TRIES + 1):
             if tries == self.ASPIRATION_TRIES:
@@ -303,7 +304,7 @@ class AlphaBetaAgent(Agent):
 def warmup_units(heuristic="threats"):
     """Units for :class:`agents.players.warmup.Warmup`, each compiled by a short search on
     the empty 7x6 board with a private agent (small table: the kernels' types do not
-    depend on its size). A named heuristic (``HEURISTIC_IDS``): one unit, the
+    depend on its size). A heuristic with a compiled hookup (an ``id``): one unit, the
     iterative-deepening search on 7x6 bitboards (the kernel's grid specialisation, for
     boards over 64 bits, compiles on its first use, or loads from numba's cache); any
     other: the recursive kernels and the evaluation."""
@@ -311,15 +312,15 @@ def warmup_units(heuristic="threats"):
     cfg = parse_config(None)
     # the default agent's kernel (quiescence on) where there is one; the recursive
     # kernels of any other evaluation search the plain tree
-    agent = AlphaBetaAgent(heuristic=heuristic, tt_bits=10,
-                           quiescence=heuristic in HEURISTIC_IDS)
+    compiled = entry(heuristic).id is not None
+    agent = AlphaBetaAgent(heuristic=heuristic, tt_bits=10, quiescence=compiled)
     grid = np.zeros(cfg.rows * cfg.columns, dtype=np.int8)
     heights = np.zeros(cfg.columns, dtype=np.int64)
 
     def search():
         agent.search(grid, heights, 1, cfg, time.perf_counter() + 0.05, 2)
 
-    if heuristic in HEURISTIC_IDS:
+    if compiled:
         return [("alphabeta.bitboards", search, 0.8)]
 
     def array_search():

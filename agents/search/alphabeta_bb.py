@@ -12,7 +12,8 @@ few hundred word operations instead of a scan of every window with an allocation
 
 The position is ``stones`` (int64[3]: ``stones[1]``, ``stones[2]`` the bitboards of
 each mark, layout in :mod:`agents.board`) and ``heights`` (stones a column, as in the
-array kernels). ``heuristic``: :data:`THREATS` or :data:`WINDOWS`.
+array kernels). ``heuristic``: the evaluation's id in :mod:`heuristics.dispatch` (its
+:data:`heuristics.REGISTRY` record's ``id``); the search never names one.
 
 Given ``windows`` (:func:`agents.board.grid.window_table`; None: bitboards), the same
 explicit-stack search runs on the Kaggle grid instead (moves by
@@ -30,14 +31,12 @@ import numpy as np
 from agents.board.grid import drop, is_win_at, undo
 from agents.board.jit import njit, now
 from agents.search.alphabeta import ended, take_line
-from agents.search.horizon import (HEURISTIC_IDS, NONE, THREATS, WINDOWS, forced_line, has_line,
-                                   horizon_value, take_back)
+from agents.search.horizon import forced_line, has_line, horizon_value, take_back
 from agents.search.scores import CHECK_EVERY, EXACT, INF, LOWER, S_ABORTED, S_NODES, UPPER, WIN
 
 # ``opts`` bits of the kernels (the alphabeta agent's options of the same names)
 OPT_KILLERS, OPT_HISTORY, OPT_PVS = 1, 2, 4
-__all__ = ["HEURISTIC_IDS", "NONE", "THREATS", "WINDOWS", "bb_negamax", "bb_order_moves",
-           "bb_root_search", "packed_table", "stones_of"]
+__all__ = ["bb_negamax", "bb_order_moves", "bb_root_search", "packed_table", "stones_of"]
 
 
 @njit

@@ -20,8 +20,7 @@ from agents.board.grid import drop, undo, wins_by_playing
 from agents.board.jit import njit
 from agents.search.scores import WIN
 from agents.search.stats import S_NODES
-from heuristics import HEURISTIC_IDS  # noqa: F401 - alphabeta_bb's import of them
-from heuristics.dispatch import NONE, THREATS, WINDOWS, bitboard_evaluate, grid_evaluate  # noqa: F401
+from heuristics.dispatch import bitboard_evaluate, grid_evaluate
 
 QUIESCENCE_PLIES = 8  # forced blocks followed past the horizon, at most
 
