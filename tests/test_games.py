@@ -14,8 +14,11 @@ import numpy as np
 import pytest
 
 import agents
-from agents.games.coins import (CoinEnv, CoinGame, MinimaxPlayer, RandomPlayer, RulePlayer, mover_loses, play_game)
-from agents.games.tictactoe import (EMPTY_BOARD, O, ReferencePlayer, TicTacToe, TicTacToeAgent, X, best_cells, legal_cells, mark_to_move, parse_board, play, solve, winner)
+from agents.games.coins import (CoinEnv, CoinGame, MinimaxPlayer, RandomPlayer, RulePlayer,
+                                mover_loses, play_game)
+from agents.games.tictactoe import (EMPTY_BOARD, O, ReferencePlayer, TicTacToe, TicTacToeAgent,
+                                    X, best_cells, legal_cells, mark_to_move, parse_board,
+                                    play, solve, winner)
 from agents.search.reference import Counter, alphabeta_value, best_actions, minimax_value
 
 GAME = TicTacToe()

@@ -8,7 +8,9 @@ import random
 
 import pytest
 
-from agents.games.isolation import (Isolation, MultiIsolation, SloppyIsolation, mini_isolation, mobility_share, my_moves, my_moves_minus_opponent_moves, play_game, random_playout)
+from agents.games.isolation import (Isolation, MultiIsolation, SloppyIsolation, mini_isolation,
+                                    mobility_share, my_moves, my_moves_minus_opponent_moves,
+                                    play_game, random_playout)
 from agents.search.deepening import iterative_deepening
 from agents.search.reference import Counter, alphabeta_value, best_actions, minimax_value
 

@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from agents.games.tictactoe import ThinkPlayer, TicTacToe, legal_cells, parse_board, play, solve, winning_cells
+from agents.games.tictactoe import (ThinkPlayer, TicTacToe, legal_cells, parse_board, play,
+                                    solve, winning_cells)
 from scripts.commands.lesson_games import play as play_terminal, terminal
 from scripts.tools.lessons import by_name, experiments, main
 from scripts.tools.lessons.sampling import _moves_of, book_move, lost_value_share, rollout_book

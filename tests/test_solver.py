@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from agents.search import solver as S
-from agents.search.position import (G_BOARD, G_BOTTOM, G_EVEN, G_FAST, claimeven_bound, has_line, mirror,
-                                    winning_cells)
+from agents.search.position import (G_BOARD, G_BOTTOM, G_EVEN, G_FAST, claimeven_bound,
+                                    has_line, mirror, winning_cells)
 from agents.search.table import table_key, table_size, tt_get, tt_put
 from agents.solver import main as solver_main
 from agents.search.position import Position, _has_line

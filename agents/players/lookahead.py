@@ -7,7 +7,8 @@ import numpy as np
 
 from heuristics import HEURISTIC_IDS, entry, get as get_heuristic
 
-from agents.players.base import (Agent, boolean, heuristic_name, optional, positive_int, positive_number, seed_value)
+from agents.players.base import (Agent, boolean, heuristic_name, optional, positive_int,
+                                 positive_number, seed_value)
 from agents.search.tactics import safety_net, tactical_move
 from agents.players.baselines import best_columns, tutorial_scores
 from agents.board.grid import cell_window_table, center_order, window_table
