@@ -14,6 +14,19 @@ import sys
 
 from scripts.args import report
 
+# `connectx bench NAME` runs scripts/bench/NAME.py: name -> one-line summary
+BENCHMARKS = {
+    "search": "minimax against the tutorial; nodes per second",
+    "solver": "the solver on the labelled positions",
+    "mcts": "MCTS iterations per second and playouts",
+    "match": "match throughput with workers",
+    "load": "move times while CPU hogs run",
+    "value": "agents on labelled positions: how often the value is kept",
+    "perfect": "the perfect agent on labelled positions: value kept",
+    "warmup": "an opponent's moves beside the file's background compile",
+    "analysis": "every column of 0-12 stone positions, with and without the database",
+}
+
 # duplicates: a table, one row a command (name -> module, help), not repeated code.
 COMMANDS = {
     "match": ("scripts.commands.match", "head-to-head match, colours alternating, with Elo interval"),
@@ -26,17 +39,7 @@ COMMANDS = {
     "fuzz": ("scripts.commands.fuzz", "random configurations and positions: no failure allowed"),
     "lessons": ("scripts.tools.lessons", "the seed material's experiments beside its figures"),
     "serve": ("scripts.commands.serve", "play and analyse in the browser (a local web server)"),
-    "bench": {
-        "search": ("scripts.bench.search", "minimax against the tutorial; nodes per second"),
-        "solver": ("scripts.bench.solver", "the solver on the labelled positions"),
-        "mcts": ("scripts.bench.mcts", "MCTS iterations per second and playouts"),
-        "match": ("scripts.bench.match", "match throughput with workers"),
-        "load": ("scripts.bench.load", "move times while CPU hogs run"),
-        "value": ("scripts.bench.value", "agents on labelled positions: how often the value is kept"),
-        "perfect": ("scripts.bench.perfect", "the perfect agent on labelled positions: value kept"),
-        "warmup": ("scripts.bench.warmup", "an opponent's moves beside the file's background compile"),
-        "analysis": ("scripts.bench.analysis", "every column of 0-12 stone positions, with and without the database"),
-    },
+    "bench": {name: (f"scripts.bench.{name}", summary) for name, summary in BENCHMARKS.items()},
     "book": {
         "build": ("scripts.commands.book", "an opening database: every position of N stones solved"),
     },
