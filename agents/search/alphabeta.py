@@ -219,9 +219,8 @@ def root_search(grid, heights, rows, columns, inarow, windows, evaluate, order, 
     best_move = -1
     for c in range(columns):
         scores[c] = -INF
-# duplicates: the child step below repeats negamax's on purpose: the root keeps every
-# column's score and its own window, and one kernel for both would add a branch to
-# every node of the tree.
+# the child step below is negamax's (the root keeps every column's score and its own
+# window: one kernel for both would add a branch to every node of the tree)
     for i in range(n):
         c = root_moves[i]
         idx = drop(grid, heights, rows, columns, c, mark)

@@ -58,6 +58,8 @@ def random_agent(rng):
 # ---------------------------------------------------------------------------
 
 
+# duplicates: each game's terminal answers the same small protocol (prompt, parse,
+# describe, outcome), so their methods share a shape, not code.
 class TicTacToeTerminal:
     AGENTS = ("minimax", "think1", "think2", "think3", "random")
 
