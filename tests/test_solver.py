@@ -204,7 +204,7 @@ def test_tiny_table_is_still_exact():
 def test_table_buckets_against_a_dict():
     """Random puts and gets on a small table against a dict: a get returns the value
     last put for that key or 0 (evicted), never another key's; the first entry of a
-    bucket keeps the position with fewer stones. Keys span the whole int64 range (a
+    bucket keeps the entry of more work (the larger search). Keys span the whole int64 range (a
     64-bit board's keys can be negative), on a table as small as a 64-bit board allows."""
     rng = np.random.default_rng(7)
     tt = np.zeros(table_size(10, 64), dtype=np.int64)
@@ -217,8 +217,8 @@ def test_table_buckets_against_a_dict():
     for step in range(20000):
         key = int(keys[rng.integers(keys.size)])
         if rng.random() < 0.5:
-            value, moves = int(rng.integers(1, 120)), int(rng.integers(0, 57))
-            tt_put(tt, key, value, moves)
+            value, work = int(rng.integers(1, 120)), int(rng.integers(0, 64))
+            tt_put(tt, key, value, work)
             last[key] = value
             assert tt_get(tt, key) == value
         else:
@@ -226,11 +226,11 @@ def test_table_buckets_against_a_dict():
             assert got in (0, last.get(key, 0)), (key, got)
     tt[:] = 0
     a, b, c = 5, 5 + buckets, 5 + 2 * buckets  # one bucket
-    tt_put(tt, a, 10, 8)
+    tt_put(tt, a, 10, 30)
     tt_put(tt, b, 11, 20)
-    tt_put(tt, c, 12, 30)  # more stones than the first: takes the second place
+    tt_put(tt, c, 12, 8)  # less work than the first: takes the second place
     assert (tt_get(tt, a), tt_get(tt, b), tt_get(tt, c)) == (10, 0, 12)
-    tt_put(tt, b, 11, 3)   # fewer stones: first place, the first moves down
+    tt_put(tt, b, 11, 40)  # more work: first place, the first moves down
     assert (tt_get(tt, a), tt_get(tt, b), tt_get(tt, c)) == (10, 11, 0)
 
 

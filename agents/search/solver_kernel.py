@@ -25,7 +25,7 @@ def _score_bounds(g):
 
 
 @njit
-def _frame(st, d, pos, mask, alpha, beta, key, n, forced):
+def _frame(st, d, pos, mask, alpha, beta, key, n, forced, nodes):
     """Fill the stack frame of depth ``d`` (see :func:`_search`)."""
     st[d, 0] = pos
     st[d, 1] = mask
@@ -34,6 +34,17 @@ def _frame(st, d, pos, mask, alpha, beta, key, n, forced):
     st[d, 4] = key
     st[d, 5] = n
     st[d, 6] = forced
+    st[d, 7] = nodes
+
+
+@njit
+def _work(nodes):
+    """The work of a search of ``nodes`` nodes, as c4 rates a table entry: log8 (at most 63)."""
+    w = 0
+    while nodes > 1 and w < 63:
+        nodes >>= 3
+        w += 1
+    return w
 
 
 @njit(nogil=True)
@@ -42,8 +53,8 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
 
     Fail-soft alpha-beta: a result ``<= alpha0`` is an upper bound, ``>= beta0``
     a lower bound, in between the exact score. Explicit stack: ``st[d]`` holds
-    (pos, mask, alpha, beta, key, moves left to try, 1 for a forced move) of depth
-    ``d``; ``mv[d]`` the moves, best last. With ``deadline > 0`` the clock is read
+    (pos, mask, alpha, beta, key, moves left to try, 1 for a forced move, the node
+    count on entry) of depth ``d``; ``mv[d]`` the moves, best last. With ``deadline > 0`` the clock is read
     every 4096 nodes (and ``stats[S_STOP]``, which another thread may set); past it
     ``stats[S_ABORTED]`` is set and 0 returned (never
     stored)."""
@@ -110,7 +121,7 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
                 done = True
                 leaf = False
                 mv[d, 0] = possible
-                _frame(st, d, pos, mask, alpha, beta, 0, 1, 1)
+                _frame(st, d, pos, mask, alpha, beta, 0, 1, 1, nodes)
             if not done:
                 key = table_key(pos, mask, moves, g)
                 val = tt_get(tt, key)
@@ -170,7 +181,7 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
                         sc[d, j] = s
                         mv[d, j] = move
                         n += 1
-                _frame(st, d, pos, mask, alpha, beta, key, n, 0)
+                _frame(st, d, pos, mask, alpha, beta, key, n, 0, nodes)
         # ---- hand values up the stack until a node has another move to try
         while leaf:
             if d == 0:
@@ -182,13 +193,13 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
                 r = score
                 continue
             if score >= st[d, 3]:
-                tt_put(tt, st[d, 4], score + MAX - 2 * MIN + 2, moves0 + d)
+                tt_put(tt, st[d, 4], score + MAX - 2 * MIN + 2, _work(nodes - st[d, 7]))
                 r = score
                 continue
             if score > st[d, 2]:
                 st[d, 2] = score
             if st[d, 5] == 0:
-                tt_put(tt, st[d, 4], st[d, 2] - MIN + 1, moves0 + d)
+                tt_put(tt, st[d, 4], st[d, 2] - MIN + 1, _work(nodes - st[d, 7]))
                 r = st[d, 2]
                 continue
             leaf = False

@@ -1,7 +1,8 @@
 """The solver's transposition table: Pascal Pons' ``TranspositionTable`` (int64 entries
 holding the rest of the key and a bound, keyed by the position, mirror images folded
 early in the game) with two entries a bucket, as in Steininger's c4: the first keeps
-the position nearer the root (the larger search), the second takes the others.
+the entry whose search took more work (log8 of its nodes, c4's measure), the second takes
+the others.
 """
 import numpy as np
 
@@ -50,11 +51,12 @@ def table_key(pos, mask, moves, g):
 
 # ---------------------------------------------------------------------------
 # Transposition table: buckets of two int64 entries, side by side (one cache line),
-# (key // buckets) << 14 | moves << 8 | value. key % buckets is the bucket, so
+# (key // buckets) << 14 | work << 8 | value. key % buckets is the bucket, so
 # (bucket, key // buckets) gives the key back: no collisions. value 0 = empty;
-# 1..MAX-MIN+1 an upper bound; above that a lower bound. ``moves``: the stones of the
-# position, the size of its search: the first entry of a bucket keeps the position
-# nearer the root, the second takes whatever the first does not.
+# 1..MAX-MIN+1 an upper bound; above that a lower bound. ``work``: log8 of the nodes
+# the entry's search took (c4's replacement rule; it was the position's stones, which
+# searched 5% more nodes): the first entry of a bucket keeps the larger search, the
+# second takes whatever the first does not.
 # ---------------------------------------------------------------------------
 
 
@@ -81,15 +83,16 @@ def tt_get(tt, key):
 
 
 @njit
-def tt_put(tt, key, value, moves):
+def tt_put(tt, key, value, work):
+    """Store ``value`` for ``key``; ``work`` (0..63): the log8 of the nodes its search took."""
     buckets = tt.shape[0] >> 1
     q = key // buckets
     i = 2 * (key - q * buckets)
-    new = (q << 14) | (moves << 8) | value
+    new = (q << 14) | (work << 8) | value
     first = tt[i]
     if first == 0 or (first >> 14) == q:
         tt[i] = new
-    elif moves <= ((first >> 8) & 63):
+    elif work >= ((first >> 8) & 63):
         tt[i + 1] = first  # the first entry moves to the second place, the second goes
         tt[i] = new
     else:
