@@ -146,12 +146,25 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
                 # child whose table entry bounds its value from above bounds ours from below
                 cpos = pos ^ mask
                 rest = possible
+                odd = (moves & 1) == 1 and g[G_EVEN] != 0 and moves < N - 16
                 while rest != 0:
                     move = rest & -rest
                     rest ^= move
                     cval = tt_get(tt, table_key(cpos, mask | move, moves + 1, g))
                     if cval != 0 and cval <= MAX - MIN + 1:
                         clo = 1 - MIN - cval  # -(the child's upper bound)
+                        if clo > alpha:
+                            alpha = clo
+                            if alpha >= beta:
+                                r = alpha
+                                done = True
+                                break
+                    if odd and alpha < 1 and beta <= 1:
+                        # c4 bounds each child by its evens strategy before searching any
+                        # (the child's first player is to move): -1 or 0 bounds ours below.
+                        # Only where it can cut (beta <= 1) and above 16 empty cells: near
+                        # the end the bound costs more than the small subtrees it saves
+                        clo = -claimeven_bound(cpos, mask | move, g)
                         if clo > alpha:
                             alpha = clo
                             if alpha >= beta:
