@@ -28,10 +28,11 @@ no grid code.
 """
 import numpy as np
 
+from agents.board.bitboard import bb_has_line
 from agents.board.grid import drop, is_win_at, undo
 from agents.board.jit import njit, now
 from agents.search.alphabeta import ended, take_line
-from agents.search.horizon import forced_line, has_line, horizon_value, take_back
+from agents.search.horizon import forced_line, horizon_value, take_back
 from agents.search.scores import CHECK_EVERY, EXACT, INF, LOWER, S_ABORTED, S_NODES, UPPER, WIN
 
 # ``opts`` bits of the kernels (the alphabeta agent's options of the same names)
@@ -214,7 +215,7 @@ def bb_negamax(stones, heights, rows, columns, inarow, geo, heuristic, order,
                 else:
                     stones[me] |= np.int64(1) << (c * H + h)
                     heights[c] = h + 1
-                    won = has_line(stones[me], H, inarow)
+                    won = bb_has_line(stones[me], H, inarow)
                 if won:
                     stats[S_NODES] += 1
                     v = -(WIN - (nstones + f + 1))  # the child's view: it has lost
@@ -351,7 +352,7 @@ def bb_root_search(grid, heights, rows, columns, inarow, geo, heuristic, order, 
             bit = np.int64(1) << (c * H + h)
             stones[mark] |= bit
             heights[c] = h + 1
-            won = has_line(stones[mark], H, inarow)
+            won = bb_has_line(stones[mark], H, inarow)
         if won or nstones + 1 == rows * columns:
             v = ended(won, nstones, stats, pvlen, 1)
         else:

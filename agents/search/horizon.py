@@ -15,7 +15,7 @@ quiescence search is a line, not a tree: no table, no window, a few column scans
 """
 import numpy as np
 
-from agents.board.bitboard import shift
+from agents.board.bitboard import bb_has_line
 from agents.board.grid import drop, undo, wins_by_playing
 from agents.board.jit import njit
 from agents.search.scores import WIN
@@ -23,20 +23,6 @@ from agents.search.stats import S_NODES
 from heuristics.dispatch import bitboard_evaluate, grid_evaluate
 
 QUIESCENCE_PLIES = 8  # forced blocks followed past the horizon, at most
-
-
-@njit
-def has_line(stones, H, inarow):
-    """True if the bitboard ``stones`` holds ``inarow`` in a line."""
-    for s in (1, H - 1, H, H + 1):
-        m = stones
-        for i in range(1, inarow):
-            m &= shift(stones, s * i)
-            if m == 0:
-                break
-        if m != 0:
-            return True
-    return False
 
 
 @njit
@@ -57,7 +43,7 @@ def _wins_with(stones, heights, rows, columns, inarow, c, who, grid, windows):
     if windows is not None:
         return wins_by_playing(grid, heights, rows, columns, inarow, c, who)
     H = rows + 1
-    return has_line(stones[who] | (np.int64(1) << (c * H + heights[c])), H, inarow)
+    return bb_has_line(stones[who] | (np.int64(1) << (c * H + heights[c])), H, inarow)
 
 
 @njit

@@ -271,6 +271,8 @@ class Position:
 
 
 def _has_line(stones, H, inarow):
+    """bb_has_line in plain Python, for the plain-Python :class:`Position` (a book move
+    compiles no kernel) and as the kernels' reference in the tests."""
     for s in (1, H - 1, H, H + 1):
         m = stones
         for i in range(1, inarow):
