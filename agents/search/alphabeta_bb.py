@@ -28,7 +28,7 @@ no grid code.
 """
 import numpy as np
 
-from agents.board.bitboard import bb_has_line
+from agents.board.bitboard import bb_from_grid, bb_has_line
 from agents.board.grid import drop, is_win_at, undo
 from agents.board.jit import njit, now
 from agents.search.alphabeta import ended, take_line
@@ -42,14 +42,12 @@ __all__ = ["bb_negamax", "bb_order_moves", "bb_root_search", "packed_table", "st
 
 @njit
 def stones_of(grid, rows, columns):
-    """The int64[3] bitboards by mark (``[0]`` unused) of a Kaggle flat grid."""
-    H = rows + 1
+    """The int64[3] bitboards by mark (``[0]`` unused) of a Kaggle flat grid
+    (:func:`agents.board.bitboard.bb_from_grid`'s layout)."""
+    ones, mask = bb_from_grid(grid, rows, columns, 1)
     out = np.zeros(3, dtype=np.int64)
-    for r in range(rows):
-        for c in range(columns):
-            v = grid[c + r * columns]
-            if v != 0:
-                out[v] |= np.int64(1) << (c * H + rows - 1 - r)
+    out[1] = np.int64(ones)
+    out[2] = np.int64(ones ^ mask)
     return out
 
 
