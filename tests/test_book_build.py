@@ -18,7 +18,7 @@ from agents.search.solver import Solver
 from scripts import cli
 from scripts.tools import book_build as B
 
-from conftest import ROOT
+from conftest import ROOT, cli_error_line
 
 HAVE_BITBULLY = D.bitbully_path() is not None and os.path.isfile(D.bitbully_path() or "")
 
@@ -242,15 +242,8 @@ def test_command_builds_a_database_the_solver_uses(tmp_path, capsys):
 ])
 def test_bad_input_is_one_line(argv, words, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    try:
-        status = cli.main(argv)
-    except SystemExit as exc:
-        status = exc.code
-    out, err = capsys.readouterr()
-    assert status == 2, (out, err)
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("connectx book"), err
-    assert words in lines[0], err
+    line = cli_error_line(argv, capsys)
+    assert line.startswith("connectx book") and words in line, line
 
 
 # ---------------------------------------------------------------------------

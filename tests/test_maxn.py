@@ -9,23 +9,8 @@ from agents.games.isolation import MultiIsolation, random_playout
 from agents.games.tictactoe import O, X, TicTacToe, solve
 from agents.search.maxn import maxn_best, maxn_value, maxn_value_reference
 from agents.search.reference import Counter, minimax_value
+from conftest import shuffled_multi_isolation
 
-
-
-class ShuffledMultiIsolation(MultiIsolation):
-    """Children in a seeded random order: the tie-break is the first best child."""
-
-
-    def __init__(self, seed, *args):
-        super().__init__(*args)
-        self.seed = seed
-
-    def actions(self, state):
-        """A random order fixed by the state and the seed (tuples of ints hash the same
-        in every run), so that both searches see the same order at a node."""
-        actions = super().actions(state)
-        random.Random(hash((self.seed, state))).shuffle(actions)
-        return actions
 
 
 @pytest.mark.parametrize("depth", [1, 2, 3, 4])
@@ -48,7 +33,7 @@ def test_shallow_pruning_keeps_the_root_vector_with_no_more_nodes(depth):
 def test_shallow_pruning_searched_to_the_end_on_a_small_board():
     rng = random.Random(4)
     for seed in range(6):
-        game = ShuffledMultiIsolation(seed, 3, 3)
+        game = shuffled_multi_isolation(seed, 3, 3)
         s = random_playout(game, None, rng, 3)
         plain, pruned = Counter(), Counter()
         v = maxn_value_reference(game, s, 20, plain)

@@ -8,26 +8,14 @@ import pytest
 from agents.games.isolation import MultiIsolation, random_playout
 from agents.search.paranoid import COALITION, ParanoidGame, paranoid_best, paranoid_value
 from agents.search.reference import Counter, minimax_value
+from conftest import shuffled_multi_isolation
 
-
-
-class Shuffled(MultiIsolation):
-    def __init__(self, seed, *args):
-        super().__init__(*args)
-        self.seed = seed
-
-    def actions(self, state):
-        """A random order fixed by the state and the seed (tuples of ints hash the same
-        in every run), so that both searches see the same order at a node."""
-        actions = super().actions(state)
-        random.Random(hash((self.seed, state))).shuffle(actions)
-        return actions
 
 
 @pytest.mark.parametrize("depth", [1, 2, 3, 4])
 def test_paranoid_alphabeta_equals_the_reference_with_no_more_nodes(depth):
     game = MultiIsolation(4, 4)
-    shuffled = Shuffled(depth, 4, 4)
+    shuffled = shuffled_multi_isolation(depth, 4, 4)
     rng = random.Random(10 + depth)
     for _ in range(10):
         s = random_playout(game, None, rng, rng.randrange(3, 9))
