@@ -17,6 +17,13 @@ from agents.search.reference import Counter, alphabeta_value, best_actions, mini
 INF = math.inf
 
 
+def random_states(game, seed, n, least, most):
+    """``n`` states of ``game``, each after a seeded random number of random plies in
+    [``least``, ``most``)."""
+    rng = random.Random(seed)
+    return [random_playout(game, None, rng, rng.randrange(least, most)) for _ in range(n)]
+
+
 # ---------------------------------------------------------------------------
 # The lesson's checks on mini-Isolation
 # ---------------------------------------------------------------------------
@@ -159,9 +166,7 @@ def test_symmetries_of_5x5_and_mini_isolation():
 @pytest.mark.parametrize("evaluation", [my_moves, my_moves_minus_opponent_moves])
 def test_symmetric_states_have_equal_values(evaluation):
     g = Isolation(5, 5, evaluation=evaluation)
-    rng = random.Random(5)
-    for _ in range(6):
-        s = random_playout(g, None, rng, rng.randrange(2, 10))
+    for s in random_states(g, 5, 6, 2, 10):
         values = {alphabeta_value(g, t, 3, 0) for t in g.symmetric_states(s)}
         assert len(values) == 1
 
@@ -169,9 +174,7 @@ def test_symmetric_states_have_equal_values(evaluation):
 @pytest.mark.parametrize("evaluation", [my_moves, my_moves_minus_opponent_moves])
 def test_alphabeta_equals_minimax_with_no_more_nodes_on_5x5(evaluation):
     g = Isolation(5, 5, evaluation=evaluation)
-    rng = random.Random(9)
-    for _ in range(8):
-        s = random_playout(g, None, rng, rng.randrange(2, 12))
+    for s in random_states(g, 9, 8, 2, 12):
         for depth in (1, 2, 3):
             mm, ab = Counter(), Counter()
             for player in (0, 1):
@@ -217,19 +220,15 @@ def test_three_player_isolation_plays_on_after_a_player_is_out():
     end = g.result(after, (2, 1))  # player 1 (at (2, 0)) is stuck: out; 3 wins
     assert g.is_terminal(end) and g.winner(end) == 2
     assert [g.utility(end, p) for p in g.players] == [0.0, 0.0, 1.0]
-    rng = random.Random(2)
-    for _ in range(20):
-        state = random_playout(g, None, rng, rng.randrange(0, 8))
+    for state in random_states(g, 2, 20, 0, 8):
         shares = [mobility_share(g, state, p) for p in g.players]
         assert abs(sum(shares) - 1) < 1e-12 and min(shares) >= 0
 
 
 def test_sloppy_outcomes_are_a_distribution_and_slip_zero_is_the_plain_game():
     g = SloppyIsolation(4, 4, slip=0.2)
-    rng = random.Random(4)
     seen_astray = False
-    for _ in range(20):
-        s = random_playout(g, None, rng, rng.randrange(2, 8))
+    for s in random_states(g, 4, 20, 2, 8):
         for a in g.actions(s):
             outs = g.outcomes(s, a)
             assert abs(sum(p for p, _ in outs) - 1) < 1e-12

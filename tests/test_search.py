@@ -26,13 +26,26 @@ def positions(shape, n, seed, max_stones=None):
     return out
 
 
+def to_move_and_arrays(board, rows, columns):
+    """``(mark, grid, heights)`` of a flat board: the side to move, the int8 grid, the
+    column heights."""
+    grid = np.array(board, dtype=np.int8)
+    return 1 + sum(1 for v in board if v) % 2, grid, column_heights(grid, rows, columns)
+
+
+def arrays(shape, n, seed, max_stones=None):
+    """:func:`positions` with each board's int8 grid and column heights:
+    ``(board, mark, grid, heights)``."""
+    rows, columns, _ = shape
+    for board, _ in positions(shape, n, seed, max_stones):
+        yield (board, *to_move_and_arrays(board, rows, columns))
+
+
 @pytest.mark.parametrize("shape", [(6, 7, 4), (4, 5, 3), (8, 9, 5), (3, 3, 3), (5, 4, 6)])
 def test_windows_heuristic_equals_tutorial(shape):
     rows, columns, inarow = shape
     windows = window_table(*shape)
-    for board, mark in positions(shape, 30, seed=11):
-        grid = np.array(board, dtype=np.int8)
-        h = column_heights(grid, rows, columns)
+    for board, mark, grid, h in arrays(shape, 30, seed=11):
         for m in (1, 2):
             expected = tutorial_get_heuristic(grid.reshape(rows, columns), m, TutorialConfig(*shape))
             assert windows_eval(grid, h, rows, columns, inarow, windows, m) == expected
@@ -86,9 +99,7 @@ def ref_threats(board, rows, columns, inarow):
 def test_threats_heuristic_matches_reference_and_is_symmetric(shape):
     rows, columns, inarow = shape
     windows = window_table(*shape)
-    for board, _ in positions(shape, 30, seed=5):
-        grid = np.array(board, dtype=np.int8)
-        h = column_heights(grid, rows, columns)
+    for board, _, grid, h in arrays(shape, 30, seed=5):
         v1 = threats_eval(grid, h, rows, columns, inarow, windows, 1)
         assert v1 == -threats_eval(grid, h, rows, columns, inarow, windows, 2)
         assert v1 == ref_threats(board, rows, columns, inarow)
@@ -99,9 +110,7 @@ def test_minimax_depth3_matches_tutorial_on_random_positions():
     (25 positions here; ``python -m scripts.bench.search`` checks 100 more and times them.)"""
     cfg = parse_config({})
     agent = agents.make("minimax", depth=3)
-    for board, mark in positions((6, 7, 4), 25, seed=2024, max_stones=36):
-        grid = np.array(board, dtype=np.int8)
-        h = column_heights(grid, 6, 7)
+    for board, mark, grid, h in arrays((6, 7, 4), 25, seed=2024, max_stones=36):
         ours, _ = agent.scores(grid, h, mark, cfg)
         expected = tutorial_scores(board, mark, TutorialConfig(6, 7, 4), 3)
         assert {c: int(ours[c]) for c in expected} == expected
@@ -119,9 +128,7 @@ def test_alphabeta_value_equals_minimax_with_no_more_nodes(shape, depth):
     # the plain tree: the minimax value (quiescence's is tested against its own reference)
     agent = agents.make("alphabeta", heuristic="windows", quiescence=False)
     game = ConnectX(rows, columns, inarow, heuristic=tutorial_heuristic_flat)
-    for board, mark in positions(shape, 12, seed=depth * 31 + rows):
-        grid = np.array(board, dtype=np.int8)
-        h = column_heights(grid, rows, columns)
+    for board, mark, grid, h in arrays(shape, 12, seed=depth * 31 + rows):
         col, value, nodes = agent.fixed_depth(grid, h, mark, cfg, depth)
         state = (tuple(board), mark)
         counter = Counter()
@@ -147,9 +154,7 @@ def test_incremental_minimax_equals_the_plain_one(shape):
         board = random_position(rows, columns, inarow, rng.randrange(0, rows * columns - 2), rng)
         if board is None:
             continue
-        mark = 1 + sum(1 for v in board if v) % 2
-        grid = np.array(board, dtype=np.int8)
-        heights = column_heights(grid, rows, columns)
+        mark, grid, heights = to_move_and_arrays(board, rows, columns)
         for depth in (1, 2, 3, 4):
             plain, fast = np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64)
             want = minimax_scores(grid, heights, rows, columns, inarow, windows, windows_eval,
@@ -175,9 +180,7 @@ def test_forced_result_matches_its_reference():
                                     rng)
             if board is None:
                 continue
-            mark = 1 + sum(1 for v in board if v) % 2
-            grid = np.array(board, dtype=np.int8)
-            heights = column_heights(grid, rows, columns)
+            mark, grid, heights = to_move_and_arrays(board, rows, columns)
             for depth in (1, 2, 3) if columns > 5 else (1, 2, 3, 4):
                 got = forced_result(grid, heights, rows, columns, inarow, mark, depth, -1)
                 assert got == forced_result_reference(board, mark, depth, rows, columns, inarow)
@@ -301,9 +304,7 @@ def test_alphabeta_kernels_search_the_same_tree(shape, depth, count, heuristic):
         board = random_position(rows, columns, inarow, rng.randrange(0, rows * columns - 4), rng)
         if board is None:
             continue
-        mark = 1 + sum(1 for v in board if v) % 2
-        grid = np.array(board, dtype=np.int8)
-        heights = column_heights(grid, rows, columns)
+        mark, grid, heights = to_move_and_arrays(board, rows, columns)
         for d in range(1, depth + 1):
             got = {}
             for k in kernels:  # and the same principal variation
