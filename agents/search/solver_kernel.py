@@ -123,6 +123,50 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
                 mv[d, 0] = possible
                 _frame(st, d, pos, mask, alpha, beta, 0, 1, 1, nodes)
             if not done:
+                n = 0
+                win2 = False
+                for i in range(W - 1, -1, -1):  # centre last in, first out at equal score
+                    move = possible & g[G_ORDER + W + g[G_ORDER + i]]
+                    if move != 0:
+                        # c4's guess of a move's worth: the mover's winning cells after
+                        # it, except those right above an opponent's winning cell (never
+                        # theirs to keep), weighted 12 when the cell right above a
+                        # playable one, 5 when two above, 3 anywhere
+                        m2 = mask | move
+                        w = winning_cells(pos | move, m2, g)
+                        p2 = (m2 + g[G_BOTTOM]) & g[G_BOARD]
+                        # c4's static look at the child: the opponent loses next move
+                        # (two of our cells to block, or the one block right under
+                        # another, or every reply right under one): we win at once after
+                        nl = p2 & ~(w >> 1)
+                        wins = w & p2
+                        if nl == 0 or (wins & (wins - 1)) != 0 or (wins != 0 and (wins & nl) == 0):
+                            win2 = True
+                            break
+                        thr = w & ~(opp << 1)
+                        above = p2 << 1
+                        s = (12 * popcount(thr & above) + 3 * popcount(thr)
+                             + 5 * popcount(thr & ((above & g[G_BOARD]) << 1)))
+                        j = n
+                        while j > 0 and sc[d, j - 1] > s:
+                            sc[d, j] = sc[d, j - 1]
+                            mv[d, j] = mv[d, j - 1]
+                            j -= 1
+                        sc[d, j] = s
+                        mv[d, j] = move
+                        n += 1
+                if win2:
+                    r = (N - 1 - moves) // 2  # a win with our next stone: the best score left
+                    done = True
+                else:
+                    # no child loses at once: no win before our stone after next
+                    hi = (N - 3 - moves) // 2
+                    if beta > hi:
+                        beta = hi
+                        if alpha >= beta:
+                            r = beta
+                            done = True
+            if not done:
                 key = table_key(pos, mask, moves, g)
                 val = tt_get(tt, key)
                 if val != 0:
@@ -172,50 +216,8 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
                                 done = True
                                 break
             if not done:
-                n = 0
-                win2 = False
-                for i in range(W - 1, -1, -1):  # centre last in, first out at equal score
-                    move = possible & g[G_ORDER + W + g[G_ORDER + i]]
-                    if move != 0:
-                        # c4's guess of a move's worth: the mover's winning cells after
-                        # it, except those right above an opponent's winning cell (never
-                        # theirs to keep), weighted 12 when the cell right above a
-                        # playable one, 5 when two above, 3 anywhere
-                        m2 = mask | move
-                        w = winning_cells(pos | move, m2, g)
-                        p2 = (m2 + g[G_BOTTOM]) & g[G_BOARD]
-                        # c4's static look at the child: the opponent loses next move
-                        # (two of our cells to block, or the one block right under
-                        # another, or every reply right under one): we win at once after
-                        nl = p2 & ~(w >> 1)
-                        wins = w & p2
-                        if nl == 0 or (wins & (wins - 1)) != 0 or (wins != 0 and (wins & nl) == 0):
-                            win2 = True
-                            break
-                        thr = w & ~(opp << 1)
-                        above = p2 << 1
-                        s = (12 * popcount(thr & above) + 3 * popcount(thr)
-                             + 5 * popcount(thr & ((above & g[G_BOARD]) << 1)))
-                        j = n
-                        while j > 0 and sc[d, j - 1] > s:
-                            sc[d, j] = sc[d, j - 1]
-                            mv[d, j] = mv[d, j - 1]
-                            j -= 1
-                        sc[d, j] = s
-                        mv[d, j] = move
-                        n += 1
-                if win2:
-                    r = (N - 1 - moves) // 2  # a win with our next stone: the best score left
-                else:
-                    # no child loses at once: no win before our stone after next
-                    hi = (N - 3 - moves) // 2
-                    if beta > hi:
-                        beta = hi
-                    if alpha >= beta:
-                        r = beta
-                    else:
-                        leaf = False
-                        _frame(st, d, pos, mask, alpha, beta, key, n, 0, nodes)
+                leaf = False
+                _frame(st, d, pos, mask, alpha, beta, key, n, 0, nodes)
         # ---- hand values up the stack until a node has another move to try
         while leaf:
             if d == 0:
