@@ -167,6 +167,9 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
                             r = beta
                             done = True
             if not done:
+                # duplicates: the bound-then-cut steps above (score range, evens strategy,
+                # static look) share this shape; each stays written out in the node
+                # loop, the solver's hottest code
                 key = table_key(pos, mask, moves, g)
                 val = tt_get(tt, key)
                 if val != 0:
@@ -195,26 +198,23 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
                     move = rest & -rest
                     rest ^= move
                     cval = tt_get(tt, table_key(cpos, mask | move, moves + 1, g))
+                    clo = alpha
                     if cval != 0 and cval <= MAX - MIN + 1:
                         clo = 1 - MIN - cval  # -(the child's upper bound)
-                        if clo > alpha:
-                            alpha = clo
-                            if alpha >= beta:
-                                r = alpha
-                                done = True
-                                break
-                    if odd and alpha < 1 and beta <= 1:
+                    if clo < beta and odd and alpha < 1 and beta <= 1:
                         # c4 bounds each child by its evens strategy before searching any
                         # (the child's first player is to move): -1 or 0 bounds ours below.
                         # Only where it can cut (beta <= 1) and above 16 empty cells: near
                         # the end the bound costs more than the small subtrees it saves
-                        clo = -claimeven_bound(cpos, mask | move, g)
-                        if clo > alpha:
-                            alpha = clo
-                            if alpha >= beta:
-                                r = alpha
-                                done = True
-                                break
+                        even = -claimeven_bound(cpos, mask | move, g)
+                        if even > clo:
+                            clo = even
+                    if clo > alpha:
+                        alpha = clo
+                        if alpha >= beta:
+                            r = alpha
+                            done = True
+                            break
             if not done:
                 leaf = False
                 _frame(st, d, pos, mask, alpha, beta, key, n, 0, nodes)
