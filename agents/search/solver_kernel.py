@@ -111,11 +111,10 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
                     done = True
             if not done and (moves & 1) == 0 and g[G_EVEN] != 0 and beta > -1:
                 hi = claimeven_bound(pos, mask, g)
-                if beta > hi:
-                    beta = hi
-                    if alpha >= beta:
-                        r = beta
-                        done = True
+                beta = min(beta, hi)  # alpha < beta held before
+                if alpha >= beta:
+                    r = beta
+                    done = True
             if not done and (possible & (possible - 1)) == 0:
                 # one move: searched without the table (its child stores the same value)
                 done = True
@@ -161,15 +160,11 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
                 else:
                     # no child loses at once: no win before our stone after next
                     hi = (N - 3 - moves) // 2
-                    if beta > hi:
-                        beta = hi
-                        if alpha >= beta:
-                            r = beta
-                            done = True
+                    beta = min(beta, hi)  # alpha < beta held before
+                    if alpha >= beta:
+                        r = beta
+                        done = True
             if not done:
-                # duplicates: the bound-then-cut steps above (score range, evens strategy,
-                # static look) share this shape; each stays written out in the node
-                # loop, the solver's hottest code
                 key = table_key(pos, mask, moves, g)
                 val = tt_get(tt, key)
                 if val != 0:
@@ -182,11 +177,10 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
                                 done = True
                     else:
                         hi = val + MIN - 1
-                        if beta > hi:
-                            beta = hi
-                            if alpha >= beta:
-                                r = beta
-                                done = True
+                        beta = min(beta, hi)  # alpha < beta held before
+                        if alpha >= beta:
+                            r = beta
+                            done = True
             if not done:
                 # enhanced transposition cut-off (as in Steininger's c4; every node: on
                 # begin.txt it measured better than c4's "only above 15 empty cells"): a
