@@ -6,12 +6,20 @@ score of each column instead (-1000 for a full column); ``--pv`` adds the princi
 variation (1-based columns, ``-`` when the board is full). The installed opening database
 (``pip install "connectx-search[books]"``) is used unless ``--no-database``. Bad lines print ``moves error:
 <what is wrong>`` and the solver goes on.
+
+7x6 positions of at most 6 stones are answered from the package's opening scores
+(:mod:`agents.search.openings`, plain Python) until the first line that needs a search
+(or ``--pv``): only then are numpy, numba and the solver loaded, so ``echo "" | connectx
+solve -a`` takes a few tens of milliseconds of process time. Such a line prints 0
+nodes. ``--no-database`` turns the opening scores off too.
 """
 import sys
 import time
 
-from agents.search.database import attach, missing_note
-from agents.search.solver import DEFAULT_TT_BITS, Solver
+from agents.board.position import Position
+from agents.search.openings import DatabaseError, Openings
+
+TT_BITS_DEFAULT = 20  # agents.search.solver.DEFAULT_TT_BITS (not imported: numba)
 
 
 def main(argv=None, stdin=None, stdout=None, prog="python -m agents.solver", parser_class=None):
@@ -29,7 +37,7 @@ def main(argv=None, stdin=None, stdout=None, prog="python -m agents.solver", par
     ap.add_argument("--rows", type=int, default=6, help="board rows (default 6)")
     ap.add_argument("--columns", type=int, default=7, help="board columns (default 7)")
     ap.add_argument("--inarow", type=int, default=4, help="stones in a row that win (default 4)")
-    ap.add_argument("--tt-bits", type=int, default=DEFAULT_TT_BITS,
+    ap.add_argument("--tt-bits", type=int, default=TT_BITS_DEFAULT,
                     help="transposition table of about 2**TT_BITS 8-byte entries (default 20)")
     ap.add_argument("--pv", action="store_true",
                     help="print the principal variation after the score: the columns (1-based, "
@@ -37,27 +45,39 @@ def main(argv=None, stdin=None, stdout=None, prog="python -m agents.solver", par
     ap.add_argument("--threads", type=int, default=1,
                     help="search threads sharing one table (lazy SMP; default 1)")
     ap.add_argument("--no-database", action="store_true",
-                    help="search without the installed opening database")
+                    help="search without the opening databases (the installed one and the "
+                         "package's opening scores)")
     args = ap.parse_args(argv)
+    # the Solver's own checks of these two (same ranges, same words), made before any
+    # line: a line answered from the opening scores builds no solver
+    if not 10 <= args.tt_bits <= 30:
+        ap.error(f"tt_bits must be an integer in 10..30, got {args.tt_bits!r}")
+    if not 1 <= args.threads <= 64:
+        ap.error(f"threads must be an integer in 1..64, got {args.threads!r}")
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
-    try:
-        solver = Solver(args.rows, args.columns, args.inarow, args.tt_bits, threads=args.threads)
-        db = attach(solver, not args.no_database)
-    except ValueError as e:  # DatabaseError too: a corrupt or unreadable database file
-        ap.error(str(e))
-    if db is None and not args.no_database and (args.rows, args.columns, args.inarow) == (6, 7, 4):
-        sys.stderr.write(missing_note() + "\n")
+    openings = Openings()
+    if args.no_database or not openings.holds(Position(args.rows, args.columns, args.inarow)):
+        openings = None
+    solver = None if openings else _solver(ap, args)
     for line in stdin:
         fields = line.split()
         moves = fields[0] if fields else ""
         try:
-            p = solver.position(moves)
+            p = Position.from_moves(moves, args.rows, args.columns, args.inarow)
         except ValueError as e:
             stdout.write(f"{moves} error: {e}\n")
             stdout.flush()
             continue
         t0 = time.perf_counter()
+        out = _from_openings(openings, p, moves, args, t0)
+        if out is not None:
+            stdout.write(out + "\n")
+            stdout.flush()
+            continue
+        if solver is None:
+            solver = _solver(ap, args)
+            t0 = time.perf_counter()
         if args.analyze:
             scores = solver.analyze(p, args.weak)
             out = moves + "".join(f" {s}" for s in scores)
@@ -73,6 +93,43 @@ def main(argv=None, stdin=None, stdout=None, prog="python -m agents.solver", par
         stdout.write(out + "\n")
         stdout.flush()
     return 0
+
+
+def _solver(ap, args):
+    """The solver of the command's options, with the installed database unless
+    ``--no-database`` (a bad option or database file: ``ap.error``)."""
+    from agents.search.database import attach, missing_note
+    from agents.search.solver import Solver
+    try:
+        solver = Solver(args.rows, args.columns, args.inarow, args.tt_bits, threads=args.threads)
+        db = attach(solver, not args.no_database)
+    except ValueError as e:  # DatabaseError too: a corrupt or unreadable database file
+        ap.error(str(e))
+    if db is None and not args.no_database and (args.rows, args.columns, args.inarow) == (6, 7, 4):
+        sys.stderr.write(missing_note() + "\n")
+    return solver
+
+
+def _from_openings(openings, p, moves, args, t0):
+    """The output line of ``p`` from the opening scores, or None if they do not answer it
+    (``--pv`` always searches)."""
+    if openings is None or args.pv or not openings.holds(p) or p.moves >= p.rows * p.columns:
+        return None
+    try:
+        if args.analyze:
+            scores = openings.analyze(p)
+            if scores is None:
+                return None
+            if args.weak:
+                scores = [s if s == -1000 else (s > 0) - (s < 0) for s in scores]
+            return moves + "".join(f" {s}" for s in scores)
+        score = openings.score(p)
+    except DatabaseError as e:
+        raise SystemExit(f"error: {e}") from None
+    if args.weak:
+        score = (score > 0) - (score < 0)
+    us = int((time.perf_counter() - t0) * 1e6)
+    return f"{moves} {score} 0 {us}"
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ import zlib
 
 import numpy as np
 
+from agents.board.position import mirror_key
 from agents.resources import read_resource
 
 BOOK_NAME = "book7x6.bin"
@@ -24,15 +25,6 @@ BOOK_MAGIC = b"C4BOOK1\0"
 
 EXACT, WEAK, HEURISTIC = 0, 1, 2
 KIND_NAMES = {EXACT: "exact", WEAK: "weak", HEURISTIC: "heuristic"}
-
-
-def mirror_key(key, rows, columns):
-    H = rows + 1
-    col = (1 << H) - 1
-    out = 0
-    for c in range(columns):
-        out |= ((key >> (c * H)) & col) << ((columns - 1 - c) * H)
-    return out
 
 
 def canonical(key, rows, columns):

@@ -41,17 +41,15 @@ size must have its SHA-256.
 """
 import hashlib
 import os
-import struct
 import zlib
 
 import numpy as np
 
 from agents.board.jit import njit
 from agents.search.position import G_H, G_N, G_ROWS, G_W, has_line, mirror
+from agents.search.openings import HEADER, MAGIC, DatabaseError, parse  # noqa: F401 (the format's one reader)
 from agents.search.table import db_key
 
-MAGIC = b"CXDB\x00\x01\r\n"
-HEADER = struct.Struct("<8sBBBBIQ")
 BITBULLY_PLY = 12
 BITBULLY_RECORD = 5
 # the published file (bitbully-databases 0.0.2) by its size: a file of that size with
@@ -61,10 +59,6 @@ BITBULLY_SHA256 = {
 }
 BITBULLY_FILE = "book_12ply_distances.dat"
 INSTALL_HINT = 'pip install "connectx-search[books]"'
-
-
-class DatabaseError(ValueError):
-    """A database file that cannot be used: missing, truncated, corrupt, wrong board."""
 
 
 class Database:
@@ -132,17 +126,9 @@ def save(db, path):
 
 
 def _load_own(path, data):
-    if len(data) < HEADER.size:
-        raise DatabaseError(f"{path}: truncated ({len(data)} bytes, the header alone is {HEADER.size})")
-    magic, rows, columns, inarow, ply, crc, n = HEADER.unpack_from(data)
-    if len(data) != HEADER.size + 9 * n:
-        raise DatabaseError(f"{path}: {len(data)} bytes, but its header announces {n} positions "
-                            f"({HEADER.size + 9 * n} bytes): truncated or corrupt")
-    payload = memoryview(data)[HEADER.size:]
-    if zlib.crc32(payload) != crc:
-        raise DatabaseError(f"{path}: checksum mismatch: the file is corrupt")
-    keys = np.frombuffer(data, dtype="<i8", count=n, offset=HEADER.size)
-    values = np.frombuffer(data, dtype=np.int8, count=n, offset=HEADER.size + 8 * n)
+    rows, columns, inarow, ply, n, off = parse(data, path)
+    keys = np.frombuffer(data, dtype="<i8", count=n, offset=off)
+    values = np.frombuffer(data, dtype=np.int8, count=n, offset=off + 8 * n)
     db = Database(rows, columns, inarow, ply, keys, values, path)
     _check(db)
     return db

@@ -14,6 +14,9 @@ cell lowest).
 """
 
 from agents.board.bitboard import bb_has_line, shift
+# the plain-Python Position lives in agents.board.position (importable without numpy or
+# numba: a book answer compiles and imports nothing); these names stay importable from here
+from agents.board.position import Position, _has_line  # noqa: F401
 from agents.board.jit import njit
 
 # g[] -- the geometry vector every kernel receives (int64).
@@ -192,91 +195,3 @@ def column_of(move, g):
         if move & g[G_ORDER + W + c]:
             return c
     return -1
-
-
-# ---------------------------------------------------------------------------
-# Position (plain Python)
-# ---------------------------------------------------------------------------
-
-
-
-class Position:
-    """A bitboard position: ``pos`` (stones of the side to move), ``mask``, ``moves``."""
-
-    __slots__ = ("rows", "columns", "inarow", "pos", "mask", "moves")
-
-    def __init__(self, rows=6, columns=7, inarow=4, pos=0, mask=0, moves=0):
-        self.rows, self.columns, self.inarow = rows, columns, inarow
-        self.pos, self.mask, self.moves = pos, mask, moves
-
-    @property
-    def H(self):
-        return self.rows + 1
-
-    def can_play(self, col):
-        return 0 <= col < self.columns and not (self.mask >> (col * self.H + self.rows - 1)) & 1
-
-    def is_winning_move(self, col):
-        move = (self.mask + (1 << (col * self.H))) & (((1 << self.rows) - 1) << (col * self.H))
-        return _has_line(self.pos | move, self.H, self.inarow)
-
-    def play(self, col):
-        """Play ``col`` (0-based) in place; does not check legality."""
-        self.pos ^= self.mask
-        self.mask |= self.mask + (1 << (col * self.H))
-        self.moves += 1
-
-    def copy(self):
-        return Position(self.rows, self.columns, self.inarow, self.pos, self.mask, self.moves)
-
-    def key(self):
-        return self.pos + self.mask
-
-    @classmethod
-    def from_moves(cls, moves, rows=6, columns=7, inarow=4):
-        """The position after a 1-based move string such as ``"4453"``.
-
-        ``ValueError`` names the first bad move: a character that is not a
-        column 1..columns, a move into a full column, a move after the game
-        was won (or the one that wins: the position must not be over)."""
-        p = cls(rows, columns, inarow)
-        for i, ch in enumerate(moves):
-            if not ch.isdigit() or not 1 <= int(ch) <= columns:
-                raise ValueError(f"move {i + 1} is {ch!r}: columns are digits 1..{columns}")
-            col = int(ch) - 1
-            if not p.can_play(col):
-                raise ValueError(f"move {i + 1} plays column {ch}, which is full")
-            if p.is_winning_move(col):
-                raise ValueError(f"move {i + 1} (column {ch}) connects {inarow}: the position is "
-                                 "already won")
-            p.play(col)
-        return p
-
-    @classmethod
-    def from_grid(cls, grid, rows, columns, inarow, mark):
-        """The position of a Kaggle flat grid with ``mark`` to move."""
-        pos = mask = 0
-        H = rows + 1
-        n = 0
-        for r in range(rows):
-            for c in range(columns):
-                v = int(grid[c + r * columns])
-                if v:
-                    bit = 1 << (c * H + rows - 1 - r)
-                    mask |= bit
-                    n += 1
-                    if v == mark:
-                        pos |= bit
-        return cls(rows, columns, inarow, pos, mask, n)
-
-
-def _has_line(stones, H, inarow):
-    """bb_has_line in plain Python, for the plain-Python :class:`Position` (a book move
-    compiles no kernel) and as the kernels' reference in the tests."""
-    for s in (1, H - 1, H, H + 1):
-        m = stones
-        for i in range(1, inarow):
-            m &= stones >> (s * i)
-        if m:
-            return True
-    return False

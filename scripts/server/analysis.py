@@ -31,12 +31,16 @@ def _solver_scores(app, cfg, board, mark, moves, deadline):
     ``Solver.analyze`` with ``partial``: the columns solved before the deadline (centre
     first; with the solver's threads, split between them) are shown even when others
     are not. With every score known, ``line`` is the best column's principal variation
-    (see :func:`_line`) as far as the deadline lets it go, else None."""
+    (see :func:`_line`) as far as the deadline lets it go, else None. The package's
+    opening scores (``app.openings``) give the columns of the first plies of 7x6 without
+    a search."""
     n = cfg.rows * cfg.columns
     p = Position.from_grid(board, *cfg, mark)
     scores = [None] * cfg.columns
     with app.solver(cfg) as solver:
-        found = solver.analyze(p, deadline=deadline, partial=True)
+        found = app.openings.analyze(p) if app.openings else None
+        if found is None:
+            found = solver.analyze(p, deadline=deadline, partial=True)
         for c in range(cfg.columns):
             if p.can_play(c) and found[c] is not None:
                 scores[c] = solver_outcome(found[c], moves, n)

@@ -51,6 +51,7 @@ import numpy as np
 import agents
 from agents.board.rules import parse_config
 from agents.search.database import attach, default_database, missing_note
+from agents.search.openings import Openings
 from agents.search.solver import Solver
 from agents.search.solver import warm_up as warm_up_solver
 from scripts.arena.specs import MatchConfig, Struct, config_struct
@@ -120,6 +121,9 @@ class App:
         # the opening database (books extra) is loaded here, so that a corrupt file stops
         # the server at once with its message, and no request pays the load
         self.database = default_database() if database else None
+        # the package's opening scores (7x6 up to 6 stones, plain Python): the columns of the
+        # first plies without a search, with or without the books extra
+        self.openings = Openings() if database else None
         self.solver_threads = int(solver_threads)  # threads of each analysis (Solver.analyze)
 
     def solver(self, cfg):
