@@ -6,7 +6,7 @@
 * no cached kernel is recursive or calls a recursive kernel (numba 0.68 crashes the
   process that loads such a kernel from the cache), checked on the call graph of
   every kernel of the package;
-* a submission file never writes the cache: ``tests/test_submission.py`` runs every
+* a submission file never writes the cache: ``tests/test_submission_runtime.py`` runs every
   built file with the cache pointed at an empty directory that must stay empty.
 """
 import ast
