@@ -10,7 +10,8 @@ and without the opening database, in one run.
    uniform), the transposition table emptied before each: total, mean, median and
    slowest time, with the database, and the same for the positions of 12 stones (the
    hardest: each column is a search of 13 stones, which the database does not hold)
-   with how many took over 0.2 s; with ``--threads T`` (T > 1) the same positions with
+   with how many took over 0.2 s; the positions of 0-5 stones through the package's
+   opening scores (:mod:`agents.search.openings`, no search); with ``--threads T`` (T > 1) the same positions with
    T threads splitting the columns, and the wall-time ratio to one thread;
 3. the solver alone on ``--baseline`` of those positions (the ones with the most
    stones, which the plain solver finishes soonest), the same analysis with the
@@ -89,6 +90,27 @@ def summary(lines, times, title):
               f"over 0.2 s: {sum(t > 0.2 for t in twelve)}")
 
 
+def opening_scores(lines, with_db, db_times):
+    """The positions the package's opening scores analyse (0-5 stones), through them
+    (plain Python, no search) against the database's times: prints both; False if a
+    score differs."""
+    from agents.board.position import Position
+    from agents.search.openings import Openings
+    openings = Openings()
+    picked = [i for i, line in enumerate(lines) if len(line) < openings.ply]
+    if not picked:
+        return True
+    openings.analyze(Position())  # the files read before the clock
+    t0 = time.perf_counter()
+    got = [openings.analyze(Position.from_moves(lines[i])) for i in picked]
+    took = time.perf_counter() - t0
+    same = all(g == with_db[i] for g, i in zip(got, picked))
+    print(f"  the {len(picked)} of 0-{openings.ply - 1} stones through the package's opening scores: "
+          f"{1000 * took:.2f} ms in all (with the database {1000 * sum(db_times[i] for i in picked):.1f} ms); "
+          f"scores equal: {'yes' if same else 'NO'}")
+    return same
+
+
 def read_labelled(name, most=12):
     with open(os.path.join(POSITIONS, name)) as f:
         rows = [line.split() for line in f if line.strip()]
@@ -126,6 +148,8 @@ def main(argv=None, prog="python -m scripts.bench.analysis"):
     lines = random_positions(args.positions, args.seed)
     times, with_db = timed_analysis(fast, lines, args.quiet, "with the database")
     summary(lines, times, "random positions of 0-12 stones, every column, with the database")
+    if not opening_scores(lines, with_db, times):
+        return 1
     if args.threads > 1:
         many = Solver(threads=args.threads)
         many.use_database(db)
