@@ -28,6 +28,7 @@ if ROOT not in sys.path:
 from agents.search.book_format import BOOK_NAME, WEAK, canonical, decode_book, encode_book
 from agents.search.position import Position
 from agents.search.solver import Solver
+from scripts.arena.specs import MatchConfig
 
 ROWS, COLUMNS, INAROW = 6, 7, 4
 # shallow to deep: fixed depths 8-14, time limits 0.1 s to the default (actTimeout 2 s)
@@ -37,41 +38,30 @@ DEFAULT_OPPONENTS = ("alphabeta:depth=8;alphabeta:depth=9;alphabeta:depth=10;"
                      "alphabeta:time_limit=0.14;alphabeta:time_limit=0.2;"
                      "alphabeta:time_limit=0.3;alphabeta:time_limit=0.5;"
                      "alphabeta:time_limit=1.0;alphabeta:time_limit=1.5;alphabeta")
-CONFIG = {"rows": ROWS, "columns": COLUMNS, "inarow": INAROW, "actTimeout": 2}
+CONFIG = MatchConfig(ROWS, COLUMNS, INAROW, actTimeout=2.0, remainingOverageTime=60.0)
 
 
 def play_out(moves, opponent, agent=None):
     """Play ``moves`` to the end: ``opponent`` (a registry spec) as the first player,
-    ``perfect`` as the second. ``"W"``, ``"D"`` or ``"L"`` for ``perfect`` and the
-    moves of the game, with kaggle's overage accounting (60 s each)."""
+    ``perfect`` as the second, through the one game loop
+    (:func:`scripts.arena.games.play_out`, kaggle's clock: 2 s a move, 60 s overage each).
+    ``"W"``, ``"D"`` or ``"L"`` for ``perfect`` and the moves of the game (1-based);
+    ``RuntimeError`` if a move is judged ERROR, TIMEOUT or INVALID (no result of a
+    failed game goes into the book)."""
     from agents import make
+    from scripts.arena.games import play_out as play_game, start_position
     from scripts.arena.specs import parse_spec
     me = agent or make("perfect")
     spec = parse_spec(opponent)
     if spec.kind != "registry":
         raise ValueError(f"opponent {opponent!r}: a registry agent is needed")
     opp = make(spec.name, **spec.options)
-    p = Position.from_moves(moves, ROWS, COLUMNS, INAROW)
-    board, heights = [0] * (ROWS * COLUMNS), [0] * COLUMNS
-    for i, ch in enumerate(moves):
-        c = int(ch) - 1
-        board[c + COLUMNS * (ROWS - 1 - heights[c])] = 1 + i % 2
-        heights[c] += 1
-    overage = {1: 60.0, 2: 60.0}
-    while p.moves < ROWS * COLUMNS:
-        mark = 1 + p.moves % 2
-        player = opp if mark == 1 else me
-        t0 = time.perf_counter()
-        col = player({"board": list(board), "mark": mark,
-                      "remainingOverageTime": overage[mark]}, CONFIG)
-        overage[mark] -= max(0.0, time.perf_counter() - t0 - CONFIG["actTimeout"])
-        if p.is_winning_move(col):
-            return ("L" if mark == 1 else "W"), moves + str(col + 1)
-        p.play(col)
-        moves += str(col + 1)
-        board[col + COLUMNS * (ROWS - 1 - heights[col])] = mark
-        heights[col] += 1
-    return "D", moves
+    grid, heights = start_position([int(ch) - 1 for ch in moves], CONFIG, moves)
+    out = play_game((opp, me), CONFIG, grid, heights)
+    game = moves + "".join(str(c + 1) for c in out.moves)
+    if out.error is not None:
+        raise RuntimeError(f"{game} against {opponent}: {out.statuses}, {out.error}")
+    return {0: "D", 1: "L", 2: "W"}[out.winner], game
 
 
 def choose(results, order):
