@@ -7,8 +7,8 @@ port (``port=0``)."""
 import numpy as np
 import pytest
 
-from agents.board.rules import drop_piece, legal_moves, winner
-from agents.search.solver import Solver
+from agents.board.rules import drop_piece, legal_moves, parse_config, winner
+from agents.search.solver import Solver, warm_up
 from conftest import api_call, board_after
 from scripts.server import analysis as serve_analysis
 from scripts.server import app as serve
@@ -20,6 +20,17 @@ KNOWN = [
     ("27366731672116452563", [11, 11, -11, -11, -11, -11, 10]),
     ("15676771516522251153377373", [7, 7, 7, 8, 7, 8, -1000]),
 ]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def compiled_solver(server):
+    """Every 7x6 solver kernel compiled (or loaded from numba's disk cache) in this process
+    before the first analysis, as ``connectx serve`` does at start (``App.warm_up``): the
+    analyses below get seconds, and with a cold cache compiling alone took 16 s of the
+    first request's wall time on the shared 2-core machine (it came back incomplete)."""
+    with server.app.solver(parse_config({})) as solver:
+        warm_up(solver)
+        solver.reset()
 
 
 # ---------------------------------------------------------------------------
