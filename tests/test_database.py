@@ -143,6 +143,25 @@ def test_solver_with_database_matches_plain_solver():
     assert fast.nodes < plain.nodes
 
 
+def test_the_search_stops_at_the_database():
+    """From a position one stone short of the database, a null-window search enters the
+    position and at most one child a column, whose scores the database gives: a child
+    with one reply is entered too (not passed over to the position after its reply)."""
+    db = small_database()
+    s = Solver(4, 4, 3, tt_bits=16)
+    s.use_database(db)
+    plain = Solver(4, 4, 3, tt_bits=16)
+    searched = 0
+    for p in positions_of(db.ply - 1, 4, 4, 3).values():
+        score = plain.solve(p)
+        for t in range(score - 1, score + 2):
+            answer = s.score_at_least(p, t)
+            assert answer == (score >= t), (p.moves, t)
+            assert s.nodes <= 1 + 4, (p.moves, t, s.nodes)
+            searched += s.nodes > 1
+    assert searched > 20
+
+
 def test_use_database_checks_the_board():
     with pytest.raises(ValueError, match="database is 4x4/3, solver is 7x6/4"):
         Solver().use_database(small_database())

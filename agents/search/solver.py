@@ -15,7 +15,9 @@ The classic design of Pascal Pons' solver, written as numba kernels:
   before the table is read;
 * a node with one move left to search (a forced block, or every other move losing)
   passes its child's value up without reading or writing the table (c4's "static
-  search" of forced moves);
+  search" of forced moves); its parent, which finds that reply while ordering its
+  moves, plays it without entering the node, and its enhanced cut-off reads the
+  table entry of the position after the reply instead of the node's (never stored);
 * moves ordered by c4's guess of their worth (the winning cells a move creates, more
   when they sit right above a playable cell), centre first at equal guesses;
 * a transposition table of lower/upper bounds keyed by the position, with
@@ -111,7 +113,7 @@ class Solver:
         self.tt = np.zeros(size, dtype=np.int64)
         depth = self.rows * self.columns + 2
         self.st = np.zeros((depth, 8), dtype=np.int64)
-        self.mv = np.zeros((depth, self.columns), dtype=np.int64)
+        self.mv = np.zeros((depth, 2 * self.columns), dtype=np.int64)
         self.sc = np.zeros((depth, self.columns), dtype=np.int64)
         self.stats = new_stats()
         self.nodes = 0

@@ -54,7 +54,9 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
     Fail-soft alpha-beta: a result ``<= alpha0`` is an upper bound, ``>= beta0``
     a lower bound, in between the exact score. Explicit stack: ``st[d]`` holds
     (pos, mask, alpha, beta, key, moves left to try, 1 for a forced move, the node
-    count on entry) of depth ``d``; ``mv[d]`` the moves, best last. With ``deadline > 0`` the clock is read
+    count on entry) of depth ``d``; ``mv[d, :n]`` the moves, best last, ``mv[d, W + j]`` move
+    ``j``'s child's one reply (0: none; such a child gets its forced frame from the parent,
+    which then enters the position after the reply). With ``deadline > 0`` the clock is read
     every 4096 nodes (and ``stats[S_STOP]``, which another thread may set); past it
     ``stats[S_ABORTED]`` is set and 0 returned (never
     stored)."""
@@ -120,6 +122,7 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
                 done = True
                 leaf = False
                 mv[d, 0] = possible
+                mv[d, W] = 0  # its child's reply: not known
                 _frame(st, d, pos, mask, alpha, beta, 0, 1, 1, nodes)
             if not done:
                 n = 0
@@ -142,6 +145,13 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
                         if nl == 0 or (wins & (wins - 1)) != 0 or (wins != 0 and (wins & nl) == 0):
                             win2 = True
                             break
+                        # the child's one reply when it has one (the block of our
+                        # cell, or its only move not right under one of ours)
+                        f = wins
+                        if f == 0 and (nl & (nl - 1)) == 0:
+                            f = nl
+                        if moves + 1 == g[G_DB]:
+                            f = 0  # the child is entered: the database knows its score
                         thr = w & ~(opp << 1)
                         above = p2 << 1
                         s = (12 * popcount(thr & above) + 3 * popcount(thr)
@@ -150,9 +160,11 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
                         while j > 0 and sc[d, j - 1] > s:
                             sc[d, j] = sc[d, j - 1]
                             mv[d, j] = mv[d, j - 1]
+                            mv[d, W + j] = mv[d, W + j - 1]
                             j -= 1
                         sc[d, j] = s
                         mv[d, j] = move
+                        mv[d, W + j] = f
                         n += 1
                 if win2:
                     r = (N - 1 - moves) // 2  # a win with our next stone: the best score left
@@ -186,15 +198,22 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
                 # begin.txt it measured better than c4's "only above 15 empty cells"): a
                 # child whose table entry bounds its value from above bounds ours from below
                 cpos = pos ^ mask
-                rest = possible
                 odd = (moves & 1) == 1 and g[G_EVEN] != 0 and moves < N - 16
-                while rest != 0:
-                    move = rest & -rest
-                    rest ^= move
-                    cval = tt_get(tt, table_key(cpos, mask | move, moves + 1, g))
+                for j in range(n):
+                    move = mv[d, j]
+                    f = mv[d, W + j]
                     clo = alpha
-                    if cval != 0 and cval <= MAX - MIN + 1:
-                        clo = 1 - MIN - cval  # -(the child's upper bound)
+                    if f != 0:
+                        # a child with one reply is never stored (it passes its child's
+                        # value up): the position after the reply, ours to move, is; its
+                        # lower bound is ours (c4's static search plays forced moves)
+                        gval = tt_get(tt, table_key(pos | move, mask | move | f, moves + 2, g))
+                        if gval > MAX - MIN + 1:
+                            clo = gval + 2 * MIN - MAX - 2
+                    else:
+                        cval = tt_get(tt, table_key(cpos, mask | move, moves + 1, g))
+                        if cval != 0 and cval <= MAX - MIN + 1:
+                            clo = 1 - MIN - cval  # -(the child's upper bound)
                     if clo < beta and odd and alpha < 1 and beta <= 1:
                         # c4 bounds each child by its evens strategy before searching any
                         # (the child's first player is to move): -1 or 0 bounds ours below.
@@ -236,11 +255,22 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
         # ---- descend into the next move of depth d
         st[d, 5] -= 1
         move = mv[d, st[d, 5]]
+        f = mv[d, W + st[d, 5]]
         pos = st[d, 0] ^ st[d, 1]
         mask = st[d, 1] | move
         alpha = -st[d, 3]
         beta = -st[d, 2]
         d += 1
+        if f != 0:
+            # a child with one reply, known from the ordering loop: its frame passes the
+            # value up, and its reply is played without entering it (c4's static search
+            # plays forced moves); the position after the reply is the next node
+            nodes += 1
+            _frame(st, d, pos, mask, alpha, beta, 0, 0, 1, nodes)
+            pos ^= mask
+            mask |= f
+            alpha, beta = -beta, -alpha
+            d += 1
 
 
 @njit
