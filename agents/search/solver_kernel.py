@@ -56,7 +56,9 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
     (pos, mask, alpha, beta, key, moves left to try, 1 for a forced move, the node
     count on entry) of depth ``d``; ``mv[d, :n]`` the moves, best last, ``mv[d, W + j]`` move
     ``j``'s child's one reply (0: none; such a child gets its forced frame from the parent,
-    which then enters the position after the reply). With ``deadline > 0`` the clock is read
+    which then enters the position after the reply), ``mv[d, 2 * W + j]`` the winning cells
+    of the mover after move ``j`` (the child's opponent's, which it need not compute again;
+    -1: not known). With ``deadline > 0`` the clock is read
     every 4096 nodes (and ``stats[S_STOP]``, which another thread may set); past it
     ``stats[S_ABORTED]`` is set and 0 returned (never
     stored)."""
@@ -69,6 +71,7 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
     alpha = alpha0
     beta = beta0
     nodes = stats[S_NODES]
+    opp = -1  # the opponent's winning cells when the parent knows them, else -1
     while True:
         # ---- enter the node at depth d: a value r (leaf) or a sorted move list
         moves = moves0 + d
@@ -85,7 +88,8 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
             if moves == g[G_DB]:  # a position of the database's stones: its exact score
                 known = db_probe(pos, mask, g, dbk, dbv)
         possible = (mask + g[G_BOTTOM]) & g[G_BOARD]
-        opp = winning_cells(pos ^ mask, mask, g)
+        if opp < 0:
+            opp = winning_cells(pos ^ mask, mask, g)
         forced = possible & opp
         if forced != 0:
             possible = 0 if (forced & (forced - 1)) != 0 else forced
@@ -122,7 +126,8 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
                 done = True
                 leaf = False
                 mv[d, 0] = possible
-                mv[d, W] = 0  # its child's reply: not known
+                mv[d, W] = 0  # its child's reply and threats: not known
+                mv[d, 2 * W] = -1
                 _frame(st, d, pos, mask, alpha, beta, 0, 1, 1, nodes)
             if not done:
                 n = 0
@@ -161,10 +166,12 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
                             sc[d, j] = sc[d, j - 1]
                             mv[d, j] = mv[d, j - 1]
                             mv[d, W + j] = mv[d, W + j - 1]
+                            mv[d, 2 * W + j] = mv[d, 2 * W + j - 1]
                             j -= 1
                         sc[d, j] = s
                         mv[d, j] = move
                         mv[d, W + j] = f
+                        mv[d, 2 * W + j] = w
                         n += 1
                 if win2:
                     r = (N - 1 - moves) // 2  # a win with our next stone: the best score left
@@ -256,6 +263,7 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
         st[d, 5] -= 1
         move = mv[d, st[d, 5]]
         f = mv[d, W + st[d, 5]]
+        opp = mv[d, 2 * W + st[d, 5]]  # our cells after the move: the child's opponent's
         pos = st[d, 0] ^ st[d, 1]
         mask = st[d, 1] | move
         alpha = -st[d, 3]
@@ -271,6 +279,7 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
             mask |= f
             alpha, beta = -beta, -alpha
             d += 1
+            opp = -1
 
 
 @njit
