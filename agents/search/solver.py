@@ -23,7 +23,9 @@ The classic design of Pascal Pons' solver, written as numba kernels:
 * a transposition table of lower/upper bounds keyed by the position, with
   mirror-symmetric positions sharing one entry (:mod:`agents.search.table`), probed
   for every child before any is searched (enhanced transposition cut-offs, as in
-  Christophe Steininger's c4: 25% fewer nodes on ``begin.txt``);
+  Christophe Steininger's c4: 25% fewer nodes on ``begin.txt``); a child whose entry
+  shows it cannot raise alpha is not searched (c4 drops the children its static
+  search settles);
 * at the root, null-window probes narrow the score interval ("iterative
   deepening over the interval").
 

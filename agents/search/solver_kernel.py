@@ -206,20 +206,27 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
                 # child whose table entry bounds its value from above bounds ours from below
                 cpos = pos ^ mask
                 odd = (moves & 1) == 1 and g[G_EVEN] != 0 and moves < N - 16
+                k = 0  # the children kept: those whose entry does not keep them <= alpha
                 for j in range(n):
                     move = mv[d, j]
                     f = mv[d, W + j]
                     clo = alpha
+                    chi = MAX  # an upper bound of ours through this child
                     if f != 0:
                         # a child with one reply is never stored (it passes its child's
                         # value up): the position after the reply, ours to move, is; its
-                        # lower bound is ours (c4's static search plays forced moves)
+                        # bounds are ours through the child (c4's static search plays
+                        # forced moves)
                         gval = tt_get(tt, table_key(pos | move, mask | move | f, moves + 2, g))
                         if gval > MAX - MIN + 1:
                             clo = gval + 2 * MIN - MAX - 2
+                        elif gval != 0:
+                            chi = gval + MIN - 1
                     else:
                         cval = tt_get(tt, table_key(cpos, mask | move, moves + 1, g))
-                        if cval != 0 and cval <= MAX - MIN + 1:
+                        if cval > MAX - MIN + 1:
+                            chi = -(cval + 2 * MIN - MAX - 2)  # -(the child's lower bound)
+                        elif cval != 0:
                             clo = 1 - MIN - cval  # -(the child's upper bound)
                     if clo < beta and odd and alpha < 1 and beta <= 1:
                         # c4 bounds each child by its evens strategy before searching any
@@ -235,6 +242,18 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
                             r = alpha
                             done = True
                             break
+                    if chi > alpha:
+                        # searched; a child whose entry shows it cannot raise alpha is
+                        # dropped, as c4 drops the children its static search settles
+                        mv[d, k] = move
+                        mv[d, W + k] = f
+                        mv[d, 2 * W + k] = mv[d, 2 * W + j]
+                        k += 1
+                if not done:
+                    n = k
+                    if n == 0:  # no child can raise alpha: an upper bound, not stored
+                        r = alpha
+                        done = True
             if not done:
                 leaf = False
                 _frame(st, d, pos, mask, alpha, beta, key, n, 0, nodes)
