@@ -18,8 +18,7 @@ import time
 
 from agents.board.position import Position
 from agents.search.openings import DatabaseError, Openings
-
-TT_BITS_DEFAULT = 20  # agents.search.solver.DEFAULT_TT_BITS (not imported: numba)
+from agents.search.solver_options import DEFAULT_TT_BITS, check_solver_options
 
 
 def main(argv=None, stdin=None, stdout=None, prog="python -m agents.solver", parser_class=None):
@@ -37,7 +36,7 @@ def main(argv=None, stdin=None, stdout=None, prog="python -m agents.solver", par
     ap.add_argument("--rows", type=int, default=6, help="board rows (default 6)")
     ap.add_argument("--columns", type=int, default=7, help="board columns (default 7)")
     ap.add_argument("--inarow", type=int, default=4, help="stones in a row that win (default 4)")
-    ap.add_argument("--tt-bits", type=int, default=TT_BITS_DEFAULT,
+    ap.add_argument("--tt-bits", type=int, default=DEFAULT_TT_BITS,
                     help="transposition table of about 2**TT_BITS 8-byte entries (default 20)")
     ap.add_argument("--pv", action="store_true",
                     help="print the principal variation after the score: the columns (1-based, "
@@ -48,12 +47,11 @@ def main(argv=None, stdin=None, stdout=None, prog="python -m agents.solver", par
                     help="search without the opening databases (the installed one and the "
                          "package's opening scores)")
     args = ap.parse_args(argv)
-    # the Solver's own checks of these two (same ranges, same words), made before any
-    # line: a line answered from the opening scores builds no solver
-    if not 10 <= args.tt_bits <= 30:
-        ap.error(f"tt_bits must be an integer in 10..30, got {args.tt_bits!r}")
-    if not 1 <= args.threads <= 64:
-        ap.error(f"threads must be an integer in 1..64, got {args.threads!r}")
+    # the Solver's own check, before any line: a line the opening scores answer builds none
+    try:
+        check_solver_options(args.tt_bits, args.threads)
+    except ValueError as e:
+        ap.error(str(e))
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     openings = Openings()
@@ -113,7 +111,7 @@ def _solver(ap, args):
 def _from_openings(openings, p, moves, args, t0):
     """The output line of ``p`` from the opening scores, or None if they do not answer it
     (``--pv`` always searches)."""
-    if openings is None or args.pv or not openings.holds(p) or p.moves >= p.rows * p.columns:
+    if openings is None or args.pv or not openings.holds(p):
         return None
     try:
         if args.analyze:

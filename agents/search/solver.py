@@ -51,7 +51,8 @@ from agents.search.position import (G_BOARD, G_BOTTOM, G_DB, G_EVEN, G_FAST, G_H
 from agents.search.solver_kernel import _search
 from agents.search.solver_roots import EXACT, INVALID_MOVE, UNSOLVED, _best_move, _columns, _solve
 from agents.search.stats import S_ABORTED, S_NODES, S_STOP, new_stats
-from agents.search.table import DEFAULT_TT_BITS, SYM_STONES, table_size
+from agents.search.solver_options import DEFAULT_TT_BITS, check_solver_options
+from agents.search.table import SYM_STONES, table_size
 
 __all__ = ["DEFAULT_TT_BITS", "INVALID_MOVE", "Solver", "geometry", "kernel_calls", "warm_up"]
 
@@ -103,12 +104,7 @@ class Solver:
         for name, v in (("rows", rows), ("columns", columns), ("inarow", inarow)):
             if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
                 raise ValueError(f"{name} must be an integer >= 1, got {v!r}")
-        if isinstance(tt_bits, bool) or not isinstance(tt_bits, (int, np.integer)) \
-                or not 10 <= tt_bits <= 30:
-            raise ValueError(f"tt_bits must be an integer in 10..30, got {tt_bits!r}")
-        if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) \
-                or not 1 <= threads <= 64:
-            raise ValueError(f"threads must be an integer in 1..64, got {threads!r}")
+        check_solver_options(tt_bits, threads)
         self.rows, self.columns, self.inarow = int(rows), int(columns), int(inarow)
         self.g = geometry(self.rows, self.columns, self.inarow, symmetric)  # rejects > 64 bits
         size = table_size(int(tt_bits), self.columns * (self.rows + 1))
