@@ -26,7 +26,7 @@ The file is generated, never hand-edited:
 
 Checks made here (each failure is a ``BuildError`` naming the problem, exit 2):
 an embedded module uses ``cache=True``, imports a third-party module other than
-numpy/numba, or imports a package module that does not exist; an option is
+numpy/numba (and numba's llvmlite), or imports a package module that does not exist; an option is
 unknown or invalid; a resource is missing; the file does not compile or does
 not end with ``def agent``.
 """
@@ -46,7 +46,9 @@ REGISTRY = "agents"                  # make(name, **options), AGENTS
 RESOURCE_MODULE = "agents.resources"  # EMBEDDED: name -> bytes
 JIT_MODULE = "agents.board.jit"      # HAVE_NUMBA
 DATA_DIR = os.path.join(ROOT, "agents", "data")
-THIRD_PARTY = ("numpy", "numba")     # what a Kaggle ConnectX image provides
+# what a Kaggle ConnectX image provides; llvmlite is numba's own compiler (installed
+# with it), which agents.board.jit uses for its prefetch hint
+THIRD_PARTY = ("numpy", "numba", "llvmlite")
 RUNTIME = os.path.join(os.path.dirname(os.path.abspath(__file__)), "runtime.py")
 
 

@@ -162,3 +162,35 @@ if HAVE_NUMBA:
 
 else:  # pragma: no cover
     now = time.perf_counter
+
+
+if HAVE_NUMBA:
+    from llvmlite import ir as _ir
+    from numba.core import cgutils as _cgutils
+    from numba.extending import intrinsic as _intrinsic
+
+    @_intrinsic
+    def prefetch(typingctx, array, index):
+        """Ask the processor to bring ``array[index]``'s cache line in (``prefetcht0``)
+        and return at once: a hint, no effect on any value. ``index`` must be in range."""
+        sig = _numba.types.void(array, index)
+
+        def codegen(context, builder, signature, args):
+            aryty = signature.args[0]
+            ary = context.make_array(aryty)(context, builder, args[0])
+            ptr = _cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]],
+                                            wraparound=False, boundscheck=False)
+            i8p = _ir.IntType(8).as_pointer()
+            i32 = _ir.IntType(32)
+            fnty = _ir.FunctionType(_ir.VoidType(), [i8p, i32, i32, i32])
+            fn = _cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch")
+            # read, highest locality, data cache
+            builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])
+            return context.get_dummy_value()
+
+        return sig, codegen
+
+else:  # pragma: no cover
+
+    def prefetch(array, index):
+        """A no-op without numba."""

@@ -50,30 +50,45 @@ def winning_cells(pos, mask, g):
     Lines that wrap from one column into the next always cross a sentinel cell
     (never a stone, never playable), so they can only "complete" on a sentinel,
     which the final mask removes."""
-    H = g[G_H]
-    r = 0
-    if g[G_FAST] == 1:  # inarow == 4 and 3 * (H + 1) < 64: Pons' shifts
+    return winning_cells_of(pos, mask, g[G_H], g[G_INAROW], g[G_FAST], g[G_BOARD])
+
+
+@njit(inline="always")
+def winning_cells_of(pos, mask, H, inarow, fast, board):
+    """:func:`winning_cells` with the geometry read out of ``g`` (``g[G_H]``,
+    ``g[G_INAROW]``, ``g[G_FAST]``, ``g[G_BOARD]``): small enough for the compiler to
+    inline, and with no array argument, no reference counting in a hot loop (the
+    solver's kernel reads ``g`` once and calls this)."""
+    if fast == 1:  # inarow == 4 and 3 * (H + 1) < 64: Pons' shifts
         r = ((pos << 1) & (pos << 2) & (pos << 3) | _completing_four(pos, H)
              | _completing_four(pos, H - 1) | _completing_four(pos, H + 1))
-    else:  # any inarow: the empty cell at index k of the line, stones at the others
-        k_in = g[G_INAROW]
-        for di in range(4):
-            s = 1
-            if di == 1:
-                s = H - 1
-            elif di == 2:
-                s = H
-            elif di == 3:
-                s = H + 1
-            for k in range(k_in):
-                m = -1
-                for j in range(k_in):
-                    if j != k:
-                        m &= shift(pos, (j - k) * s)
-                        if m == 0:
-                            break
-                r |= m
-    return r & (g[G_BOARD] ^ mask)
+    else:
+        r = _completing_any(pos, H, inarow)
+    return r & (board ^ mask)
+
+
+@njit
+def _completing_any(pos, H, inarow):
+    """The cells (sentinels and stones included) that complete ``inarow`` for ``pos``
+    in any direction: the empty cell at index k of the line, stones at the others."""
+    r = 0
+    for di in range(4):
+        s = 1
+        if di == 1:
+            s = H - 1
+        elif di == 2:
+            s = H
+        elif di == 3:
+            s = H + 1
+        for k in range(inarow):
+            m = -1
+            for j in range(inarow):
+                if j != k:
+                    m &= shift(pos, (j - k) * s)
+                    if m == 0:
+                        break
+            r |= m
+    return r
 
 
 @njit
@@ -178,8 +193,13 @@ def non_losing_moves(pos, mask, g):
 @njit
 def mirror(x, g):
     """The bitboard ``x`` mirrored left-right."""
-    W = g[G_W]
-    H = g[G_H]
+    return mirror_of(x, g[G_W], g[G_H])
+
+
+@njit
+def mirror_of(x, W, H):
+    """:func:`mirror` on a board of ``W`` columns of ``H`` bits (no array argument:
+    see :func:`winning_cells_of`)."""
     col = (1 << H) - 1
     out = 0
     for c in range(W):

@@ -110,8 +110,8 @@ class Solver:
         size = table_size(int(tt_bits), self.columns * (self.rows + 1))
         self.tt = np.zeros(size, dtype=np.int64)
         depth = self.rows * self.columns + 2
-        self.st = np.zeros((depth, 8), dtype=np.int64)
-        self.mv = np.zeros((depth, 3 * self.columns), dtype=np.int64)
+        self.st = np.zeros((depth, 9), dtype=np.int64)
+        self.mv = np.zeros((depth, 5 * self.columns), dtype=np.int64)
         self.sc = np.zeros((depth, self.columns), dtype=np.int64)
         self.stats = new_stats()
         self.nodes = 0

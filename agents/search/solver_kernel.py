@@ -6,11 +6,12 @@ The design, the score convention and the geometry vector ``g`` are described in
 :mod:`agents.search.solver_roots`.
 """
 from agents.board.bitboard import popcount
-from agents.board.jit import njit, now
-from agents.search.position import (G_BOARD, G_BOTTOM, G_DB, G_EVEN, G_N, G_ORDER, G_W,
-                                    claimeven_bound, winning_cells)
+from agents.board.jit import njit, now, prefetch
+from agents.search.position import (G_BOARD, G_BOTTOM, G_DB, G_EVEN, G_FAST, G_H, G_INAROW, G_N,
+                                    G_ORDER, G_SYM, G_W,
+                                    claimeven_bound, winning_cells_of)
 from agents.search.stats import S_ABORTED, S_NODES, S_STOP
-from agents.search.table import DB_MISSING, db_probe, table_key, tt_get, tt_put
+from agents.search.table import DB_MISSING, db_probe, table_key_of, tt_read, tt_slot, tt_write
 
 # ---------------------------------------------------------------------------
 # The search
@@ -25,16 +26,17 @@ def _score_bounds(g):
 
 
 @njit
-def _frame(st, d, pos, mask, alpha, beta, key, n, forced, nodes):
+def _frame(st, d, pos, mask, alpha, beta, q, i, n, forced, nodes):
     """Fill the stack frame of depth ``d`` (see :func:`_search`)."""
     st[d, 0] = pos
     st[d, 1] = mask
     st[d, 2] = alpha
     st[d, 3] = beta
-    st[d, 4] = key
+    st[d, 4] = q
     st[d, 5] = n
     st[d, 6] = forced
     st[d, 7] = nodes
+    st[d, 8] = i
 
 
 @njit
@@ -52,19 +54,28 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
     """Negamax value of a position whose side to move cannot win at once.
 
     Fail-soft alpha-beta: a result ``<= alpha0`` is an upper bound, ``>= beta0``
-    a lower bound, in between the exact score. Explicit stack: ``st[d]`` holds
-    (pos, mask, alpha, beta, key, moves left to try, 1 for a forced move, the node
-    count on entry) of depth ``d``; ``mv[d, :n]`` the moves, best last, ``mv[d, W + j]`` move
+    a lower bound, in between the exact score. Explicit stack (``st`` of 9 columns, ``mv``
+    of ``5 * W``): ``st[d]`` holds (pos, mask, alpha, beta, the table slot's ``q``, moves
+    left to try, 1 for a forced move, the node count on entry, the slot's index ``i``) of
+    depth ``d``; ``mv[d, :n]`` the moves, best last, ``mv[d, W + j]`` move
     ``j``'s child's one reply (0: none; such a child gets its forced frame from the parent,
     which then enters the position after the reply), ``mv[d, 2 * W + j]`` the winning cells
     of the mover after move ``j`` (the child's opponent's, which it need not compute again;
-    -1: not known). With ``deadline > 0`` the clock is read
+    -1: not known), ``mv[d, 3 * W + j]`` and ``mv[d, 4 * W + j]`` the table slot
+    (:func:`agents.search.table.tt_slot`) of the node entered after move ``j`` (the child,
+    or the position after its one reply; ``q`` -1: not known). Each slot is computed once,
+    while the moves are ordered, and its bucket prefetched then: the enhanced cut-off reads
+    it a few hundred instructions later, and the node entered keeps it for its own probe
+    and store. The geometry is read out of ``g`` once, and the hot helpers take it as
+    scalars (``winning_cells_of``, ``table_key_of``): a helper given the array ``g`` costs
+    two atomic reference-count updates a call. With ``deadline > 0`` the clock is read
     every 4096 nodes (and ``stats[S_STOP]``, which another thread may set); past it
     ``stats[S_ABORTED]`` is set and 0 returned (never
     stored)."""
     N = g[G_N]
     W = g[G_W]
     MIN, MAX = _score_bounds(g)
+    H, K, FAST, BOARD, SYM = g[G_H], g[G_INAROW], g[G_FAST], g[G_BOARD], g[G_SYM]
     d = 0
     pos = pos0
     mask = mask0
@@ -72,6 +83,8 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
     beta = beta0
     nodes = stats[S_NODES]
     opp = -1  # the opponent's winning cells when the parent knows them, else -1
+    kq = -1  # the node's table slot (tt_slot) when the parent knows it, else -1
+    ki = 0
     while True:
         # ---- enter the node at depth d: a value r (leaf) or a sorted move list
         moves = moves0 + d
@@ -89,7 +102,7 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
                 known = db_probe(pos, mask, g, dbk, dbv)
         possible = (mask + g[G_BOTTOM]) & g[G_BOARD]
         if opp < 0:
-            opp = winning_cells(pos ^ mask, mask, g)
+            opp = winning_cells_of(pos ^ mask, mask, H, K, FAST, BOARD)
         forced = possible & opp
         if forced != 0:
             possible = 0 if (forced & (forced - 1)) != 0 else forced
@@ -103,7 +116,6 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
         else:
             lo = -((N - 2 - moves) // 2)
             hi = (N - 1 - moves) // 2
-            key = 0
             done = False
             if alpha < lo:
                 alpha = lo
@@ -128,8 +140,12 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
                 mv[d, 0] = possible
                 mv[d, W] = 0  # its child's reply and threats: not known
                 mv[d, 2 * W] = -1
-                _frame(st, d, pos, mask, alpha, beta, 0, 1, 1, nodes)
+                mv[d, 3 * W] = -1
+                _frame(st, d, pos, mask, alpha, beta, 0, 0, 1, 1, nodes)
             if not done:
+                if kq < 0:
+                    kq, ki = tt_slot(tt, table_key_of(pos, mask, moves, SYM, W, H))
+                    prefetch(tt, ki)  # read below, after the move ordering
                 n = 0
                 win2 = False
                 for i in range(W - 1, -1, -1):  # centre last in, first out at equal score
@@ -140,7 +156,7 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
                         # theirs to keep), weighted 12 when the cell right above a
                         # playable one, 5 when two above, 3 anywhere
                         m2 = mask | move
-                        w = winning_cells(pos | move, m2, g)
+                        w = winning_cells_of(pos | move, m2, H, K, FAST, BOARD)
                         p2 = (m2 + g[G_BOTTOM]) & g[G_BOARD]
                         # c4's static look at the child: the opponent loses next move
                         # (two of our cells to block, or the one block right under
@@ -157,6 +173,14 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
                             f = nl
                         if moves + 1 == g[G_DB]:
                             f = 0  # the child is entered: the database knows its score
+                        # the slot of the node entered after the move (the position
+                        # after the child's one reply, or the child), prefetched for the
+                        # enhanced cut-off below and kept for that node's own probe
+                        if f != 0:
+                            cq, ci = tt_slot(tt, table_key_of(pos | move, m2 | f, moves + 2, SYM, W, H))
+                        else:
+                            cq, ci = tt_slot(tt, table_key_of(pos ^ mask, m2, moves + 1, SYM, W, H))
+                        prefetch(tt, ci)
                         thr = w & ~(opp << 1)
                         above = p2 << 1
                         s = (12 * popcount(thr & above) + 3 * popcount(thr)
@@ -167,11 +191,15 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
                             mv[d, j] = mv[d, j - 1]
                             mv[d, W + j] = mv[d, W + j - 1]
                             mv[d, 2 * W + j] = mv[d, 2 * W + j - 1]
+                            mv[d, 3 * W + j] = mv[d, 3 * W + j - 1]
+                            mv[d, 4 * W + j] = mv[d, 4 * W + j - 1]
                             j -= 1
                         sc[d, j] = s
                         mv[d, j] = move
                         mv[d, W + j] = f
                         mv[d, 2 * W + j] = w
+                        mv[d, 3 * W + j] = cq
+                        mv[d, 4 * W + j] = ci
                         n += 1
                 if win2:
                     r = (N - 1 - moves) // 2  # a win with our next stone: the best score left
@@ -184,8 +212,7 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
                         r = beta
                         done = True
             if not done:
-                key = table_key(pos, mask, moves, g)
-                val = tt_get(tt, key)
+                val = tt_read(tt, kq, ki)
                 if val != 0:
                     if val > MAX - MIN + 1:
                         lo = val + 2 * MIN - MAX - 2
@@ -217,13 +244,13 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
                         # value up): the position after the reply, ours to move, is; its
                         # bounds are ours through the child (c4's static search plays
                         # forced moves)
-                        gval = tt_get(tt, table_key(pos | move, mask | move | f, moves + 2, g))
+                        gval = tt_read(tt, mv[d, 3 * W + j], mv[d, 4 * W + j])
                         if gval > MAX - MIN + 1:
                             clo = gval + 2 * MIN - MAX - 2
                         elif gval != 0:
                             chi = gval + MIN - 1
                     else:
-                        cval = tt_get(tt, table_key(cpos, mask | move, moves + 1, g))
+                        cval = tt_read(tt, mv[d, 3 * W + j], mv[d, 4 * W + j])
                         if cval > MAX - MIN + 1:
                             chi = -(cval + 2 * MIN - MAX - 2)  # -(the child's lower bound)
                         elif cval != 0:
@@ -248,6 +275,8 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
                         mv[d, k] = move
                         mv[d, W + k] = f
                         mv[d, 2 * W + k] = mv[d, 2 * W + j]
+                        mv[d, 3 * W + k] = mv[d, 3 * W + j]
+                        mv[d, 4 * W + k] = mv[d, 4 * W + j]
                         k += 1
                 if not done:
                     n = k
@@ -256,7 +285,7 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
                         done = True
             if not done:
                 leaf = False
-                _frame(st, d, pos, mask, alpha, beta, key, n, 0, nodes)
+                _frame(st, d, pos, mask, alpha, beta, kq, ki, n, 0, nodes)
         # ---- hand values up the stack until a node has another move to try
         while leaf:
             if d == 0:
@@ -268,13 +297,13 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
                 r = score
                 continue
             if score >= st[d, 3]:
-                tt_put(tt, st[d, 4], score + MAX - 2 * MIN + 2, _work(nodes - st[d, 7]))
+                tt_write(tt, st[d, 4], st[d, 8], score + MAX - 2 * MIN + 2, _work(nodes - st[d, 7]))
                 r = score
                 continue
             if score > st[d, 2]:
                 st[d, 2] = score
             if st[d, 5] == 0:
-                tt_put(tt, st[d, 4], st[d, 2] - MIN + 1, _work(nodes - st[d, 7]))
+                tt_write(tt, st[d, 4], st[d, 8], st[d, 2] - MIN + 1, _work(nodes - st[d, 7]))
                 r = st[d, 2]
                 continue
             leaf = False
@@ -283,6 +312,8 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
         move = mv[d, st[d, 5]]
         f = mv[d, W + st[d, 5]]
         opp = mv[d, 2 * W + st[d, 5]]  # our cells after the move: the child's opponent's
+        kq = mv[d, 3 * W + st[d, 5]]  # the slot of the node entered next
+        ki = mv[d, 4 * W + st[d, 5]]
         pos = st[d, 0] ^ st[d, 1]
         mask = st[d, 1] | move
         alpha = -st[d, 3]
@@ -293,7 +324,7 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
             # value up, and its reply is played without entering it (c4's static search
             # plays forced moves); the position after the reply is the next node
             nodes += 1
-            _frame(st, d, pos, mask, alpha, beta, 0, 0, 1, nodes)
+            _frame(st, d, pos, mask, alpha, beta, 0, 0, 0, 1, nodes)
             pos ^= mask
             mask |= f
             alpha, beta = -beta, -alpha

@@ -6,8 +6,8 @@ the others.
 """
 import numpy as np
 
-from agents.board.jit import njit
-from agents.search.position import G_SYM, mirror
+from agents.board.jit import njit, prefetch
+from agents.search.position import G_H, G_SYM, G_W, mirror, mirror_of
 
 # the default table size (DEFAULT_TT_BITS) and why: agents.search.solver_options
 SYM_STONES = 12  # mirror images share TT slots below this many stones (see table_key)
@@ -36,9 +36,16 @@ def table_key(pos, mask, moves, g):
     stones are on the board. Mirror transpositions are common near a symmetric
     root and rare deep in the tree, where the mirroring would cost more than it saves;
     the rule depends on the position only, so every visit finds the same slot."""
+    return table_key_of(pos, mask, moves, g[G_SYM], g[G_W], g[G_H])
+
+
+@njit(inline="always")
+def table_key_of(pos, mask, moves, sym, W, H):
+    """:func:`table_key` with the geometry read out of ``g`` (``g[G_SYM]``, ``g[G_W]``,
+    ``g[G_H]``): no array argument, so no reference counting in the solver's loop."""
     k = pos + mask
-    if moves < g[G_SYM]:
-        m = mirror(k, g)
+    if moves < sym:
+        m = mirror_of(k, W, H)
         if m < k:
             return m
     return k
@@ -64,10 +71,18 @@ def table_size(tt_bits, key_bits=49):
 
 
 @njit
-def tt_get(tt, key):
+def tt_slot(tt, key):
+    """``(q, i)``: the rest of ``key`` kept in its entries and its bucket's first index
+    (one division). :func:`tt_read` and :func:`tt_write` take them, so that a search
+    that prefetches a bucket (:func:`agents.board.jit.prefetch`) divides once."""
     buckets = tt.shape[0] >> 1
-    q = key // buckets  # one division: the bucket is key - q * buckets
-    i = 2 * (key - q * buckets)
+    q = key // buckets  # the bucket is key - q * buckets
+    return q, 2 * (key - q * buckets)
+
+
+@njit
+def tt_read(tt, q, i):
+    """The value stored for the key of slot ``(q, i)``, 0 if none."""
     e = tt[i]
     if (e >> 14) == q and (e & 255) != 0:
         return e & 255
@@ -78,11 +93,9 @@ def tt_get(tt, key):
 
 
 @njit
-def tt_put(tt, key, value, work):
-    """Store ``value`` for ``key``; ``work`` (0..63): the log8 of the nodes its search took."""
-    buckets = tt.shape[0] >> 1
-    q = key // buckets
-    i = 2 * (key - q * buckets)
+def tt_write(tt, q, i, value, work):
+    """Store ``value`` for the key of slot ``(q, i)``; ``work`` (0..63): the log8 of the
+    nodes its search took."""
     new = (q << 14) | (work << 8) | value
     first = tt[i]
     if first == 0 or (first >> 14) == q:
@@ -92,6 +105,20 @@ def tt_put(tt, key, value, work):
         tt[i] = new
     else:
         tt[i + 1] = new
+
+
+@njit
+def tt_get(tt, key):
+    """The value stored for ``key``, 0 if none."""
+    q, i = tt_slot(tt, key)
+    return tt_read(tt, q, i)
+
+
+@njit
+def tt_put(tt, key, value, work):
+    """Store ``value`` for ``key``; ``work`` (0..63): the log8 of the nodes its search took."""
+    q, i = tt_slot(tt, key)
+    tt_write(tt, q, i, value, work)
 
 
 # ---------------------------------------------------------------------------
