@@ -10,7 +10,7 @@ import pytest
 from agents.search import solver as S
 from agents.search.position import (G_BOARD, G_BOTTOM, G_EVEN, G_FAST, claimeven_bound,
                                     has_line, mirror, winning_cells)
-from agents.search.table import table_key, table_size, tt_get, tt_put
+from agents.search.table import table_key, table_size, tt_get, tt_key, tt_put, tt_slot
 from agents.search.position import Position, _has_line
 from agents.board.reference import ref_drop, ref_legal_moves, ref_winner
 
@@ -206,12 +206,17 @@ def test_table_buckets_against_a_dict():
     64-bit board's keys can be negative), on a table as small as a 64-bit board allows."""
     rng = np.random.default_rng(7)
     tt = np.zeros(table_size(10, 64), dtype=np.int64)
-    assert tt.size >= 2**16 and table_size(20) < 2**20 + 50
-    buckets = tt.size // 2
+    assert tt.size == 2**16 and table_size(20) == 2**20
     last = {}
     keys = rng.integers(-2**63, 2**63 - 1, size=3000, dtype=np.int64)
     # a few keys that share buckets, so that buckets overflow
-    keys = np.concatenate([keys, (keys[:300] // buckets + 1) * buckets + keys[:300] % buckets])
+    twins = []
+    for key in keys[:300]:
+        q, i = tt_slot(tt, int(key))
+        assert tt_key(tt, q, i) == key  # the slot gives the whole key back
+        twins += [tt_key(tt, q + 1, i), tt_key(tt, q - 7, i)]
+    assert all(tt_slot(tt, t)[1] == tt_slot(tt, int(k))[1] for t, k in zip(twins[::2], keys))
+    keys = np.concatenate([keys, np.array(twins, dtype=np.int64)])
     for step in range(20000):
         key = int(keys[rng.integers(keys.size)])
         if rng.random() < 0.5:
@@ -223,7 +228,7 @@ def test_table_buckets_against_a_dict():
             got = tt_get(tt, key)
             assert got in (0, last.get(key, 0)), (key, got)
     tt[:] = 0
-    a, b, c = 5, 5 + buckets, 5 + 2 * buckets  # one bucket
+    a, b, c = (tt_key(tt, q, 10) for q in (3, 4, 5))  # one bucket
     tt_put(tt, a, 10, 30)
     tt_put(tt, b, 11, 20)
     tt_put(tt, c, 12, 8)  # less work than the first: takes the second place

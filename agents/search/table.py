@@ -6,27 +6,12 @@ the others.
 """
 import numpy as np
 
-from agents.board.jit import njit, prefetch
+from agents.board.bitboard import popcount
+from agents.board.jit import njit
 from agents.search.position import G_H, G_SYM, G_W, mirror, mirror_of
 
 # the default table size (DEFAULT_TT_BITS) and why: agents.search.solver_options
 SYM_STONES = 12  # mirror images share TT slots below this many stones (see table_key)
-
-
-def next_prime(n):
-    """Smallest prime >= n."""
-    def is_prime(k):
-        if k < 2:
-            return False
-        i = 2
-        while i * i <= k:
-            if k % i == 0:
-                return False
-            i += 1
-        return True
-    while not is_prime(n):
-        n += 1
-    return n
 
 
 @njit
@@ -52,32 +37,48 @@ def table_key_of(pos, mask, moves, sym, W, H):
 
 
 # ---------------------------------------------------------------------------
-# Transposition table: buckets of two int64 entries, side by side (one cache line),
-# (key // buckets) << 14 | work << 8 | value. key % buckets is the bucket, so
-# (bucket, key // buckets) gives the key back: no collisions. value 0 = empty;
+# Transposition table: buckets of two int64 entries, side by side (one cache line), a
+# power of two of them (B = 2**b). An entry is q << 14 | work << 8 | value, where
+# q = key >> b, the key's high bits; the bucket is the key's low b bits xor b bits of a
+# hash of q. Given q, the bucket gives the low bits back, so (bucket, q) is the whole
+# key: no collisions, and no division (a 64-bit division took 16% of the solver's
+# samples once the buckets were prefetched). value 0 = empty;
 # 1..MAX-MIN+1 an upper bound; above that a lower bound. ``work``: log8 of the nodes
 # the entry's search took (c4's replacement rule; it was the position's stones, which
 # searched 5% more nodes): the first entry of a bucket keeps the larger search, the
 # second takes whatever the first does not.
 # ---------------------------------------------------------------------------
 
+HASH = -7046029254386353131  # 0x9E3779B97F4A7C15 as an int64: Fibonacci hashing's odd multiplier
+
 
 def table_size(tt_bits, key_bits=49):
-    """Entries of a table of about ``2**tt_bits`` (two a bucket, a prime number of
-    buckets) for keys of ``key_bits`` bits (``columns * (rows + 1)``): at least
-    ``2**(key_bits - 48)`` entries, so that ``key // buckets`` fits the entry's 49 bits
-    (on 7x6 any size does; a 64-bit board needs ``tt_bits >= 16``)."""
-    return 2 * next_prime(1 << max(tt_bits - 1, key_bits - 49))
+    """Entries of a table of ``2**tt_bits`` (two a bucket) for keys of ``key_bits`` bits
+    (``columns * (rows + 1)``): at least ``2**(key_bits - 48)`` entries, so that
+    ``key >> b`` fits the entry's 50 bits (on 7x6 any size does; a 64-bit board needs
+    ``tt_bits >= 16``)."""
+    return 1 << max(tt_bits, key_bits - 48)
 
 
 @njit
 def tt_slot(tt, key):
-    """``(q, i)``: the rest of ``key`` kept in its entries and its bucket's first index
-    (one division). :func:`tt_read` and :func:`tt_write` take them, so that a search
-    that prefetches a bucket (:func:`agents.board.jit.prefetch`) divides once."""
+    """``(q, i)``: the rest of ``key`` kept in its entries (its high bits) and its bucket's
+    first index. :func:`tt_read` and :func:`tt_write` take them, so that a search that
+    prefetches a bucket (:func:`agents.board.jit.prefetch`) computes it once.
+    :func:`tt_key` is the inverse."""
     buckets = tt.shape[0] >> 1
-    q = key // buckets  # the bucket is key - q * buckets
-    return q, 2 * (key - q * buckets)
+    b = popcount(buckets - 1)
+    q = key >> b
+    return q, 2 * ((key ^ ((q * HASH) >> (64 - b))) & (buckets - 1))
+
+
+@njit
+def tt_key(tt, q, i):
+    """The key of slot ``(q, i)``: ``tt_slot(tt, tt_key(tt, q, i)) == (q, i)`` for any
+    ``q`` of at most 49 bits and any even ``i`` of the table."""
+    buckets = tt.shape[0] >> 1
+    b = popcount(buckets - 1)
+    return (q << b) | (((i >> 1) ^ ((q * HASH) >> (64 - b))) & (buckets - 1))
 
 
 @njit
