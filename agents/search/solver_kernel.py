@@ -63,7 +63,8 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
     of the mover after move ``j`` (the child's opponent's, which it need not compute again;
     -1: not known), ``mv[d, 3 * W + j]`` and ``mv[d, 4 * W + j]`` the table slot
     (:func:`agents.search.table.tt_slot`) of the node entered after move ``j`` (the child,
-    or the position after its one reply; ``q`` -1: not known). Each slot is computed once,
+    or the position after its one reply; ``q`` negative: not known, computed again, which
+    a negative key of a 64-bit board also is). Each slot is computed once,
     while the moves are ordered, and its bucket prefetched then: the enhanced cut-off reads
     it a few hundred instructions later, and the node entered keeps it for its own probe
     and store. The geometry is read out of ``g`` once, and the hot helpers take it as
@@ -76,6 +77,7 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
     W = g[G_W]
     MIN, MAX = _score_bounds(g)
     H, K, FAST, BOARD, SYM = g[G_H], g[G_INAROW], g[G_FAST], g[G_BOARD], g[G_SYM]
+    BOTTOM = g[G_BOTTOM]
     d = 0
     pos = pos0
     mask = mask0
@@ -83,7 +85,7 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
     beta = beta0
     nodes = stats[S_NODES]
     opp = -1  # the opponent's winning cells when the parent knows them, else -1
-    kq = -1  # the node's table slot (tt_slot) when the parent knows it, else -1
+    kq = -1  # the node's table slot (tt_slot) when the parent knows it, else negative
     ki = 0
     while True:
         # ---- enter the node at depth d: a value r (leaf) or a sorted move list
@@ -100,7 +102,7 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
         if dbk is not None:  # pruned at compile time without a database (dbk None)
             if moves == g[G_DB]:  # a position of the database's stones: its exact score
                 known = db_probe(pos, mask, g, dbk, dbv)
-        possible = (mask + g[G_BOTTOM]) & g[G_BOARD]
+        possible = (mask + BOTTOM) & BOARD
         if opp < 0:
             opp = winning_cells_of(pos ^ mask, mask, H, K, FAST, BOARD)
         forced = possible & opp
@@ -157,7 +159,7 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
                         # playable one, 5 when two above, 3 anywhere
                         m2 = mask | move
                         w = winning_cells_of(pos | move, m2, H, K, FAST, BOARD)
-                        p2 = (m2 + g[G_BOTTOM]) & g[G_BOARD]
+                        p2 = (m2 + BOTTOM) & BOARD
                         # c4's static look at the child: the opponent loses next move
                         # (two of our cells to block, or the one block right under
                         # another, or every reply right under one): we win at once after
@@ -184,7 +186,7 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
                         thr = w & ~(opp << 1)
                         above = p2 << 1
                         s = (12 * popcount(thr & above) + 3 * popcount(thr)
-                             + 5 * popcount(thr & ((above & g[G_BOARD]) << 1)))
+                             + 5 * popcount(thr & ((above & BOARD) << 1)))
                         j = n
                         while j > 0 and sc[d, j - 1] > s:
                             sc[d, j] = sc[d, j - 1]
