@@ -42,7 +42,8 @@ def main(argv=None, stdin=None, stdout=None, prog="python -m agents.solver", par
                     help="print the principal variation after the score: the columns (1-based, "
                          "as in the moves) of a line that keeps the score to the end of the game")
     ap.add_argument("--threads", type=int, default=1,
-                    help="search threads sharing one table (lazy SMP; default 1)")
+                    help="search threads sharing one table, each on its own null-window probe "
+                         "(default 1)")
     ap.add_argument("--no-database", action="store_true",
                     help="search without the opening databases (the installed one and the "
                          "package's opening scores)")

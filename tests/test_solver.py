@@ -311,6 +311,42 @@ def test_two_threads_give_the_same_scores():
         S.Solver(threads=0)
 
 
+def test_next_probe_spreads_the_threads_over_thresholds():
+    """The main thread probes where one thread would; a helper at the nearest free
+    threshold, on the side the interval last moved to first; the last one is shared."""
+    from agents.search.solver_split import next_probe
+    assert next_probe(0, -5, 5, 0, -1, set()) == 0
+    assert next_probe(1, -5, 5, 0, -1, {0}) == -1
+    assert next_probe(1, -5, 5, 0, 1, {0}) == 1
+    assert next_probe(2, -5, 5, 0, -1, {0, -1}) == 1
+    assert next_probe(2, -5, 5, 0, -1, {0, -1, 1}) == -2
+    assert next_probe(0, -5, 5, 9, 1, set()) == 4  # clamped into [lo, hi - 1]
+    assert next_probe(1, -5, 5, -9, -1, {-5}) == -4  # at the edge: the other side
+    assert next_probe(1, 2, 3, 2, -1, {2}) == 2  # one threshold left: searched by both
+
+
+def test_split_probes_give_true_bounds_and_the_score():
+    """Two threads on their own probes: every answer that ran to the end is a true bound
+    of the labelled score (fail-soft: ``<= t`` an upper bound, else a lower one), the
+    score and the weak score are one thread's, and the helper's own thresholds were
+    searched (not only the main thread's)."""
+    two = S.Solver(threads=2)
+    own = 0
+    for line in BEGIN_SAMPLE[:8]:
+        moves, score = line.split()[0], int(line.split()[1])
+        two.reset()
+        assert two.solve(moves) == score, moves
+        assert two.probes and two.nodes > 0
+        for k, t, r in two.probes:
+            if r is not None:
+                assert (score <= r) if r <= t else (score >= r), (moves, k, t, r)
+        main = {t for k, t, _ in two.probes if k == 0}
+        own += any(k == 1 and r is not None and t not in main for k, t, r in two.probes)
+        two.reset()
+        assert two.solve(moves, weak=True) == (score > 0) - (score < 0), moves
+    assert own >= 2
+
+
 def test_threads_split_the_columns_and_partial_analysis():
     """``analyze`` with helpers splits the columns (three threads: the main one from the
     centre, two helpers from the edges, each then searching the columns still open):

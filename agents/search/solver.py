@@ -51,6 +51,7 @@ from agents.search.position import (G_BOARD, G_BOTTOM, G_DB, G_EVEN, G_FAST, G_H
 from agents.search.solver_kernel import _search
 from agents.search.solver_roots import EXACT, INVALID_MOVE, UNSOLVED, _best_move, _columns, _solve
 from agents.search.stats import S_ABORTED, S_NODES, S_STOP, new_stats
+from agents.search.solver_split import solve_split
 from agents.search.solver_options import DEFAULT_TT_BITS, check_solver_options
 from agents.search.table import SYM_STONES, table_size
 
@@ -119,6 +120,7 @@ class Solver:
         self.threads = int(threads)
         self._helpers = [_Helper(self, k) for k in range(1, self.threads)]
         self._pool = None
+        self.probes = []  # with helpers, the last solve's probes (agents.search.solver_split)
 
     def reset(self):
         """Empty the transposition table."""
@@ -189,6 +191,8 @@ class Solver:
         if isinstance(p, str):
             p = self.position(p)
         self._check(p)
+        if self._helpers:  # each thread on its own probe (agents.search.solver_split)
+            return solve_split(self, p, bool(weak), deadline)
         r = self._run(_solve, p, (bool(weak),), deadline)
         return None if self.stats[S_ABORTED] else int(r)
 
