@@ -169,12 +169,10 @@ class Solver:
         split = helper_extra is not None
         futures = []
         if self._helpers and not alone:
-            if self._pool is None:
-                from concurrent.futures import ThreadPoolExecutor
-                self._pool = ThreadPoolExecutor(len(self._helpers), "solver-helper")
+            pool = self._executor()
             for h in self._helpers:
                 h.stats[:] = 0  # here, not in the thread: a stop set before it starts holds
-            futures = [self._pool.submit(h.run, fn, p, helper_extra if split else extra, deadline,
+            futures = [pool.submit(h.run, fn, p, helper_extra if split else extra, deadline,
                                          out, split) for h in self._helpers]
         r = fn(p.pos, p.mask, p.moves, *extra, self.g, self.tt, self.dbk, self.dbv, self.st, self.mv,
                self.sc, self.stats, float(deadline), *out)
@@ -185,6 +183,13 @@ class Solver:
             nodes += f.result()
         self.nodes = nodes
         return r
+
+    def _executor(self):
+        """The helpers' thread pool (made on first use)."""
+        if self._pool is None:
+            from concurrent.futures import ThreadPoolExecutor
+            self._pool = ThreadPoolExecutor(len(self._helpers), "solver-helper")
+        return self._pool
 
     def solve(self, p, weak=False, deadline=0.0):
         """Score of ``p`` (a Position or a move string); None if ``deadline`` passed."""
@@ -321,11 +326,18 @@ class _Helper:
         mirrored = [W - 1 - c for c in order]
         self.order = mirrored if k == 1 else order[k % W:] + order[:k % W]
 
+    def geometry(self):
+        """The solver's current geometry (database stones included), this helper's tie
+        order."""
+        s = self.solver
+        g = s.g.copy()
+        g[G_ORDER:G_ORDER + s.columns] = self.order
+        return g
+
     def run(self, fn, p, extra, deadline, out, share):
         """The call of :meth:`Solver._run` on this thread's arrays (``out`` shared or copied)."""
         s = self.solver
-        g = s.g.copy()  # the solver's current geometry (database stones included)
-        g[G_ORDER:G_ORDER + s.columns] = self.order
+        g = self.geometry()
         fn(p.pos, p.mask, p.moves, *extra, g, s.tt, s.dbk, s.dbv, self.st, self.mv, self.sc,
            self.stats, float(deadline), *(out if share else [o.copy() for o in out]))
         return int(self.stats[S_NODES])

@@ -71,8 +71,9 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
     it a few hundred instructions later, and the node entered keeps it for its own probe
     and store. The geometry is read out of ``g`` once (the columns' masks, in move
     order, into a local array: read out of ``g`` in the ordering loop, two dependent loads
-    a column, they cost 9% of the time), and the hot helpers take it as scalars (``winning_cells_of``, ``table_key_of``): a helper given the array ``g`` costs
-    two atomic reference-count updates a call. With ``deadline > 0`` the clock is read
+    a column, they cost 9% of the time), and the hot helpers take it as scalars
+    (``winning_cells_of``, ``table_key_of``): a helper given the array ``g`` costs two
+    atomic reference-count updates a call. With ``deadline > 0`` the clock is read
     every 4096 nodes (and ``stats[S_STOP]``, which another thread may set); past it
     ``stats[S_ABORTED]`` is set and 0 returned (never
     stored)."""

@@ -25,7 +25,6 @@ the one thread's. A deadline stops every thread and the score is None.
 """
 import threading
 
-from agents.search.position import G_ORDER
 from agents.search.solver_kernel import _search
 from agents.search.stats import S_ABORTED, S_NODES, S_STOP
 
@@ -68,9 +67,7 @@ def solve_split(solver, p, weak, deadline):
              "abort": False}
     workers = [(solver.g, solver.st, solver.mv, solver.sc, solver.stats)]
     for h in solver._helpers:
-        g = solver.g.copy()  # the solver's geometry, the helper's tie order
-        g[G_ORDER:G_ORDER + solver.columns] = h.order
-        workers.append((g, h.st, h.mv, h.sc, h.stats))
+        workers.append((h.geometry(), h.st, h.mv, h.sc, h.stats))
     for w in workers:
         w[4][:] = 0
     inflight = {}  # thread -> the threshold it searches
@@ -115,10 +112,8 @@ def solve_split(solver, p, weak, deadline):
                 solver.probes.append((k, t, int(r)))
                 settle(t, int(r))
 
-    if solver._pool is None:
-        from concurrent.futures import ThreadPoolExecutor
-        solver._pool = ThreadPoolExecutor(len(solver._helpers), "solver-helper")
-    futures = [solver._pool.submit(work, k) for k in range(1, len(workers))]
+    pool = solver._executor()
+    futures = [pool.submit(work, k) for k in range(1, len(workers))]
     try:
         work(0)
     finally:

@@ -121,9 +121,9 @@ def main(argv=None, prog="python -m scripts.bench.solver"):
                     help=f"transposition table of about 2**TT_BITS slots (default {DEFAULT_TT_BITS})")
     ap.add_argument("--symmetric", type=int, default=1, help="1: mirror images share TT slots")
     ap.add_argument("--threads", type=int, default=1,
-                    help="also time ours with this many threads sharing the table (each on its own "
-                         "probe) "
-                         "on the same lines, right after one thread, and print the wall ratio")
+                    help="also time ours with this many threads sharing the table (each on its "
+                         "own probe) on the same lines, right after one thread, and print the "
+                         "wall ratio")
     args = ap.parse_args(argv)
     refs = references(args, ap)
     if args.process:
