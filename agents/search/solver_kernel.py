@@ -11,7 +11,7 @@ from agents.board.bitboard import popcount
 from agents.board.jit import njit, now, prefetch
 from agents.search.position import (G_BOARD, G_BOTTOM, G_DB, G_EVEN, G_FAST, G_H, G_INAROW, G_N,
                                     G_ORDER, G_SYM, G_W,
-                                    claimeven_bound, winning_cells_of)
+                                    claimeven_bound_of, winning_cells_of)
 from agents.search.stats import S_ABORTED, S_NODES, S_STOP
 from agents.search.table import DB_MISSING, db_probe, table_key_of, tt_read, tt_slot, tt_write
 
@@ -84,7 +84,7 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
     W = g[G_W]
     MIN, MAX = _score_bounds(g)
     H, K, FAST, BOARD, SYM = g[G_H], g[G_INAROW], g[G_FAST], g[G_BOARD], g[G_SYM]
-    BOTTOM = g[G_BOTTOM]
+    BOTTOM, EVEN = g[G_BOTTOM], g[G_EVEN]
     cols = np.empty(W, dtype=np.int64)  # the columns' masks, in the move order
     for i in range(W):
         cols[i] = g[G_ORDER + W + g[G_ORDER + i]]
@@ -139,8 +139,8 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
                 if alpha >= beta:
                     r = beta
                     done = True
-            if not done and (moves & 1) == 0 and g[G_EVEN] != 0 and beta > -1:
-                hi = claimeven_bound(pos, mask, g)
+            if not done and (moves & 1) == 0 and EVEN != 0 and beta > -1:
+                hi = claimeven_bound_of(pos, mask, EVEN, BOARD, BOTTOM, H, K, FAST)
                 beta = min(beta, hi)  # alpha < beta held before
                 if alpha >= beta:
                     r = beta
@@ -241,7 +241,7 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
                 # begin.txt it measured better than c4's "only above 15 empty cells"): a
                 # child whose table entry bounds its value from above bounds ours from below
                 cpos = pos ^ mask
-                odd = (moves & 1) == 1 and g[G_EVEN] != 0 and moves < N - 16
+                odd = (moves & 1) == 1 and EVEN != 0 and moves < N - 16
                 k = 0  # the children kept: those whose entry does not keep them <= alpha
                 for jj in range(n):
                     j = sc[d, jj] & 63
@@ -270,7 +270,8 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
                         # (the child's first player is to move): -1 or 0 bounds ours below.
                         # Only where it can cut (beta <= 1) and above 16 empty cells: near
                         # the end the bound costs more than the small subtrees it saves
-                        even = -claimeven_bound(cpos, mask | move, g)
+                        even = -claimeven_bound_of(cpos, mask | move, EVEN, BOARD, BOTTOM, H, K,
+                                                   FAST)
                         if even > clo:
                             clo = even
                     if clo > alpha:
