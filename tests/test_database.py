@@ -181,6 +181,59 @@ def test_principal_variation_ends_with_the_score():
             assert_line_ends_with(p, line, score)
 
 
+def reference_line(s, p, score):
+    """The principal variation the slow way (the contract of
+    ``Solver.principal_variation``): each ply the first column, centre first, that wins
+    at once or whose child is not above the score (``Solver.score_at_least``)."""
+    n = p.rows * p.columns
+    order = sorted(range(p.columns), key=lambda c: (abs(2 * c - (p.columns - 1)), c))
+    q, line = p.copy(), []
+    while q.moves < n:
+        legal = [c for c in order if q.can_play(c)]
+        win = [c for c in legal if q.is_winning_move(c)]
+        if win:
+            return line + [win[0]]
+        for c in legal:
+            child = q.copy()
+            child.play(c)
+            if child.moves >= n:
+                holds = score == 0
+            else:
+                holds = not s.score_at_least(child, 1 - score)
+            if holds:
+                line.append(c)
+                q, score = child, -score
+                break
+        else:
+            raise AssertionError("no column keeps the score")
+    return line
+
+
+def test_principal_variation_is_the_reference_line_with_two_threads():
+    """The kernel's line (one call, helper threads beside it) is the slow reference's,
+    column for column, on seeded random positions of 7x6 and smaller boards."""
+    rng = random.Random(8)
+    for shape, stones, count in (((6, 7, 4), 14, 6), ((4, 5, 4), 4, 15), ((5, 4, 3), 3, 15)):
+        s = Solver(*shape, tt_bits=18, threads=2)
+        for _ in range(count):
+            p = random_position(rng, rng.randrange(stones - 2, stones + 1), *shape)
+            score = s.solve(p)
+            line, complete = s.principal_variation(p, score)
+            assert complete and line == reference_line(s, p, score), (p.pos, p.mask)
+            assert_line_ends_with(p, line, score)
+
+
+def test_principal_variation_rejects_a_wrong_score_and_stops_at_the_deadline():
+    s = Solver(4, 5, 4, tt_bits=16)
+    p = s.position("33")
+    score = s.solve(p)
+    with pytest.raises(ValueError, match="not the position's"):
+        s.principal_variation(p, score + 1)
+    big = Solver(6, 7, 4, tt_bits=16)
+    line, complete = big.principal_variation(big.position("44"), -1, deadline=1e-9)
+    assert complete is False and line == []
+
+
 def assert_line_ends_with(p, line, score):
     rows, columns = p.rows, p.columns
     n = rows * columns

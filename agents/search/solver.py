@@ -49,7 +49,8 @@ from agents.board.bitboard import fits_bitboard
 from agents.search.position import (G_BOARD, G_BOTTOM, G_DB, G_EVEN, G_FAST, G_H, G_INAROW, G_N,
                                     G_ORDER, G_ROWS, G_SYM, G_W, Position)
 from agents.search.solver_kernel import _search
-from agents.search.solver_roots import EXACT, INVALID_MOVE, UNSOLVED, _best_move, _columns, _solve
+from agents.search.solver_roots import (EXACT, INVALID_MOVE, UNSOLVED, _best_move, _columns, _line,
+                                        _solve)
 from agents.search.stats import S_ABORTED, S_NODES, S_STOP, new_stats
 from agents.search.solver_split import solve_split
 from agents.search.solver_options import DEFAULT_TT_BITS, check_solver_options
@@ -272,43 +273,34 @@ class Solver:
         score at every ply, to the end of the game (the winner's quickest win, the loser's
         slowest loss: scores count stones, so keeping the score is both). ``score``: the
         score of ``p`` if known (else solved first). Each ply tries the columns centre
-        first, one null-window search each, and keeps the first that holds the score.
-        Past ``deadline`` the line found so far comes back with ``complete`` False."""
+        first, one null-window search each, and keeps the first that holds the score: one
+        kernel call (``_line``; helper threads run it beside, in their own tie order, and
+        fill the table). Past ``deadline`` the line found so far comes back with
+        ``complete`` False; a ``score`` that is not the position's raises ValueError."""
         if isinstance(p, str):
             p = self.position(p)
         self._check(p)
         n = self.rows * self.columns
-        order = [int(c) for c in self.g[G_ORDER:G_ORDER + self.columns]]
         q = p.copy()
         if score is None:
             score = self.solve(q, deadline=deadline)
             if score is None:
                 return [], False
-        line = []
-        s = int(score)  # the score of q, from its side to move
-        while q.moves < n:
-            legal = [c for c in order if q.can_play(c)]
-            win = [c for c in legal if q.is_winning_move(c)]
-            if win:
-                line.append(win[0])
-                return line, True
-            for c in legal:
-                child = q.copy()
-                child.play(c)
-                if child.moves >= n:  # the last cell: a draw
-                    holds = s == 0
-                else:
-                    above = self.score_at_least(child, 1 - s, deadline)  # child >= -s + 1?
-                    if above is None:
-                        return line, False
-                    holds = not above
-                if holds:
-                    line.append(c)
-                    q, s = child, -s
-                    break
-            else:  # pragma: no cover - only if ``score`` was not the position's score
-                raise ValueError(f"no column keeps the score {score}: it is not the position's")
-        return line, True
+        out = np.zeros(n + 1, dtype=np.int64)
+        k = self._run(_line, q, (int(score),), deadline, out)
+        complete = k >= 0
+        k = k if complete else -1 - k
+        if complete and q.moves + k < n and not _ends(q, out[:k]):
+            raise ValueError(f"no column keeps the score {score}: it is not the position's")
+        return [int(c) for c in out[:k]], complete
+
+
+def _ends(p, line):
+    """True if playing ``line`` from ``p`` ends the game (a four or a full board)."""
+    q = p.copy()
+    for c in line[:-1]:
+        q.play(int(c))
+    return len(line) > 0 and (q.is_winning_move(int(line[-1])) or q.moves + 1 == q.rows * q.columns)
 
 
 class _Helper:
@@ -373,6 +365,13 @@ def kernel_calls(solver=None):
 
 
 def warm_up(solver):
-    """Compile every kernel on a tiny position (numba compiles on first call)."""
+    """Compile every kernel on a tiny position (numba compiles on first call): those of
+    :func:`kernel_calls`, then the principal variation's (``_line``; the players never
+    call it)."""
     for _, call in kernel_calls(solver):
         call()
+    p = solver.position("")
+    out = np.zeros(solver.rows * solver.columns + 1, dtype=np.int64)
+    # a made-up score and a deadline 1 ms away: only the compiled kernel is wanted
+    solver._run(_line, p, (0,), time.perf_counter() + 0.001, out)
+    solver.reset()

@@ -5,7 +5,8 @@ null-window probe.
 
 * ``_solve``: the exact score (null-window probes narrowing the interval);
 * ``_columns``: every column's exact score, or whether it reaches a threshold;
-* ``_best_move``: an optimal column and the score interval, usable when aborted.
+* ``_best_move``: an optimal column and the score interval, usable when aborted;
+* ``_line``: a principal variation of a position whose score is known.
 """
 import numpy as np
 
@@ -230,3 +231,65 @@ def _best_move(pos, mask, moves, weak_first, weak, g, tt, dbk, dbv, st, mv, sc, 
         result[0] = best
         result[1] = lo
         result[2] = hi
+
+
+@njit(nogil=True)
+def _line(pos, mask, moves, score, g, tt, dbk, dbv, st, mv, sc, stats, deadline, line):
+    """A principal variation of a position whose exact score is ``score`` (side to move),
+    into ``line``: 0-based columns that keep the score at every ply to the end of the
+    game; returns its length, or ``-1 - length`` when the deadline stopped it (``line``
+    holds the part found). Each ply takes the first column in move order (centre first)
+    that wins at once, else the first whose child is not above the score (one
+    null-window search each, as ``Solver.score_at_least`` asks it: is the child at least
+    ``1 - score``?). A score that is not the position's raises nothing here: the ply
+    with no column keeping it ends the line early (its length < the plies left)."""
+    N = g[G_N]
+    W = g[G_W]
+    k = 0
+    s = score
+    while moves < N:
+        possible = possible_moves(mask, g)
+        win = winning_cells(pos, mask, g) & possible
+        found = -1
+        for i in range(W):
+            c = g[G_ORDER + i]
+            move = possible & g[G_ORDER + W + c]
+            if move != 0 and (win & move) != 0:
+                found = c
+                break
+        if found >= 0:
+            line[k] = found
+            return k + 1
+        nxt_pos = 0
+        nxt_mask = 0
+        for i in range(W):
+            c = g[G_ORDER + i]
+            move = possible & g[G_ORDER + W + c]
+            if move == 0:
+                continue
+            cpos = pos ^ mask
+            cmask = mask | move
+            if moves + 1 >= N:  # the last cell: a draw
+                holds = s == 0
+            elif can_win_next(cpos, cmask, g):  # the child wins at once
+                holds = (N - moves) // 2 < 1 - s
+            else:
+                r = _search(cpos, cmask, moves + 1, -s, 1 - s, g, tt, dbk, dbv, st, mv, sc, stats,
+                            deadline)
+                if stats[S_ABORTED]:
+                    return -1 - k
+                holds = r < 1 - s
+            if holds:
+                found = c
+                nxt_pos = cpos
+                nxt_mask = cmask
+                break
+        if found < 0:
+            return k  # no column keeps ``score``: it was not the position's score
+        line[k] = found
+        k += 1
+        pos = nxt_pos
+        mask = nxt_mask
+        moves += 1
+        s = -s
+    return k
