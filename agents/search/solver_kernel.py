@@ -85,6 +85,7 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
     MIN, MAX = _score_bounds(g)
     H, K, FAST, BOARD, SYM = g[G_H], g[G_INAROW], g[G_FAST], g[G_BOARD], g[G_SYM]
     BOTTOM, EVEN = g[G_BOTTOM], g[G_EVEN]
+    tv = np.empty(W, dtype=np.int64)  # the children's table values, read in one pass
     rank = np.zeros(64, dtype=np.int64)  # a cell's column's rank: W - 1 at the centre
     for i in range(W):
         c = g[G_ORDER + i]
@@ -247,6 +248,8 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
                 # child whose table entry bounds its value from above bounds ours from below
                 cpos = pos ^ mask
                 odd = (moves & 1) == 1 and EVEN != 0 and moves < N - 16
+                for j in range(n):  # the entries, in the order their buckets were prefetched
+                    tv[j] = tt_read(tt, mv[d, 3 * W + j], mv[d, 4 * W + j])
                 k = 0  # the children kept: those whose entry does not keep them <= alpha
                 for jj in range(n):
                     j = sc[d, jj] & 31
@@ -259,13 +262,13 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
                         # value up): the position after the reply, ours to move, is; its
                         # bounds are ours through the child (c4's static search plays
                         # forced moves)
-                        gval = tt_read(tt, mv[d, 3 * W + j], mv[d, 4 * W + j])
+                        gval = tv[j]
                         if gval > MAX - MIN + 1:
                             clo = gval + 2 * MIN - MAX - 2
                         elif gval != 0:
                             chi = gval + MIN - 1
                     else:
-                        cval = tt_read(tt, mv[d, 3 * W + j], mv[d, 4 * W + j])
+                        cval = tv[j]
                         if cval > MAX - MIN + 1:
                             chi = -(cval + 2 * MIN - MAX - 2)  # -(the child's lower bound)
                         elif cval != 0:
