@@ -162,6 +162,31 @@ def test_the_search_stops_at_the_database():
     assert searched > 20
 
 
+def test_sibling_floor_bounds_the_positions_one_stone_past_the_database():
+    """Past the database by one stone, taking away a top stone of the player who just
+    moved leaves a position the database holds, whose score bounds ours from below; the
+    best bound is often the exact score, and the searches that start from it (one thread
+    and two) give the plain solver's scores."""
+    from agents.search.solver_roots import _sibling_floor
+    db = small_database()
+    plain = Solver(4, 4, 3, tt_bits=16)
+    one = Solver(4, 4, 3, tt_bits=16)
+    one.use_database(db)
+    two = Solver(4, 4, 3, tt_bits=16, threads=2)
+    two.use_database(db)
+    exact = bounded = 0
+    positions = list(positions_of(db.ply + 1, 4, 4, 3).values())
+    for p in positions:
+        score = plain.solve(p)
+        floor = int(_sibling_floor(p.pos, p.mask, one.g, one.dbk, one.dbv))
+        assert floor <= score, p.moves
+        exact += floor == score
+        bounded += floor > -1000
+        assert one.solve(p) == score and two.solve(p) == score
+    assert exact > len(positions) // 4, (exact, bounded, len(positions))
+    assert bounded > len(positions) // 2, (bounded, len(positions))
+
+
 def test_use_database_checks_the_board():
     with pytest.raises(ValueError, match="database is 4x4/3, solver is 7x6/4"):
         Solver().use_database(small_database())

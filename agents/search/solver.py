@@ -208,8 +208,8 @@ class Solver:
 
         Columns are solved centre first; with ``threads > 1`` the threads split the
         columns (the main thread from the centre, a helper from the edges) rather than
-        searching the same one. A position the database holds starts each column's
-        search at the database's score."""
+        searching the same one. At the database's stones each column's search starts at
+        the database's bound (``_sibling_floor``: at least the position's score)."""
         if isinstance(p, str):
             p = self.position(p)
         self._check(p)

@@ -23,11 +23,39 @@ EXACT = INVALID_MOVE  # ``_columns``' threshold meaning "the exact score"
 UNSOLVED = INVALID_MOVE - 1  # in ``_columns``' output: a column not solved (yet)
 
 
+@njit
+def _sibling_floor(pos, mask, g, dbk, dbv):
+    """A lower bound of the score of a position of one stone more than the database's
+    (``pos``: the stones of its side to move), from the database; -1000 if none.
+
+    Take away the top stone of a column that belongs to the player who just moved: the
+    position ``P'`` left has the database's stones, and putting the stone back is one of
+    its moves, so ``score(P') >= -score(ours)``: ours is at least ``-score(P')``. The best
+    of these bounds over the columns (putting back the last stone played is one of them:
+    the floor of the position played from). ``P'`` the database does not hold (a win at
+    once for its side to move, or not reachable) gives no bound."""
+    W = g[G_W]
+    H = g[G_H]
+    mover = pos ^ mask
+    best = -1000
+    for x in range(W):
+        stones = mask & g[G_ORDER + W + x]
+        if stones == 0:
+            continue
+        top = (stones + (1 << (x * H))) >> 1  # the column's top stone
+        if top & mover:
+            known = db_probe(mover ^ top, mask ^ top, g, dbk, dbv)
+            if known != DB_MISSING and -known > best:
+                best = -known
+    return best
+
+
 @njit(nogil=True)
 def _solve(pos, mask, moves, weak, g, tt, dbk, dbv, st, mv, sc, stats, deadline, floor=-1000):
     """Exact score (weak: -1, 0, 1) of a position that is not over; 0 if aborted.
     ``floor``: a score the position is known to reach (the first probe asks whether it
-    does better)."""
+    does better); a position of one stone more than the database's gets the database's
+    bound (:func:`_sibling_floor`) too."""
     N = g[G_N]
     if moves >= N:
         return 0
@@ -42,6 +70,8 @@ def _solve(pos, mask, moves, weak, g, tt, dbk, dbv, st, mv, sc, stats, deadline,
     # as Steininger's c4: the first probe halves the interval, each later one asks at the
     # bound the last returned (fail-soft)
     med = lo + (hi - lo) // 2
+    if dbk is not None and moves == g[G_DB] + 1:
+        floor = max(floor, _sibling_floor(pos, mask, g, dbk, dbv))
     if not weak and floor > lo:
         lo = floor
         med = floor
@@ -89,14 +119,6 @@ def _columns(pos, mask, moves, weak, t, reverse, g, tt, dbk, dbv, st, mv, sc, st
     N = g[G_N]
     W = g[G_W]
     win = winning_cells(pos, mask, g)
-    # a position the database holds: no column scores above its score, so each child's
-    # exact search starts at that bound (one null-window probe settles the best columns)
-    floor = -1000
-    if dbk is not None:
-        if t == EXACT and moves == g[G_DB]:
-            known = db_probe(pos, mask, g, dbk, dbv)
-            if known != DB_MISSING:
-                floor = -known
     for sweep in range(2):
         for i in range(W):
             c = g[G_ORDER + (W - 1 - i if reverse else i)]
@@ -114,7 +136,7 @@ def _columns(pos, mask, moves, weak, t, reverse, g, tt, dbk, dbv, st, mv, sc, st
                 r = 1 if weak else (N + 1 - moves) // 2
             elif t == EXACT:
                 r = -_solve(pos ^ mask, mask | move, moves + 1, weak, g, tt, dbk, dbv, st, mv, sc,
-                            stats, deadline, floor)
+                            stats, deadline)
             elif moves + 1 >= N:  # the board is full after this move: a draw
                 r = 0
             elif can_win_next(pos ^ mask, mask | move, g):  # hands the opponent a four

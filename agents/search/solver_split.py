@@ -25,7 +25,9 @@ the one thread's. A deadline stops every thread and the score is None.
 """
 import threading
 
+from agents.search.position import G_DB
 from agents.search.solver_kernel import _search
+from agents.search.solver_roots import _sibling_floor
 from agents.search.stats import S_ABORTED, S_NODES, S_STOP
 
 FIRST_SIDE = -1  # a helper's first probe: below the main thread's
@@ -63,7 +65,13 @@ def solve_split(solver, p, weak, deadline):
     if any(p.can_play(c) and p.is_winning_move(c) for c in range(solver.columns)):
         return 1 if weak else (n + 1 - p.moves) // 2
     lo, hi = (-1, 1) if weak else (-((n - p.moves) // 2), (n + 1 - p.moves) // 2)
-    state = {"lo": lo, "hi": hi, "next": lo + (hi - lo) // 2, "side": FIRST_SIDE,
+    nxt = lo + (hi - lo) // 2
+    if not weak and solver.dbk is not None and p.moves == solver.g[G_DB] + 1:
+        # the database's bound of a position of one stone more (as _solve starts from)
+        floor = int(_sibling_floor(p.pos, p.mask, solver.g, solver.dbk, solver.dbv))
+        if floor > lo:
+            lo = nxt = floor
+    state = {"lo": lo, "hi": hi, "next": nxt, "side": FIRST_SIDE,
              "abort": False}
     workers = [(solver.g, solver.st, solver.mv, solver.sc, solver.stats)]
     for h in solver._helpers:
