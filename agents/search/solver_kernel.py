@@ -84,7 +84,7 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
     W = g[G_W]
     MIN, MAX = _score_bounds(g)
     H, K, FAST, BOARD, SYM = g[G_H], g[G_INAROW], g[G_FAST], g[G_BOARD], g[G_SYM]
-    BOTTOM, EVEN = g[G_BOTTOM], g[G_EVEN]
+    BOTTOM, EVEN, DB = g[G_BOTTOM], g[G_EVEN], g[G_DB]
     tv = np.empty(W, dtype=np.int64)  # the children's table values, read in one pass
     rank = np.zeros(64, dtype=np.int64)  # a cell's column's rank: W - 1 at the centre
     for i in range(W):
@@ -113,7 +113,7 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
         # non_losing_moves, keeping the opponent's winning cells for the move order
         known = DB_MISSING
         if dbk is not None:  # pruned at compile time without a database (dbk None)
-            if moves == g[G_DB]:  # a position of the database's stones: its exact score
+            if moves == DB:  # a position of the database's stones: its exact score
                 known = db_probe(pos, mask, g, dbk, dbv)
         possible = (mask + BOTTOM) & BOARD
         if opp < 0:
@@ -188,7 +188,7 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
                     f = wins
                     if f == 0 and (nl & (nl - 1)) == 0:
                         f = nl
-                    if moves + 1 == g[G_DB]:
+                    if moves + 1 == DB:
                         f = 0  # the child is entered: the database knows its score
                     # the slot of the node entered after the move (the position
                     # after the child's one reply, or the child), prefetched for the
