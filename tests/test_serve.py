@@ -168,12 +168,47 @@ def assert_line_keeps(moves, line, score):
 
 @pytest.mark.parametrize("moves,expected", KNOWN)
 def test_analysis_gives_the_best_columns_line(server, moves, expected):
+    """The best column's line, or its start when cut at the server's line time: then
+    ``/api/line`` gives the whole line, which the start begins."""
     status, reply = api_call(server, "/api/analyse", {"moves": moves, "time_limit": 5})
     assert status == 200 and reply["complete"]
     line = reply["line"]
-    assert line["complete"] and line["moves"][0] == line["column"]
+    assert line["moves"][0] == line["column"]
     assert expected[line["column"]] == max(expected)
-    assert_line_keeps(moves, line["moves"], max(expected))
+    whole = line["moves"]
+    if not line["complete"]:
+        status, rest = api_call(server, "/api/line", {"moves": moves, "column": line["column"],
+                                                     "time_limit": 5})
+        assert status == 200 and rest["complete"]
+        whole = rest["moves"]
+        assert whole[:len(line["moves"])] == line["moves"]
+    assert_line_keeps(moves, whole, max(expected))
+
+
+# 12 stones: with the database, the columns' searches are of 13 stones, the line's too
+TWELVE = "445142263442"
+
+
+@pytest.mark.parametrize("moves", [KNOWN[0][0], TWELVE, "4"])
+def test_analysis_answers_first_and_leaves_the_rest_of_the_line_to_api_line(moves):
+    """``line_time`` 0: every score (as the solver's) and the line's first column alone,
+    ``complete`` False; ``/api/line`` of that column gives the whole line, the one an
+    analysis with time for it returns, and it keeps the score to the end."""
+    cut = serve.App(searches=1, analysis_time=5.0, line_time=0.0)
+    whole = serve.App(searches=1, analysis_time=5.0, line_time=5.0)
+    got = serve_analysis.analyse(cut, {"moves": moves})
+    full = serve_analysis.analyse(whole, {"moves": moves})
+    assert got["complete"] and full["complete"] and full["line"]["complete"]
+    assert [s and s["score"] for s in got["scores"]] == [s and s["score"] for s in full["scores"]]
+    solver = Solver()
+    expected = solver.analyze(moves)
+    assert [s["score"] if s else -1000 for s in got["scores"]] == expected
+    line = got["line"]
+    assert not line["complete"] and line["column"] == full["line"]["column"]
+    assert line["moves"] == [line["column"]] and len(full["line"]["moves"]) > 1
+    rest = serve_analysis.line(cut, {"moves": moves, "column": line["column"]})
+    assert rest["complete"] and rest["moves"] == full["line"]["moves"]
+    assert_line_keeps(moves, rest["moves"], max(expected))
 
 
 def test_line_of_each_column_keeps_its_score(server):
@@ -205,7 +240,7 @@ def test_bad_line_requests_are_400(server, body, words):
 
 def test_opening_database_answers_the_empty_board():
     """With the books extra: every column of the empty board and its line, exact."""
-    app = serve.App(searches=1, analysis_time=5.0)
+    app = serve.App(searches=1, analysis_time=5.0, line_time=5.0)
     if app.database is None:
         pytest.skip("the books extra is not installed")
     reply = serve_analysis.analyse(app, {"moves": "", "time_limit": 5})

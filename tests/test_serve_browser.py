@@ -55,12 +55,18 @@ def _serve(database):
 
 
 @pytest.fixture(scope="module")
-def url():
-    """A server without the opening database (the solver alone, as without the extra)."""
-    _, srv = _serve(False)
-    yield serve.url_of(srv)
+def served():
+    """A server without the opening database (the solver alone, as without the extra):
+    ``(app, url)``."""
+    app, srv = _serve(False)
+    yield app, serve.url_of(srv)
     srv.shutdown()
     srv.server_close()
+
+
+@pytest.fixture(scope="module")
+def url(served):
+    return served[1]
 
 
 @pytest.fixture(scope="module")
@@ -258,8 +264,9 @@ def test_empty_board_scores_and_its_line_with_the_database(browser, url_db):
         assert [int(s) for _, s in sorted(shown)] == [-2, -1, 0, 1, 0, -1, -2]
         assert page.get_attribute("#scores", "data-complete") == "1"
         page.wait_for_selector("#line:not([hidden])")
+        page.wait_for_selector("#line-text[data-complete='1']")  # finished by /api/line if cut
         line = [int(c) for c in page.get_attribute("#line-text", "data-moves").split(",")]
-        assert line[0] == 3 and page.get_attribute("#line-text", "data-complete") == "1"
+        assert line[0] == 3
         assert_wins(line, first=True, stones=2 * (22 - 1) - 1)  # +1: red's 21st stone
         for k in (1, 2, 3):
             page.click("#line-forward")
@@ -276,6 +283,39 @@ def test_empty_board_scores_and_its_line_with_the_database(browser, url_db):
         assert_wins(other, first=False, stones=2 * (22 - 2))  # -2: yellow's 20th stone
         assert dom_board(page, "#board") == [0] * 42  # the preview was left
     finally:
+        context.close()
+    assert not errors, errors
+
+
+def test_a_line_cut_at_the_line_time_is_finished_by_the_page(browser, served):
+    """A server whose analyses answer with the line's first column alone (``line_time``
+    0): the page shows the scores, then asks ``/api/line`` and shows the whole line,
+    which keeps the best score to the end of the game."""
+    app, url = served
+    moves_text, expected = KNOWN
+    context = browser.new_context(viewport={"width": 1100, "height": 760})
+    errors = []
+    page = open_page(context, url, errors)
+    app.line_time = 0.0
+    try:
+        start_game(page, "alphabeta:depth=2", human=1, moves_text=moves_text)
+        wait_idle(page, len(moves_text))
+        page.check("#analyse")
+        page.wait_for_selector("#scores[data-ready='1']")
+        assert page.get_attribute("#scores", "data-complete") == "1"
+        page.wait_for_selector("#line-text[data-complete='1']")
+        line = [int(c) for c in page.get_attribute("#line-text", "data-moves").split(",")]
+        assert len(line) > 1 and expected[line[0]] == max(expected)
+        assert "cut short" not in page.text_content("#line-text")
+        moves = [int(c) - 1 for c in moves_text]
+        board = board_after(moves)
+        for i, c in enumerate(line):
+            assert c in legal_moves(board, CONFIG) and not winner(board, CONFIG)
+            board = drop_piece(board, c, 1 + (len(moves) + i) % 2, CONFIG)
+        # +2 for the side to move (mark 1 here: 20 stones): its four on stone 43 - 2 * 2
+        assert winner(board, CONFIG) == 1 and len(moves) + len(line) == 43 - 2 * max(expected)
+    finally:
+        app.line_time = serve.LINE_TIME
         context.close()
     assert not errors, errors
 

@@ -211,6 +211,8 @@ def test_only_the_pages_own_files_are_served_and_they_load_nothing_remote(server
     (["--searches", "0"], "--searches: expected an integer >= 1"),
     (["--move-time", "0"], "--move-time: expected a number > 0"),
     (["--analysis-time", "nan"], "--analysis-time: expected a number > 0"),
+    (["--line-time", "-0.1"], "--line-time: expected a number >= 0"),
+    (["--line-time", "inf"], "--line-time: expected a number >= 0"),
     (["extra"], "unrecognized arguments"),
 ])
 def test_bad_arguments_exit_2_with_one_line(argv, words, capsys):

@@ -7,18 +7,26 @@ import argparse
 import sys
 
 from scripts.args import ArgumentParser, fail, positive_int_arg
-from scripts.server.app import ANALYSIS_TIME, DEFAULT_PORT, SOLVER_THREADS, App, make_server, url_of
+from scripts.server.app import (ANALYSIS_TIME, DEFAULT_PORT, LINE_TIME, SOLVER_THREADS, App,
+                                make_server, url_of)
 from scripts.server.game import MOVE_TIME
 
 
-def positive_float_arg(text):
+def positive_float_arg(text, least_ok=False):
+    """A finite number > 0 (``least_ok``: >= 0)."""
+    what = ">= 0" if least_ok else "> 0"
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number > 0, got {text!r}") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a number > 0, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a number {what}, got {text!r}") from None
+    if not (value >= 0 if least_ok else value > 0) or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number {what}, got {text!r}")
     return value
+
+
+def seconds_arg(text):
+    """A finite number of seconds >= 0."""
+    return positive_float_arg(text, least_ok=True)
 
 
 # duplicates: an argparse type like scripts.args.positive_int_arg, with the port's range.
@@ -45,6 +53,10 @@ def main(argv=None, prog="python -m scripts.commands.serve"):
                    help=f"seconds an agent may think per move (default {MOVE_TIME:g})")
     p.add_argument("--analysis-time", type=positive_float_arg, default=ANALYSIS_TIME,
                    help=f"longest analysis in seconds (default {ANALYSIS_TIME:g})")
+    p.add_argument("--line-time", type=seconds_arg, default=LINE_TIME,
+                   help="an analysis extends the best column's line until this many seconds "
+                        "after the request and answers with the scores; the page then asks for "
+                        f"the rest of the line (default {LINE_TIME:g}; 0: the column alone)")
     p.add_argument("--no-warm-up", action="store_true",
                    help="skip compiling the kernels at start (the first requests pay for it)")
     p.add_argument("--verbose", action="store_true", help="log every request")
@@ -57,7 +69,7 @@ def main(argv=None, prog="python -m scripts.commands.serve"):
     from agents.search.database import DatabaseError, missing_note
     try:
         app = App(args.searches, args.move_time, args.analysis_time, not args.no_database,
-                  args.solver_threads)
+                  args.solver_threads, args.line_time)
     except DatabaseError as e:
         fail(f"{prog}: {e}")
     if app.database is None and not args.no_database:

@@ -3,8 +3,16 @@ column's score of a position, and one column's principal variation.
 
 Plain functions of ``(app, request)`` like the rest of :mod:`scripts.server.app`, which
 routes to them: ``app`` lends a search slot (``app.slot()``), a pooled solver
-(``app.solver(cfg)``), a pooled alphabeta agent (``app.evaluators``) and the time
-limit (``app.analysis_time``); bad input raises :class:`~scripts.server.game.BadRequest`.
+(``app.solver(cfg)``), a pooled alphabeta agent (``app.evaluators``), the time
+limit (``app.analysis_time``) and the line's share of it (``app.line_time``); bad input
+raises :class:`~scripts.server.game.BadRequest`.
+
+The scores come first: :func:`analyse` extends the best column's line only until
+``app.line_time`` seconds after the request came in (0.1 s by default), and answers with
+the line as far as it got (``complete`` False); the page then asks :func:`line` for the
+whole of it. Up to 11 stones on 7x6 (with the database) the scores take milliseconds and
+the line up to 0.38 s from an empty table (each of its plies past the database's stones is a
+search).
 
 Scores of :func:`analyse`: with the exact solver (boards with
 ``columns * (rows + 1) <= 64``) the solver's convention of :mod:`agents.search.solver`
@@ -25,13 +33,14 @@ from agents.search.scores import PROVEN, WIN
 from scripts.server.game import BadRequest, game_state, outcome, parse_game, solver_outcome
 
 
-def _solver_scores(app, cfg, board, mark, moves, deadline):
+def _solver_scores(app, cfg, board, mark, moves, deadline, line_deadline):
     """Exact scores by column until ``deadline``: (scores, complete, line).
 
     ``Solver.analyze`` with ``partial``: the columns solved before the deadline (centre
     first; with the solver's threads, split between them) are shown even when others
     are not. With every score known, ``line`` is the best column's principal variation
-    (see :func:`_line`) as far as the deadline lets it go, else None. The package's
+    (see :func:`_line`) as far as ``line_deadline`` lets it go (at least the column),
+    else None. The package's
     opening scores (``app.openings``) give the columns of the first plies of 7x6 without
     a search."""
     n = cfg.rows * cfg.columns
@@ -48,7 +57,7 @@ def _solver_scores(app, cfg, board, mark, moves, deadline):
             return scores, False, None
         best = max((c for c in center_order(cfg.columns) if scores[c] is not None),
                    key=lambda c: scores[c]["score"])  # max keeps the first, centre-most
-        line = _line(solver, p, int(best), scores[best]["score"], deadline)
+        line = _line(solver, p, int(best), scores[best]["score"], line_deadline)
     return scores, True, line
 
 
@@ -65,14 +74,17 @@ def _column_score(solver, p, column, deadline):
 def _line(solver, p, column, score, deadline):
     """``{"column", "moves", "complete"}``: ``column`` (whose score is ``score``) then the
     principal variation after it, 0-based columns to the end of the game, or as far as
-    ``deadline`` allows (``complete`` False)."""
+    ``deadline`` allows (``complete`` False; the column alone when it has passed)."""
     moves, complete = [column], True
     if not p.is_winning_move(column):
         child = p.copy()
         child.play(column)
         if child.moves < p.rows * p.columns:
-            rest, complete = solver.principal_variation(child, -score, deadline)
-            moves += rest
+            if time.perf_counter() >= deadline:
+                complete = False  # no time left: the column alone
+            else:
+                rest, complete = solver.principal_variation(child, -score, deadline)
+                moves += rest
     return {"column": column, "moves": moves, "complete": complete}
 
 
@@ -151,8 +163,10 @@ def analyse(app, request):
     ``{"method": "solver" | "alphabeta", "scores": [per column: None (full or not
     reached) or {"score", "outcome", "in"[, "depth", "pv"]}], "complete", "line",
     "time", "state"}`` (``line``: the best column's principal variation, see
-    :func:`_line`, when the solver scored every column; else None; alphabeta's ``pv``:
-    each column's principal variation from the column, 0-based columns).
+    :func:`_line`, when the solver scored every column; else None; it is extended until
+    ``app.line_time`` seconds after the start at most, its ``complete`` False when cut
+    there, and :func:`line` gives the whole of it; alphabeta's ``pv``: each column's
+    principal variation from the column, 0-based columns).
     ``complete`` is False when the time limit cut the analysis short (solver) or a
     value is a heuristic estimate (alphabeta)."""
     cfg, moves = parse_game(request)
@@ -167,7 +181,9 @@ def analyse(app, request):
         deadline = start + float(limit)
         line = None
         if use_solver:
-            scores, complete, line = _solver_scores(app, cfg, state["board"], mark, n, deadline)
+            line_deadline = min(deadline, start + app.line_time)
+            scores, complete, line = _solver_scores(app, cfg, state["board"], mark, n, deadline,
+                                                    line_deadline)
         else:
             scores, complete = _alphabeta_scores(app, cfg, state["board"], mark, n, deadline)
         elapsed = time.perf_counter() - start

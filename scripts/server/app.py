@@ -69,6 +69,7 @@ DEFAULT_PORT = 8017
 MAX_BODY = 8 << 20          # bytes of a POST body (a match's --json file of thousands of games)
 QUEUE_WAIT = 10.0           # seconds a search waits for a free slot before 503
 ANALYSIS_TIME = 5.0         # default and maximum seconds of one analysis
+LINE_TIME = 0.1             # /api/analyse extends the best line until this long after the start
 SOLVER_TT_BITS = 22         # 32 MiB per pooled solver
 SOLVER_THREADS = min(2, os.cpu_count() or 1)  # threads of each exact analysis
 POOL_KEYS = 8               # distinct agent specs / board shapes kept warm
@@ -112,10 +113,13 @@ class App:
     """What the handlers share: limits, the search semaphore, the pools."""
 
     def __init__(self, searches=None, move_time=MOVE_TIME, analysis_time=ANALYSIS_TIME,
-                 database=True, solver_threads=SOLVER_THREADS):
+                 database=True, solver_threads=SOLVER_THREADS, line_time=LINE_TIME):
         self.searches = searches or max(1, os.cpu_count() or 1)
         self.move_time = float(move_time)
         self.analysis_time = float(analysis_time)
+        # the scores first: /api/analyse's line stops this long after the request came in
+        # (the page asks /api/line for the rest); see scripts.server.analysis
+        self.line_time = float(line_time)
         self.slots = threading.BoundedSemaphore(self.searches)
         self.agents, self.solvers, self.evaluators = Pool(), Pool(), Pool()
         # the opening database (books extra) is loaded here, so that a corrupt file stops

@@ -286,7 +286,14 @@ async function analyse(gen) {
     }
     box.appendChild(cell);
   });
-  if (reply.line) showLine(reply.line, reply.scores[reply.line.column], s);
+  if (reply.line) {
+    const sc = reply.scores[reply.line.column];
+    // the analysis answers with the scores first: a line cut at the server's line time
+    // is finished by /api/line (the analysis was not cut: its scores are all there)
+    const rest = !reply.line.complete && reply.complete;
+    showLine(reply.line, sc, s, rest);
+    if (rest) selectLine(reply.line.column, s, sc, gen, token, true);
+  }
   const done = reply.scores.filter((x) => x !== null).length;
   const what = reply.method === "solver" ? "exact scores (solver)" :
     "alphabeta evaluation (the board does not fit the exact solver)";
@@ -305,7 +312,7 @@ async function analyse(gen) {
 // The principal variation: a line that keeps the score to the end of the game
 // ---------------------------------------------------------------------------
 
-const pv = {moves: [], pos: 0, base: null, step: 0};
+const pv = {moves: [], pos: 0, base: null, step: 0, ask: 0};
 
 function hideLine() {
   if (pv.pos > 0 && game.state) renderGame();  // leave the preview
@@ -316,13 +323,14 @@ function hideLine() {
   $("line").hidden = true;
 }
 
-function showLine(info, sc, s) {
+// ``pending``: the line is the start of one that /api/line is finishing.
+function showLine(info, sc, s, pending = false) {
   pv.moves = info.moves;
   pv.pos = 0;
   pv.base = s;
   const text = `Line of column ${info.column + 1} (${scoreLabel(sc)}): ` +
                info.moves.map((c) => c + 1).join(" ") +
-               (info.complete ? "" : " … (cut short by the time limit)");
+               (info.complete ? "" : pending ? " … (finding the rest)" : " … (cut short by the time limit)");
   const el = $("line-text");
   show(el, text);
   el.dataset.moves = info.moves.join(",");
@@ -340,18 +348,25 @@ function updateLinePos() {
   $("line-forward").disabled = pv.pos >= pv.moves.length;
 }
 
-async function selectLine(c, s, sc, gen, token) {
-  if (game.busy || token !== game.analysis || gen !== game.gen) return;
-  show($("line-text"), `Finding the line of column ${c + 1}…`);
+// ``rest``: the analysis's own line, whose start is shown, is being finished.
+async function selectLine(c, s, sc, gen, token, rest = false) {
+  if ((game.busy && !rest) || token !== game.analysis || gen !== game.gen) return;
+  if (!rest) show($("line-text"), `Finding the line of column ${c + 1}…`);
   $("line").hidden = false;
+  const ask = ++pv.ask;  // only the latest line request may draw
   try {
     const limit = Number($("analysis-time").value);
     const reply = await api("/api/line", {config: game.cfg, moves: s.moves, column: c, time_limit: limit});
-    if (token !== game.analysis || gen !== game.gen) return;
-    if (pv.pos > 0) renderGame();
+    if (token !== game.analysis || gen !== game.gen || ask !== pv.ask) return;
+    const at = pv.pos;
+    if (!rest && at > 0) renderGame();
     showLine(reply, sc, s);
+    if (rest && at > 0) {  // the preview stays: the start shown is the whole line's start
+      pv.pos = Math.min(at, pv.moves.length);
+      updateLinePos();
+    }
   } catch (e) {
-    if (token === game.analysis && gen === game.gen) show($("line-text"), e.message, true);
+    if (token === game.analysis && gen === game.gen && ask === pv.ask) show($("line-text"), e.message, true);
   }
 }
 
