@@ -56,7 +56,8 @@ ROOMS = {
     # the thin mains, one a command (``book build``'s work is the tool book_build); the
     # benchmarks; the tools
     "scripts.commands": TOOLS + ("scripts.server", "scripts.tools"),
-    "scripts.bench": TOOLS,
+    # the benchmarks: bench analysis --page times the browser app's own requests
+    "scripts.bench": TOOLS + ("scripts.server",),
     "scripts.tools": TOOLS,
 }
 

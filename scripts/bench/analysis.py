@@ -2,6 +2,7 @@
 and without the opening database, in one run.
 
     connectx bench analysis [--positions 1000] [--baseline 12] [--seed 0] [--threads 1]
+                            [--page 0]
 
 1. the database: its load time (a first load converts BitBully's file and caches the
    result; later loads read the cache) and the memory it holds;
@@ -17,11 +18,17 @@ and without the opening database, in one run.
    stones, which the plain solver finishes soonest), the same analysis with the
    database on the same positions: both times and their ratio; the scores must be
    equal;
-4. the labelled positions of ``tests/data/positions`` with at most 12 stones
+4. with ``--page N``: the page's requests on the first N of those positions (the server's
+   own ``/api/analyse``, :func:`scripts.server.analysis.analyse`, two threads, the table
+   emptied before each), twice in the run: the best line whole in the answer (the
+   baseline: the line time as long as the analysis's) and cut at the default line time
+   (``connectx serve --line-time``): total, slowest and over 0.2 s, of 0-11 stones and of
+   12, the ratios, and how many lines were cut;
+5. the labelled positions of ``tests/data/positions`` with at most 12 stones
    (``begin.txt``: the score, ``early.txt``: every column's) through the database:
    every score must equal its label.
 
-Needs the ``books`` extra (``pip install "connectx-search[books]"``) for 1, 2 and 4.
+Needs the ``books`` extra (``pip install "connectx-search[books]"``) for 1, 2, 4 and 5.
 """
 import os
 import random
@@ -111,6 +118,52 @@ def opening_scores(lines, with_db, db_times):
     return same
 
 
+def page_requests(lines, quiet, line_time, label):
+    """``(seconds of each request, lines cut)``: ``/api/analyse`` of each of ``lines`` by
+    the server's code (an ``App`` with the database and two threads, its pooled solver's
+    table emptied before each; ``line_time``: the App's)."""
+    from agents.board.rules import parse_config
+    from agents.search.solver import warm_up
+    from scripts.server.analysis import analyse
+    from scripts.server.app import App
+    app = App(searches=1, solver_threads=2, line_time=line_time)
+    cfg = parse_config({})
+    with app.solver(cfg) as solver:
+        warm_up(solver)
+    analyse(app, {"moves": "4"})
+    times, cut = [], 0
+    for line in progress(lines, label, "pos", not quiet):
+        with app.solver(cfg) as solver:
+            solver.reset()
+        t0 = time.perf_counter()
+        reply = analyse(app, {"moves": line})
+        times.append(time.perf_counter() - t0)
+        cut += reply["line"] is not None and not reply["line"]["complete"]
+    return times, cut
+
+
+def page_summary(lines):
+    """Times the page's requests on ``lines`` with the whole line and with the line time
+    (:func:`page_requests`) and prints both and their ratios."""
+    from scripts.server.app import ANALYSIS_TIME, LINE_TIME
+    whole, _ = page_requests(lines, True, ANALYSIS_TIME, "page, whole line")
+    fast, cut = page_requests(lines, True, LINE_TIME, f"page, line cut at {LINE_TIME:g} s")
+
+    def show(name, ts):
+        parts = []
+        for what, keep in (("0-11 stones", lambda n: n < 12), ("12 stones", lambda n: n == 12)):
+            sel = [t for t, line in zip(ts, lines) if keep(len(line))]
+            if sel:
+                parts.append(f"{what}: {len(sel)}, slowest {1000 * max(sel):.1f} ms, "
+                             f"over 0.2 s {sum(t > 0.2 for t in sel)}")
+        print(f"  {name}: total {sum(ts):.2f} s; " + "; ".join(parts))
+    print(f"\nthe page's requests (/api/analyse, two threads, table emptied) on {len(lines)} of them:")
+    show("the whole line in the answer", whole)
+    show(f"the line cut at {LINE_TIME:g} s", fast)
+    print(f"  cut / whole: total {sum(fast) / max(sum(whole), 1e-9):.2f}, slowest "
+          f"{max(fast) / max(max(whole), 1e-9):.2f}; lines cut {cut} (the page asks /api/line for the rest)")
+
+
 def read_labelled(name, most=12):
     with open(os.path.join(POSITIONS, name)) as f:
         rows = [line.split() for line in f if line.strip()]
@@ -124,6 +177,9 @@ def main(argv=None, prog="python -m scripts.bench.analysis"):
                     help="of those, how many the solver alone analyses too (default 12; 0: none)")
     ap.add_argument("--threads", type=positive_int_arg, default=1,
                     help="also analyse with this many threads splitting the columns (default 1: no)")
+    ap.add_argument("--page", type=count_arg, default=0,
+                    help="also time the page's requests on this many of the positions, the line "
+                         "whole and cut at the line time (default 0: no)")
     args = ap.parse_args(argv)
     from agents.search.database import DatabaseError, default_database, missing_note
     from agents.search.solver import Solver, warm_up
@@ -177,6 +233,9 @@ def main(argv=None, prog="python -m scripts.bench.analysis"):
               f"{sum(base_t) / max(sum(db_t), 1e-9):.0f}x; scores equal: {'yes' if same else 'NO'}")
         if not same:
             return 1
+
+    if args.page:
+        page_summary(lines[:args.page])
 
     bad = checked = 0
     for name in ("begin.txt", "early.txt"):
