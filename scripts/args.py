@@ -140,7 +140,7 @@ def add_trust_arguments(parser, sprt=True):
 def trust_options(args, cfg):
     """(openings list or None, Sprt or None) of the parsed flags; ValueError if bad.
     Also checks early that ``--replays`` can be written."""
-    from scripts.arena import openings as suites
+    from scripts.arena import suites
     from scripts.arena.replays import check_replays
     from scripts.arena.stats import parse_sprt
     if args.openings is None:

@@ -40,8 +40,12 @@ COMMANDS = {
     "lessons": ("scripts.tools.lessons", "the seed material's experiments beside its figures"),
     "serve": ("scripts.commands.serve", "play and analyse in the browser (a local web server)"),
     "bench": {name: (f"scripts.bench.{name}", summary) for name, summary in BENCHMARKS.items()},
+    "database": {
+        "build": ("scripts.commands.database", "an opening database: every position of N stones solved"),
+    },
+    # the former name of `database`, kept for one release
     "book": {
-        "build": ("scripts.commands.book", "an opening database: every position of N stones solved"),
+        "build": ("scripts.commands.database", "the former name of 'database build' (kept for one release)"),
     },
 }
 

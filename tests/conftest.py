@@ -13,15 +13,6 @@ if ROOT not in sys.path:
 POSITIONS = os.path.join(ROOT, "tests", "data", "positions")
 
 
-def board_from_moves(moves, rows=6, columns=7):
-    """Kaggle flat board after a 1-based move string such as "4453" (first player = mark 1)."""
-    from agents.board.reference import ref_drop
-    board = [0] * (rows * columns)
-    for i, ch in enumerate(moves):
-        board = ref_drop(board, int(ch) - 1, 1 + i % 2, rows, columns)
-    return board
-
-
 def cli_error_line(argv, capsys):
     """``connectx ARGV`` run in this process: the one line it writes to stderr. Fails
     unless the status is 2 and stderr is one line (an exception other than

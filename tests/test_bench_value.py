@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from agents.search.solver import Solver
+from agents.solver.solver import Solver
 from scripts.bench import value as bench_value
 from scripts.bench.perfect import read_lines
 

@@ -1,7 +1,7 @@
 """scripts.commands.blunders: a match's games judged move by move by the exact solver."""
 import json
 
-from agents.search.solver import Solver
+from agents.solver.solver import Solver
 from scripts.commands import blunders
 
 SHAPE = (5, 5, 4)  # rows, columns, inarow: a draw, every position solves at once

@@ -49,7 +49,7 @@ class Captured(Exception):
 
 OTHER_SCRIPTS = ["scripts.tools.compare_heuristics", "scripts.tools.coin_game",
                  "scripts.tools.tictactoe_match", "scripts.tools.seed_experiments",
-                 "scripts.tools.make_book", "scripts.tools.playout_book", "scripts.tools.openings",
+                 "scripts.tools.make_book", "scripts.tools.playout_book", "scripts.tools.suites",
                  "scripts.tools.golden"]
 
 

@@ -1,4 +1,4 @@
-"""Opening databases (agents.search.database): the package's format and BitBully's, read
+"""Opening databases (agents.solver.database): the package's format and BitBully's, read
 back exactly; a corrupt, truncated or missing file refused; the solver stopping at the
 database's positions gives the scores of the plain search; the principal variation
 played out ends the game with the position's score."""
@@ -8,10 +8,12 @@ import random
 import numpy as np
 import pytest
 
-from agents.search import database as D
-from agents.search.position import Position
-from agents.search.solver import Solver
-from agents.search.table import DB_MISSING
+from agents.board import reference
+
+from agents.solver import database as D
+from agents.solver.position import Position
+from agents.solver.solver import Solver
+from agents.solver.table import DB_MISSING
 
 from conftest import POSITIONS
 
@@ -60,15 +62,12 @@ def mirrored(p):
 
 
 def random_position(rng, stones, rows, columns, inarow):
+    """A random position of ``stones`` stones reached without a line (the package's one
+    maker, drawn again until it succeeds), as a solver ``Position``."""
     while True:
-        p = Position(rows, columns, inarow)
-        for _ in range(stones):
-            cols = [c for c in range(columns) if p.can_play(c) and not p.is_winning_move(c)]
-            if not cols:
-                break
-            p.play(rng.choice(cols))
-        else:
-            return p
+        moves = reference.random_position(rows, columns, inarow, stones, rng, as_moves=True)
+        if moves is not None:
+            return Position.from_moves("".join(str(c + 1) for c in moves), rows, columns, inarow)
 
 
 # ---------------------------------------------------------------------------
@@ -167,7 +166,7 @@ def test_sibling_floor_bounds_the_positions_one_stone_past_the_database():
     moved leaves a position the database holds, whose score bounds ours from below; the
     best bound is often the exact score, and the searches that start from it (one thread
     and two) give the plain solver's scores."""
-    from agents.search.solver_roots import _sibling_floor
+    from agents.solver.roots import _sibling_floor
     db = small_database()
     plain = Solver(4, 4, 3, tt_bits=16)
     one = Solver(4, 4, 3, tt_bits=16)
@@ -276,7 +275,7 @@ def assert_line_ends_with(p, line, score):
 
 def test_solve_command_prints_the_line():
     import io
-    from agents.solver import main
+    from scripts.commands.solve import main
     out = io.StringIO()
     main(["--pv", "--no-database", "--rows", "4", "--columns", "5"], stdin=io.StringIO("3\n23\n"),
          stdout=out)
@@ -386,7 +385,7 @@ def test_bitbully_cache_is_used_and_rebuilt(tmp_path, monkeypatch):
 @pytest.fixture(scope="module")
 def bitbully():
     if not HAVE_BITBULLY:
-        pytest.skip('the books extra is not installed (pip install "connectx-search[books]")')
+        pytest.skip('the databases extra is not installed (pip install "connectx-search[databases]")')
     return D.load(D.bitbully_path())
 
 
@@ -440,7 +439,7 @@ def test_bitbully_sample_equals_the_plain_solver(bitbully):
 
 
 def test_probe_misses_outside_the_database():
-    from agents.search.table import db_probe
+    from agents.solver.table import db_probe
     db = small_database()
     s = Solver(4, 4, 3, tt_bits=16)
     p = Position.from_moves("111", 4, 4, 3)
@@ -450,7 +449,7 @@ def test_probe_misses_outside_the_database():
 def test_bench_analysis_runs_and_checks_the_labels(capsys):
     from scripts.bench import analysis as bench_analysis
     if D.default_database() is None:
-        pytest.skip("the books extra is not installed")
+        pytest.skip("the databases extra is not installed")
     assert bench_analysis.main(["--positions", "6", "--baseline", "0", "--quiet", "--page", "3"]) == 0
     out = capsys.readouterr().out
     assert "6 random positions of 0-12 stones" in out
@@ -466,12 +465,12 @@ def test_without_a_database_commands_say_how_to_get_one(monkeypatch, capsys):
     with pytest.raises(SystemExit) as e:
         bench_analysis.main(["--positions", "1", "--quiet"])
     assert e.value.code == 2
-    assert 'pip install "connectx-search[books]"' in capsys.readouterr().err
+    assert 'pip install "connectx-search[databases]"' in capsys.readouterr().err
 
 
 def test_a_corrupt_installed_database_is_an_error_not_a_score(monkeypatch, tmp_path, capsys):
     import io
-    from agents.solver import main
+    from scripts.commands.solve import main
     bad = tmp_path / "book.dat"
     bad.write_bytes(b"\x00" * 7)
     monkeypatch.setattr(D, "_DEFAULT", {})

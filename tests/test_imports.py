@@ -1,6 +1,7 @@
 """The import graph of the project flows one way (issues 18 and 32)::
 
-    board (agents.board) <- heuristics <- search (agents.search) <- players (agents.players)
+    board (agents.board) <- heuristics <- search (agents.search) <- solver (agents.solver)
+        <- players (agents.players)
         <- registry (agents) <- submission
         <- scripts.arena (games between agents) <- scripts.server (the browser app)
         <- scripts.args (the argument layer) <- scripts.cli, and the commands, benchmarks
@@ -34,10 +35,12 @@ ROOMS = {
     "agents.search": ("agents.board", "heuristics", "agents.resources"),
     # the other games' rules and solvers, on the reference searches
     "agents.games": ("agents.board", "agents.search"),
-    # the solver's command line (python -m agents.solver)
-    "agents.solver": ("agents.board", "agents.search"),
-    # players: the agent classes, thin over the searches
-    "agents.players": ("agents.board", "heuristics", "agents.resources", "agents.search"),
+    # the exact solver and its stored knowledge (databases, opening scores, the move book):
+    # the search room's counters, no evaluation
+    "agents.solver": ("agents.board", "agents.resources", "agents.search"),
+    # players: the agent classes, thin over the searches and the solver
+    "agents.players": ("agents.board", "heuristics", "agents.resources", "agents.search",
+                       "agents.solver"),
     # the registry: agents/__init__.py (it names the players by string, imports them lazily)
     "agents": BELOW_REGISTRY,
     # the submission's builder, runtime and validation: the agents only (its command
@@ -53,7 +56,7 @@ ROOMS = {
     # commands' modules by string)
     "scripts.args": ("agents", "scripts.arena"),
     "scripts.cli": ("scripts.args",),
-    # the thin mains, one a command (``book build``'s work is the tool book_build); the
+    # the thin mains, one a command (``database build``'s work is the tool database_build); the
     # benchmarks; the tools
     "scripts.commands": TOOLS + ("scripts.server", "scripts.tools"),
     # the benchmarks: bench analysis --page times the browser app's own requests

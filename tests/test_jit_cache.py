@@ -33,7 +33,7 @@ needs_numba = pytest.mark.skipif(not jit.HAVE_NUMBA or os.environ.get("NUMBA_DIS
 # kernels were loaded from the cache rather than compiled.
 PROBE = textwrap.dedent("""
     import json, sys
-    from agents.search import solver as S
+    from agents.solver import solver as S
     lines = [l.split() for l in open(sys.argv[1]) if l.strip()][:12]
     s = S.Solver(tt_bits=14)
     scores = [s.solve(moves) for moves, _ in lines]

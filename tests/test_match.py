@@ -14,7 +14,7 @@ import pytest
 from agents.board.rules import drop_piece, winner
 from scripts.arena import match as match_mod
 from scripts.arena import replays
-from scripts.arena.games import Game, game_seeds, play_game
+from scripts.arena.games import Fixture, game_seeds, play_game
 from scripts.arena.pools import run_games
 from scripts.arena.specs import parse_match_config, parse_spec
 from scripts.arena.stats import elo as elo_difference
@@ -165,11 +165,11 @@ def test_timeout_after_overage_is_spent():
     # no time per move and no overage: the first move of the game exceeds the budget
     cfg = parse_match_config(SMALL + ",actTimeout=0,remainingOverageTime=0")
     seeds = game_seeds(0, 1)
-    r = play_game(Game(0, (parse_spec("random"), parse_spec("onestep")), seeds[0], cfg))
+    r = play_game(Fixture(0, (parse_spec("random"), parse_spec("onestep")), seeds[0], cfg))
     assert r["statuses"] == ["TIMEOUT", "DONE"] and r["winner"] == 2 and r["moves"] == []
     # a generous overage absorbs the same overruns
     cfg = parse_match_config(SMALL + ",actTimeout=0,remainingOverageTime=60")
-    r = play_game(Game(0, (parse_spec("random"), parse_spec("onestep")), seeds[0], cfg))
+    r = play_game(Fixture(0, (parse_spec("random"), parse_spec("onestep")), seeds[0], cfg))
     assert r["statuses"] == ["DONE", "DONE"]
 
 

@@ -18,7 +18,8 @@ from agents.board.bitboard import bb_from_grid, fits_bitboard
 from agents.board.grid import column_heights, wins_by_playing
 from agents.board.rules import parse_config
 from agents.search.uct_reference import Board, best_move, uct_search
-from conftest import POSITIONS, board_from_moves
+from agents.board.reference import board_from_moves
+from conftest import POSITIONS
 
 
 def config(rows, columns, inarow):

@@ -7,16 +7,17 @@ import numpy as np
 import pytest
 
 import agents
-from agents.search import book_format as B
+from agents.solver import book as B
 from agents.players import budget as BU
 from agents.players.base import Clock
 from agents.players import perfect as P
 from agents.players import traps as T
 from agents.board import rules
-from agents.search.position import Position
-from agents.search.solver import Solver
+from agents.solver.position import Position, canonical
+from agents.solver.solver import Solver
 
-from conftest import POSITIONS, board_from_moves
+from agents.board.reference import board_from_moves
+from conftest import POSITIONS
 
 CFG = {"rows": 6, "columns": 7, "inarow": 4, "actTimeout": 2}
 
@@ -178,7 +179,7 @@ def test_overage_budgets(agent):
 
 def test_book_round_trip_and_mirror():
     p = Position.from_moves("45")
-    key, mirrored = B.canonical(p.key(), 6, 7)
+    key, mirrored = canonical(p.key(), 6, 7)
     col = 5 if mirrored else 1  # column 2 (index 1) in p's orientation
     data = B.encode_book({key: (col, 3, B.EXACT), 12345: (0, -2, B.WEAK)}, 6, 7, 4, 8)
     book = B.Book(data)
@@ -256,7 +257,7 @@ def test_time_out_falls_back_to_alphabeta(agent):
 
 def test_database_answers_the_opening_at_once(agent):
     """With the books extra: the same position, the same 0.1 s, an exact move."""
-    from agents.search.database import default_database
+    from agents.solver.database import default_database
     if default_database() is None:
         pytest.skip("the books extra is not installed")
     a = agent

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from agents.board.rules import drop_piece, legal_moves, parse_config, winner
-from agents.search.solver import Solver, warm_up
+from agents.solver.solver import Solver, warm_up
 from conftest import api_call, board_after
 from scripts.server import analysis as serve_analysis
 from scripts.server import app as serve

@@ -2,7 +2,7 @@
 
 Plays a full game against alphabeta by clicking, checking every board the page
 draws against :mod:`agents.board.rules`; toggles the analysis on a known position and
-checks the scores against :class:`agents.search.solver.Solver`; plays two games in two tabs
+checks the scores against :class:`agents.solver.solver.Solver`; plays two games in two tabs
 at once; replays a game of a ``connectx match --json`` file step by step.
 
 Needs the system's Chromium (Debian: ``apt-get install chromium``) and the pip
@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from agents.board.rules import drop_piece, legal_moves, winner
-from agents.search.solver import Solver
+from agents.solver.solver import Solver
 from scripts.server import app as serve
 from scripts.commands.match import main as match_main
 

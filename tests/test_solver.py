@@ -7,11 +7,11 @@ import random
 import numpy as np
 import pytest
 
-from agents.search import solver as S
-from agents.search.position import (G_BOARD, G_BOTTOM, G_EVEN, G_FAST, claimeven_bound,
+from agents.solver import solver as S
+from agents.solver.bits import (G_BOARD, G_BOTTOM, G_EVEN, G_FAST, claimeven_bound,
                                     has_line, mirror, winning_cells)
-from agents.search.table import table_key, table_size, tt_get, tt_key, tt_put, tt_slot
-from agents.search.position import Position, _has_line
+from agents.solver.table import table_key, table_size, tt_get, tt_key, tt_put, tt_slot
+from agents.solver.position import Position, _has_line
 from agents.board.reference import ref_drop, ref_legal_moves, ref_winner
 
 from conftest import POSITIONS
@@ -314,7 +314,7 @@ def test_two_threads_give_the_same_scores():
 def test_next_probe_spreads_the_threads_over_thresholds():
     """The main thread probes where one thread would; a helper at the nearest free
     threshold, on the side the interval last moved to first; the last one is shared."""
-    from agents.search.solver_split import next_probe
+    from agents.solver.split import next_probe
     assert next_probe(0, -5, 5, 0, -1, set()) == 0
     assert next_probe(1, -5, 5, 0, -1, {0}) == -1
     assert next_probe(1, -5, 5, 0, 1, {0}) == 1

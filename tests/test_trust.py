@@ -9,8 +9,8 @@ import os
 import pytest
 
 from scripts.arena import match as match_mod
-from scripts.arena import openings as suites
-from scripts.arena.games import Game, play_game
+from scripts.arena import suites
+from scripts.arena.games import Fixture, play_game
 from scripts.arena.specs import parse_match_config, parse_spec
 from scripts.arena.stats import score_interval
 from scripts.commands.match import main as match_main
@@ -56,7 +56,7 @@ def test_distinct_openings_fold_transpositions_and_mirrors():
     assert one == ["1", "2", "3", "4"]
     assert len(two) == 25 and "44" in two and "17" in two and "71" not in two
     # every 2-ply position or its mirror is represented exactly once
-    from agents.search.position import Position
+    from agents.solver.position import Position
     keys = set()
     for a in range(1, 8):
         for b in range(1, 8):
@@ -79,7 +79,7 @@ def test_shipped_suite_is_legal_folded_and_within_its_bound():
             header = [line for line in f if line.startswith("#")]
             f.seek(0)
             rows = [line.split() for line in f if line.strip() and not line.startswith("#")]
-        assert any("Made by: python -m scripts.tools.openings --generate" in h for h in header)
+        assert any("Made by: python -m scripts.tools.suites --generate" in h for h in header)
         assert all(-suites.BOUND <= int(lo) <= int(hi) <= suites.BOUND for _, lo, hi in rows)
 
 
@@ -128,7 +128,7 @@ def test_game_starts_after_the_opening_and_agents_see_a_normal_observation(tmp_p
                     f"    return [c for c in range(config.columns) "
                     f"if obs.board[c] == 0][0]\n")
     cfg = parse_match_config(SMALL)
-    r = play_game(Game(0, (parse_spec(str(path)), parse_spec("random")), 5, cfg, "3343"))
+    r = play_game(Fixture(0, (parse_spec(str(path)), parse_spec("random")), 5, cfg, "3343"))
     assert r["opening"] == "3343" and r["moves"][:4] == [2, 2, 3, 2]
     seen = [line for line in log.read_text().splitlines() if line.startswith("4 ")]
     first = seen[0].split(" ", 2)  # (the untimed warm-up calls show steps 0 and 1)
@@ -269,7 +269,7 @@ def test_score_at_least_agrees_with_the_exact_score():
     null-window bound agrees with the solved score for every threshold around it."""
     import random
 
-    from agents.search.solver import Solver
+    from agents.solver.solver import Solver
     solver = Solver(tt_bits=16)
     rng = random.Random(16)
     checked = 0

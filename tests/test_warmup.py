@@ -98,7 +98,8 @@ import agents.players.warmup
 agents.players.warmup.Warmup.start = lambda self: self   # no background thread: see what the move needs
 import agents
 from agents.players import base, lookahead
-from agents.search import alphabeta, minimax, solver, tactics
+from agents.search import alphabeta, minimax, tactics
+from agents.solver import solver
 from agents.board import bitboard, grid, rules
 from agents.board.jit import is_compiled
 a = agents.make("perfect", warmup="background")
@@ -135,7 +136,7 @@ def test_book_moves_need_no_kernel():
 def test_background_and_now_play_the_same_moves():
     """The warmup mode changes when kernels compile, not what the agent plays."""
     import agents
-    from tests.conftest import board_from_moves
+    from agents.board.reference import board_from_moves
     cfg = {"rows": 6, "columns": 7, "inarow": 4, "actTimeout": 2}
     background = agents.make("perfect", warmup="background")
     now = agents.make("perfect", tt_bits=20)

@@ -42,20 +42,50 @@ def ref_winner(board, rows, columns, inarow):
     return 0
 
 
-def random_position(rows, columns, inarow, stones, rng):
-    """A board (list) reached by ``stones`` random legal moves from the empty board
-    without anybody completing a line, or None if the random walk got stuck."""
-    board = [0] * (rows * columns)
-    mark = 1
-    for _ in range(stones):
-        moves = ref_legal_moves(board, rows, columns)
-        rng.shuffle(moves)
-        for c in moves:
-            nxt = ref_drop(board, c, mark, rows, columns)
-            if ref_winner(nxt, rows, columns, inarow) == 0:
-                board = nxt
-                break
+def random_position(rows, columns, inarow, stones, rng, wins=False, as_moves=False):
+    """The package's one maker of seeded random positions: ``stones`` random legal moves
+    from the empty board, drawn with ``rng`` (a :class:`random.Random`), marks 1 and 2 in
+    turn; None when the walk fails.
+
+    ``wins=False``: each move is the first of the shuffled legal columns that completes
+    no line; None if every legal column would complete one (or the board is full).
+    ``wins=True``: each move is ``rng.choice`` of all the legal columns (ascending);
+    None as soon as one completes a line (a game that ended early).
+
+    Returns the board (a flat Kaggle list), or with ``as_moves`` the 0-based columns
+    played (:func:`board_from_moves` turns them into the board)."""
+    board, moves = [0] * (rows * columns), []
+    for i in range(stones):
+        mark, legal = 1 + i % 2, ref_legal_moves(board, rows, columns)
+        if wins:
+            if not legal:
+                return None
+            col = rng.choice(legal)
+            board = ref_drop(board, col, mark, rows, columns)
+            if ref_winner(board, rows, columns, inarow):
+                return None
         else:
-            return None
-        mark = 3 - mark
+            rng.shuffle(legal)
+            for col in legal:
+                nxt = ref_drop(board, col, mark, rows, columns)
+                if ref_winner(nxt, rows, columns, inarow) == 0:
+                    board = nxt
+                    break
+            else:
+                return None
+        moves.append(col)
+    return moves if as_moves else board
+
+
+def board_from_moves(moves, rows=6, columns=7):
+    """The flat Kaggle board after ``moves`` from the empty board, the first by mark 1:
+    a move string of 1-based column digits (``"4453"``, the notation of
+    ``tests/data/positions``) or a sequence of 0-based columns. Checks only that each
+    column has room (``ValueError``); :meth:`agents.solver.position.Position.from_moves`
+    is the checked parser of move strings."""
+    if isinstance(moves, str):
+        moves = [int(ch) - 1 for ch in moves]
+    board = [0] * (rows * columns)
+    for i, col in enumerate(moves):
+        board = ref_drop(board, col, 1 + i % 2, rows, columns)
     return board

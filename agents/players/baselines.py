@@ -10,7 +10,7 @@ from agents.search.tactics import forced_result, safe_moves, safety_net, tactica
 from agents.search.reference import tutorial_best_columns
 from agents.board.grid import cell_window_table, drop, undo, window_table
 from agents.search.minimax import minimax_scores, minimax_scores_counts
-from agents.search.stats import S_NODES, new_stats
+from agents.search.counters import S_NODES, new_counters
 
 
 class RandomAgent(Agent):
@@ -51,15 +51,15 @@ def tutorial_scores(grid, heights, mark, cfg, heuristic, evaluate, depth):
     windows) runs on the incremental kernel, which walks the same tree to the same
     scores (``tests/test_search.py``) and is kept in numba's disk cache; any other
     ``evaluate`` kernel goes through the plain recursive one, compiled in each process."""
-    stats = new_stats()
+    counters = new_counters()
     if entry(heuristic).incremental:
         s = minimax_scores_counts(grid, heights, cfg.rows, cfg.columns, cfg.inarow,
                                   window_table(*cfg), cell_window_table(*cfg), depth, mark,
-                                  stats)
+                                  counters)
     else:
         s = minimax_scores(grid, heights, cfg.rows, cfg.columns, cfg.inarow,
-                           window_table(*cfg), evaluate, depth, mark, stats)
-    return s, int(stats[S_NODES])
+                           window_table(*cfg), evaluate, depth, mark, counters)
+    return s, int(counters[S_NODES])
 
 
 def best_columns(scores, heights, cfg):

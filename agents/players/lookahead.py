@@ -20,7 +20,7 @@ from agents.search.horizon import QUIESCENCE_PLIES
 from agents.board.bitboard import fits_bitboard
 from heuristics.bitboard import eval_geometry
 from agents.search.scores import INF, PROVEN
-from agents.search.stats import S_ABORTED, S_NODES, new_stats
+from agents.search.counters import S_ABORTED, S_NODES, new_counters
 
 # the bitboard evaluation's geometry, unused by the grid kernel (an int64 vector all the same)
 NO_GEOMETRY = np.zeros(1, dtype=np.int64)
@@ -173,7 +173,7 @@ class AlphaBetaAgent(Agent):
             return "bits"
         return "grid" if self.record.id is not None else "recursive"
 
-    def root(self, grid, heights, mark, cfg, depth, deadline, first, stats, scores,
+    def root(self, grid, heights, mark, cfg, depth, deadline, first, counters, scores,
              kernel=None, alpha=-INF, beta=INF):
         """One root search at ``depth`` with ``kernel`` (one of :attr:`KERNELS`; None:
         :meth:`kernel_for` decides) in the window (``alpha``, ``beta``): the best
@@ -190,7 +190,7 @@ class AlphaBetaAgent(Agent):
             return root_search(grid, heights, cfg.rows, cfg.columns, cfg.inarow,
                                window_table(*cfg), self.evaluate, center_order(cfg.columns),
                                depth, mark, t.zobrist, t.tt_key, t.tt_val, t.tt_info, t.tt_move,
-                               t.killers, t.moves, deadline, first, stats, scores, t.pv,
+                               t.killers, t.moves, deadline, first, counters, scores, t.pv,
                                t.pvlen)
         if t.packed is None:
             t.packed = packed_table(self.table_bits(cfg))
@@ -205,7 +205,7 @@ class AlphaBetaAgent(Agent):
         return bb_root_search(grid, heights, cfg.rows, cfg.columns, cfg.inarow, geo,
                               self.record.id, center_order(cfg.columns),
                               depth, mark, t.zobrist.view(np.int64), t.packed, t.killers,
-                              t.moves, deadline, first, stats, scores, windows, self.opts,
+                              t.moves, deadline, first, counters, scores, windows, self.opts,
                               t.history, t.pv, t.pvlen, alpha, beta,
                               QUIESCENCE_PLIES if self.quiescence else None)
 
@@ -219,11 +219,11 @@ class AlphaBetaAgent(Agent):
         :attr:`KERNELS` rather than let :meth:`kernel_for` choose."""
         t = self.tables(cfg)
         t.clear()
-        stats = new_stats()
+        counters = new_counters()
         scores = np.full(cfg.columns, -INF, dtype=np.int64)
-        col = self.root(grid, heights, mark, cfg, depth, 0.0, -1, stats, scores, kernel)
+        col = self.root(grid, heights, mark, cfg, depth, 0.0, -1, counters, scores, kernel)
         self.pv = [int(c) for c in t.pv[0, :t.pvlen[0]]]
-        return int(col), int(scores[col]), int(stats[S_NODES])
+        return int(col), int(scores[col]), int(counters[S_NODES])
 
     def search(self, grid, heights, mark, cfg, deadline=0.0, max_depth=None, trace=None):
         """Iterative deepening; returns (column, value, depth reached, nodes), and
@@ -238,7 +238,7 @@ class AlphaBetaAgent(Agent):
         self.tables(cfg).clear()
         empties = int(cfg.rows * cfg.columns - heights.sum())
         limit = min(max_depth or empties, empties)
-        stats = new_stats()
+        counters = new_counters()
         scores = np.full(cfg.columns, -INF, dtype=np.int64)
         best_col, best_val, reached = -1, 0, 0
         first = -1
@@ -247,38 +247,38 @@ class AlphaBetaAgent(Agent):
         for depth in range(1, limit + 1):
             t0 = time.perf_counter()
             col = self.root_window(grid, heights, mark, cfg, depth,
-                                   deadline if depth > 1 else 0.0, first, stats, scores,
+                                   deadline if depth > 1 else 0.0, first, counters, scores,
                                    best_val if depth > 1 and self.aspiration else None)
-            if stats[S_ABORTED] or col < 0:
+            if counters[S_ABORTED] or col < 0:
                 break
             best_col, best_val, reached, first = int(col), int(scores[col]), depth, int(col)
             self.pv = [int(c) for c in t.pv[0, :t.pvlen[0]]]
             if trace is not None:
-                trace.append((depth, best_col, int(stats[S_NODES])))
+                trace.append((depth, best_col, int(counters[S_NODES])))
             if abs(best_val) >= PROVEN:
                 break
             spent = time.perf_counter() - t0
             # the next depth costs several times this one: do not start what cannot finish
             if deadline and time.perf_counter() + self.NEXT_DEPTH_COST * spent > deadline:
                 break
-        return best_col, best_val, reached, int(stats[S_NODES])
+        return best_col, best_val, reached, int(counters[S_NODES])
 
-    def root_window(self, grid, heights, mark, cfg, depth, deadline, first, stats, scores,
+    def root_window(self, grid, heights, mark, cfg, depth, deadline, first, counters, scores,
                     guess):
         """:meth:`root` with an aspiration window around ``guess`` (None: the full
         window): on a fail low or high the failing side is widened
         :attr:`ASPIRATION_GROWTH` times, and after :attr:`ASPIRATION_TRIES` fails
         opened; the result is then the full window's."""
         if guess is None or abs(guess) >= PROVEN:
-            return self.root(grid, heights, mark, cfg, depth, deadline, first, stats, scores)
+            return self.root(grid, heights, mark, cfg, depth, deadline, first, counters, scores)
         delta = self.record.aspiration
         lo, hi = guess - delta, guess + delta
         for tries in range(self.ASPIRATION_TRIES + 1):
             if tries == self.ASPIRATION_TRIES:
                 lo, hi = -INF, INF
-            col = self.root(grid, heights, mark, cfg, depth, deadline, first, stats, scores,
+            col = self.root(grid, heights, mark, cfg, depth, deadline, first, counters, scores,
                             alpha=lo, beta=hi)
-            if stats[S_ABORTED] or col < 0:
+            if counters[S_ABORTED] or col < 0:
                 return col
             v = int(scores[col])
             delta *= self.ASPIRATION_GROWTH
@@ -331,10 +331,10 @@ def warmup_units(heuristic="threats"):
         # the recursive search on its own, with the types root_search passes it
         t = agent.tables(cfg)
         t.arrays_used = True
-        stats = new_stats()
+        counters = new_counters()
         negamax(grid, heights, cfg.rows, cfg.columns, cfg.inarow, windows, agent.evaluate,
                  order, 1, -INF, INF, 2, 1, 1, np.uint64(0), t.zobrist, t.tt_key, t.tt_val,
-                 t.tt_info, t.tt_move, t.killers, t.moves, np.int64(1), 0.0, stats, t.pv,
+                 t.tt_info, t.tt_move, t.killers, t.moves, np.int64(1), 0.0, counters, t.pv,
                  t.pvlen)
     windows = window_table(*cfg)
     order = center_order(cfg.columns)

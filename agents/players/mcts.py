@@ -3,7 +3,7 @@ import numpy as np
 
 from agents.players.base import Agent, boolean, optional, positive_int, positive_number, seed_value
 from agents.search.mcts import DEFAULT_C, DEFAULT_MAX_NODES, Tree, best_child, copy_subtree, search
-from agents.search.stats import S_ITERATIONS, S_MAX_DEPTH
+from agents.search.counters import S_ITERATIONS, S_MAX_DEPTH
 
 
 def rollout_policy(value):
@@ -92,16 +92,16 @@ class MCTSAgent(Agent):
             reused = 0
         tree = self._trees[0]
         seed = int(self.rng.integers(0, 1 << 62))
-        _, stats = search(grid, mark, cfg, self.iterations or 0, clock.deadline, self.c,
+        _, counters = search(grid, mark, cfg, self.iterations or 0, clock.deadline, self.c,
                           self.rollout == "light", seed, tree)
         best = int(best_child(0, tree.first, tree.nchild, tree.proof, tree.visits, tree.wins))
         col = int(tree.move[best])
         self._grid = grid.copy()
         self._key = (*cfg, mark)
-        self.last = {"column": col, "iterations": int(stats[S_ITERATIONS]),
+        self.last = {"column": col, "iterations": int(counters[S_ITERATIONS]),
                      "nodes": int(tree.count[0]), "reused_visits": reused,
                      "root_proof": int(tree.proof[0]), "move_proof": int(tree.proof[best]),
-                     "max_depth": int(stats[S_MAX_DEPTH])}
+                     "max_depth": int(counters[S_MAX_DEPTH])}
         return col
 
 

@@ -3,7 +3,7 @@
 For each move, in this order:
 
 1. the opening book (7x6, four in a row only): positions the agent meets when it
-   plays its own book moves, as either colour, solved by :mod:`agents.search.solver`
+   plays its own book moves, as either colour, solved by :mod:`agents.solver.solver`
    (``scripts/tools/make_book.py``), mirror images folded. Entries are EXACT (optimal
    column), WEAK (the column keeps the win or the draw) or HEURISTIC (the
    first plies, too early for the solver: a fixed-depth alphabeta move). In a
@@ -14,14 +14,14 @@ For each move, in this order:
    positions past 7 stones that games against ``alphabeta`` keep passing through
    hold the optimal column that lost least when played out against a ladder of
    ``alphabeta`` opponents (``scripts/tools/playout_book.py``);
-2. the exact solver (:func:`agents.search.solver.Solver.best_move`) under the time
+2. the exact solver (:func:`agents.solver.solver.Solver.best_move`) under the time
    budget. Its first probes ask "can I win?" then "can I at least draw?", so
    even when it runs out of time it often knows a column that keeps the
    game-theoretic outcome, and plays it;
 3. otherwise the ``alphabeta`` agent's move with the time that is left.
 
 With the ``books`` extra installed (option ``database``, default on) the solver stops at
-the positions of BitBully's 12-ply database (:mod:`agents.search.database`), so every
+the positions of BitBully's 12-ply database (:mod:`agents.solver.database`), so every
 7x6 position of at most 12 stones is solved in milliseconds; a submission file has no
 such database and plays as before.
 
@@ -40,7 +40,7 @@ the loss is, every column is a candidate. As second player, after the first
 player's proven-winning centre opening, traps and the playout book entries are
 what turn alphabeta's wins into draws and losses (:meth:`PerfectAgent._trap`).
 
-Scores count stones (see :mod:`agents.search.solver`), so the best score is also the
+Scores count stones (see :mod:`agents.solver.solver`), so the best score is also the
 fastest win or the slowest loss.
 
 Time: ``actTimeout`` less the safety margin of :class:`agents.players.base.Clock`, or
@@ -75,13 +75,13 @@ from agents.players.budget import FALLBACK_MAX, FALLBACK_MIN, FALLBACK_SHARE, Bu
 from agents.players.lookahead import AlphaBetaAgent
 from agents.players.traps import BUDGET_BINS, WATCH_MAX, TrapsMixin
 from agents.players.warmup import Warmup
-from agents.search.book_format import KIND_NAMES, load_book
-from agents.search.position import Position
-from agents.search.solver import DEFAULT_TT_BITS, Solver, kernel_calls
+from agents.solver.book import KIND_NAMES, load_book
+from agents.solver.position import Position
+from agents.solver.solver import DEFAULT_TT_BITS, Solver, kernel_calls
 
 WARMUPS = ("now", "background")
 SOLVER_READY = "solver._solve"  # the last solver unit of the warmup
-# compile seconds of the solver's kernel groups (agents.search.solver.kernel_calls) on the
+# compile seconds of the solver's kernel groups (agents.solver.solver.kernel_calls) on the
 # development machine, for the warm-up's schedule
 SOLVER_SECONDS = {"solver._search": 1.75, "solver._best_move": 0.85, "solver._columns": 0.9,
                   "solver._solve": 0.3}
@@ -111,7 +111,7 @@ def shared_warmup():
 def solver_units(solver=None):
     """The solver's units for :class:`agents.players.warmup.Warmup`: ``(label, call,
     expected compile seconds)``, in the order a move needs them (``solver``: see
-    :func:`agents.search.solver.kernel_calls`)."""
+    :func:`agents.solver.solver.kernel_calls`)."""
     return [(name, call, SOLVER_SECONDS[name]) for name, call in kernel_calls(solver)]
 
 
@@ -180,7 +180,7 @@ class PerfectAgent(BudgetMixin, TrapsMixin, Agent):
             if self.database:
                 # the installed opening database (7x6: the books extra), None elsewhere and
                 # in a submission file (no such package on Kaggle): loaded once a process
-                from agents.search.database import DatabaseError, attach
+                from agents.solver.database import DatabaseError, attach
                 try:
                     attach(solver)
                 except DatabaseError as e:  # never lose a game on it: play without, say why

@@ -2,7 +2,7 @@
 ordering, in numba, on the array representation of :mod:`agents.board` (every board
 shape); the evaluation kernel is an argument (see :mod:`heuristics`).
 
-Scores (side to move, wins scored by the stones on the board) and the stats slots:
+Scores (side to move, wins scored by the stones on the board) and the counters slots:
 :mod:`agents.search.scores`.
 """
 import time
@@ -82,11 +82,11 @@ def take_line(pv, pvlen, p, c):
 
 
 @njit(inline="always")
-def ended(won, stones, stats, pvlen, p):
+def ended(won, stones, counters, pvlen, p):
     """A child that ended the game, ``stones`` on the board before its move: counted as
     a node, no line below it (``pvlen[p] = 0``); its value for the side that moved, a
     win by the stones on the board or the draw of a full board."""
-    stats[S_NODES] += 1
+    counters[S_NODES] += 1
     pvlen[p] = 0
     return WIN - (stones + 1) if won else 0
 
@@ -122,19 +122,19 @@ def order_moves(heights, rows, columns, order, tt_move, killers, ply, out):
 @njit(cache=False)  # takes the evaluation kernel as an argument
 def negamax(grid, heights, rows, columns, inarow, windows, evaluate, order,
              depth, alpha, beta, mark, root_mark, stones, key, zobrist,
-             tt_key, tt_val, tt_info, tt_move, killers, moves, ply, deadline, stats, pv, pvlen):
+             tt_key, tt_val, tt_info, tt_move, killers, moves, ply, deadline, counters, pv, pvlen):
     """Negamax alpha-beta value of a non-terminal position, ``mark`` to move.
 
     Fail-soft; exact when ``alpha < value < beta``, and then its principal variation
     is ``pv[ply, :pvlen[ply]]``. Transposition entries are used for cut-offs only at
     the same remaining depth and only where they prove a fail, so the result equals
     the plain minimax value at ``depth``; deeper or shallower entries still order
-    moves. Sets ``stats[S_ABORTED]`` and returns 0 once the clock passes ``deadline``."""
+    moves. Sets ``counters[S_ABORTED]`` and returns 0 once the clock passes ``deadline``."""
     pvlen[ply] = 0
-    stats[S_NODES] += 1
-    if (stats[S_NODES] & CHECK_EVERY) == 0 and deadline > 0.0 and now() > deadline:
-        stats[S_ABORTED] = 1
-    if stats[S_ABORTED]:
+    counters[S_NODES] += 1
+    if (counters[S_NODES] & CHECK_EVERY) == 0 and deadline > 0.0 and now() > deadline:
+        counters[S_ABORTED] = 1
+    if counters[S_ABORTED]:
         return 0
     if depth == 0:
         v = evaluate(grid, heights, rows, columns, inarow, windows, root_mark)
@@ -162,15 +162,15 @@ def negamax(grid, heights, rows, columns, inarow, windows, evaluate, order,
         idx = drop(grid, heights, rows, columns, c, mark)
         won = is_win_at(grid, rows, columns, inarow, idx)
         if won or stones + 1 == rows * columns:
-            v = ended(won, stones, stats, pvlen, ply + 1)
+            v = ended(won, stones, counters, pvlen, ply + 1)
         else:
             child_key = key ^ zobrist[mark, idx]
             v = -negamax(grid, heights, rows, columns, inarow, windows, evaluate, order,
                           depth - 1, -beta, -alpha, 3 - mark, root_mark, stones + 1, child_key,
                           zobrist, tt_key, tt_val, tt_info, tt_move, killers, moves, ply + 1,
-                          deadline, stats, pv, pvlen)
+                          deadline, counters, pv, pvlen)
         undo(grid, heights, rows, columns, c)
-        if stats[S_ABORTED]:
+        if counters[S_ABORTED]:
             return 0
         if v > best:
             best = v
@@ -201,7 +201,7 @@ def negamax(grid, heights, rows, columns, inarow, windows, evaluate, order,
 @njit(cache=False)  # takes the evaluation kernel as an argument
 def root_search(grid, heights, rows, columns, inarow, windows, evaluate, order, depth, mark,
                  zobrist, tt_key, tt_val, tt_info, tt_move, killers, moves, deadline,
-                 first_move, stats, scores, pv, pvlen):
+                 first_move, counters, scores, pv, pvlen):
     """Negamax value of every legal root move at ``depth`` (``scores``; -INF if full or cut).
 
     Searches ``first_move`` first (the previous iteration's best), then centre first,
@@ -226,14 +226,14 @@ def root_search(grid, heights, rows, columns, inarow, windows, evaluate, order, 
         idx = drop(grid, heights, rows, columns, c, mark)
         won = is_win_at(grid, rows, columns, inarow, idx)
         if won or stones + 1 == rows * columns:
-            v = ended(won, stones, stats, pvlen, 1)
+            v = ended(won, stones, counters, pvlen, 1)
         else:
             v = -negamax(grid, heights, rows, columns, inarow, windows, evaluate, order,
                           depth - 1, -INF, -best, 3 - mark, mark, stones + 1,
                           key ^ zobrist[mark, idx], zobrist, tt_key, tt_val, tt_info, tt_move,
-                          killers, moves, np.int64(1), deadline, stats, pv, pvlen)
+                          killers, moves, np.int64(1), deadline, counters, pv, pvlen)
         undo(grid, heights, rows, columns, c)
-        if stats[S_ABORTED]:
+        if counters[S_ABORTED]:
             return -1
         scores[c] = v
         if v > best:

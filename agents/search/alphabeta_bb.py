@@ -103,7 +103,7 @@ def packed_table(tt_bits):
 @njit
 def bb_negamax(stones, heights, rows, columns, inarow, geo, heuristic, order,
                depth, alpha, beta, mark, root_mark, nstones, key, zobrist, tt, killers, moves,
-               ply, deadline, stats, grid, windows, opts, history, pv, pvlen, quiescence):
+               ply, deadline, counters, grid, windows, opts, history, pv, pvlen, quiescence):
     """:func:`agents.search.alphabeta.negamax` on bitboards (same contract, same tree;
     ``key`` and ``zobrist`` as int64, the table from :func:`packed_table`); with
     given ``windows`` on ``grid`` (``stones`` and ``geo`` unused).
@@ -150,17 +150,17 @@ def bb_negamax(stones, heights, rows, columns, inarow, geo, heuristic, order,
             enter = False
             returning = True
             pvlen[ply + f] = 0
-            stats[S_NODES] += 1
-            if (stats[S_NODES] & CHECK_EVERY) == 0 and deadline > 0.0 and now() > deadline:
-                stats[S_ABORTED] = 1
-            if stats[S_ABORTED]:
+            counters[S_NODES] += 1
+            if (counters[S_NODES] & CHECK_EVERY) == 0 and deadline > 0.0 and now() > deadline:
+                counters[S_ABORTED] = 1
+            if counters[S_ABORTED]:
                 v = 0
             elif f == depth:
                 k = 0
                 settled = False
                 if quiescence is not None:  # play the forced blocks first
                     k, v, settled = forced_line(stones, heights, rows, columns, inarow, me,
-                                                nstones + f, quiescence, stats, grid,
+                                                nstones + f, quiescence, counters, grid,
                                                 windows, pv, pvlen, ply + f)
                 if not settled:
                     v = horizon_value(stones, heights, rows, columns, inarow, geo, heuristic,
@@ -215,13 +215,13 @@ def bb_negamax(stones, heights, rows, columns, inarow, geo, heuristic, order,
                     heights[c] = h + 1
                     won = bb_has_line(stones[me], H, inarow)
                 if won:
-                    stats[S_NODES] += 1
+                    counters[S_NODES] += 1
                     v = -(WIN - (nstones + f + 1))  # the child's view: it has lost
                     f += 1
                     pvlen[ply + f] = 0
                     returning = True
                 elif nstones + f + 1 == rows * columns:
-                    stats[S_NODES] += 1
+                    counters[S_NODES] += 1
                     v = 0
                     f += 1
                     pvlen[ply + f] = 0
@@ -246,7 +246,7 @@ def bb_negamax(stones, heights, rows, columns, inarow, geo, heuristic, order,
                 f -= 1
                 me = 3 - me
                 v = -v
-                if f_scout[f] and f_alpha[f] < v < f_beta[f] and not stats[S_ABORTED]:
+                if f_scout[f] and f_alpha[f] < v < f_beta[f] and not counters[S_ABORTED]:
                     # the null window failed high: the same child, with the full window
                     f_scout[f] = 0
                     f += 1
@@ -261,7 +261,7 @@ def bb_negamax(stones, heights, rows, columns, inarow, geo, heuristic, order,
                 else:
                     heights[c] -= 1
                     stones[me] ^= np.int64(1) << (c * H + heights[c])
-                if stats[S_ABORTED]:
+                if counters[S_ABORTED]:
                     v = 0
                     continue
                 if v > f_best[f]:
@@ -303,7 +303,7 @@ def _store(f, depth, f_best, f_orig, f_beta, f_slot, f_key, f_move, tt):
 # steps in the same order are what keeps the two trees identical.
 @njit
 def bb_root_search(grid, heights, rows, columns, inarow, geo, heuristic, order, depth, mark,
-                   zobrist, tt, killers, moves, deadline, first_move, stats, scores,
+                   zobrist, tt, killers, moves, deadline, first_move, counters, scores,
                    windows, opts, history, pv, pvlen, alpha, beta, quiescence):
     """:func:`agents.search.alphabeta.root_search` on bitboards: the same arguments but
     the evaluation (``geo`` from :func:`heuristics.bitboard.eval_geometry` and
@@ -352,7 +352,7 @@ def bb_root_search(grid, heights, rows, columns, inarow, geo, heuristic, order, 
             heights[c] = h + 1
             won = bb_has_line(stones[mark], H, inarow)
         if won or nstones + 1 == rows * columns:
-            v = ended(won, nstones, stats, pvlen, 1)
+            v = ended(won, nstones, counters, pvlen, 1)
         else:
             lo = max(best, alpha)
             child_key = key ^ zobrist[mark, c + (rows - 1 - h) * columns]
@@ -362,9 +362,9 @@ def bb_root_search(grid, heights, rows, columns, inarow, geo, heuristic, order, 
             while True:
                 v = -bb_negamax(stones, heights, rows, columns, inarow, geo, heuristic, order,
                                 depth - 1, -hi, -lo, 3 - mark, mark, nstones + 1, child_key,
-                                zobrist, tt, killers, moves, np.int64(1), deadline, stats, grid,
+                                zobrist, tt, killers, moves, np.int64(1), deadline, counters, grid,
                                 windows, opts, history, pv, pvlen, quiescence)
-                if hi == beta or not lo < v < beta or stats[S_ABORTED]:
+                if hi == beta or not lo < v < beta or counters[S_ABORTED]:
                     break
                 hi = beta
         if windows is not None:
@@ -372,7 +372,7 @@ def bb_root_search(grid, heights, rows, columns, inarow, geo, heuristic, order, 
         else:
             stones[mark] ^= bit
             heights[c] = h
-        if stats[S_ABORTED]:
+        if counters[S_ABORTED]:
             return -1
         scores[c] = v
         if v > best:

@@ -19,7 +19,7 @@ from agents.board.bitboard import bb_has_line
 from agents.board.grid import drop, undo, wins_by_playing
 from agents.board.jit import njit
 from agents.search.scores import WIN
-from agents.search.stats import S_NODES
+from agents.search.counters import S_NODES
 from heuristics.dispatch import bitboard_evaluate, grid_evaluate
 
 QUIESCENCE_PLIES = 8  # forced blocks followed past the horizon, at most
@@ -47,7 +47,7 @@ def _wins_with(stones, heights, rows, columns, inarow, c, who, grid, windows):
 
 
 @njit
-def forced_line(stones, heights, rows, columns, inarow, me, nstones, bound, stats, grid, windows,
+def forced_line(stones, heights, rows, columns, inarow, me, nstones, bound, counters, grid, windows,
                 pv, pvlen, p):
     """The forced part of the quiescence search (module docstring) from a non-terminal
     position with ``nstones`` stones, ``me`` to move: ``(k, value, settled)``. The ``k``
@@ -102,7 +102,7 @@ def forced_line(stones, heights, rows, columns, inarow, me, nstones, bound, stat
         else:
             stones[who] |= np.int64(1) << (t1 * H + heights[t1])
             heights[t1] += 1
-        stats[S_NODES] += 1
+        counters[S_NODES] += 1
         k += 1
         sign = -sign
         who = 3 - who

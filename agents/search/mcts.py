@@ -54,7 +54,7 @@ from agents.board.bitboard import (bb_bottom, bb_column, bb_from_grid, bb_winnin
                                    fits_bitboard)
 from agents.board.grid import center_order, drop, wins_by_playing
 from agents.search.rollout import bb_rollout, rollout, seed_state
-from agents.search.stats import S_ITERATIONS, S_MAX_DEPTH, S_NODES, new_stats
+from agents.search.counters import S_ITERATIONS, S_MAX_DEPTH, S_NODES, new_counters
 
 # proof codes, from the point of view of the player who moved into the node
 UNKNOWN, WIN, DRAW, LOSS = 0, 1, 2, 3
@@ -182,7 +182,7 @@ def _expand_bb(node, current, mask, rows, columns, inarow, stones, order, parent
 @njit
 def _search(root_grid, root_mark, rows, columns, inarow, order, root, parent, first, nchild,
             move, proof, visits, wins, count, c, iterations, deadline, light, bitboard, rng,
-            stats):
+            counters):
     """Run UCT iterations from ``root`` until ``iterations`` (0: no limit) are done, the
     clock passes ``deadline`` (0: none), or the root is proven. Returns the number done.
 
@@ -258,8 +258,8 @@ def _search(root_grid, root_mark, rows, columns, inarow, order, root, parent, fi
                     drop(grid, heights, rows, columns, move[node], mark)
                 mark = 3 - mark
                 depth += 1
-        if depth > stats[S_MAX_DEPTH]:
-            stats[S_MAX_DEPTH] = depth
+        if depth > counters[S_MAX_DEPTH]:
+            counters[S_MAX_DEPTH] = depth
         # simulation: reward for the player who moved into ``node`` (3 - mark)
         p = proof[node]
         if p == WIN:
@@ -271,10 +271,10 @@ def _search(root_grid, root_mark, rows, columns, inarow, order, root, parent, fi
         else:
             if bitboard:
                 w = bb_rollout(current, mask, rows, columns, inarow, mark, light, rng, legal,
-                                stats)
+                                counters)
             else:
                 w = rollout(grid, heights, rows, columns, inarow, mark, light, rng, legal,
-                             stats, deadline)
+                             counters, deadline)
                 if w < 0:
                     break  # out of time: this iteration is not counted
             reward = 0.5 if w == 0 else (1.0 if w != mark else 0.0)
@@ -290,8 +290,8 @@ def _search(root_grid, root_mark, rows, columns, inarow, order, root, parent, fi
             node = up
             reward = 1.0 - reward
         done += 1
-    stats[S_ITERATIONS] += done
-    stats[S_NODES] = count[0]
+    counters[S_ITERATIONS] += done
+    counters[S_NODES] = count[0]
     return done
 
 
@@ -392,7 +392,7 @@ class Tree:
 
 def search(grid, mark, cfg, iterations=0, deadline=0.0, c=DEFAULT_C, light=True, seed=0,
            tree=None, max_nodes=DEFAULT_MAX_NODES, bitboard=None):
-    """Run MCTS from a validated ``grid`` with ``mark`` to move; returns ``(tree, stats)``.
+    """Run MCTS from a validated ``grid`` with ``mark`` to move; returns ``(tree, counters)``.
 
     ``tree`` (a :class:`Tree` whose slot 0 is this position) continues a search;
     without it a fresh tree of ``max_nodes`` slots is used. ``bitboard`` (default: when
@@ -402,8 +402,8 @@ def search(grid, mark, cfg, iterations=0, deadline=0.0, c=DEFAULT_C, light=True,
     if tree is None:
         tree = Tree(max(max_nodes, cfg.columns + 1))
         tree.reset()
-    stats = new_stats()
+    counters = new_counters()
     _search(grid, mark, cfg.rows, cfg.columns, cfg.inarow, center_order(cfg.columns), 0,
             *tree.arrays(), tree.count, float(c), int(iterations), float(deadline), bool(light),
-            bool(bitboard), seed_state(seed), stats)
-    return tree, stats
+            bool(bitboard), seed_state(seed), counters)
+    return tree, counters

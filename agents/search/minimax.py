@@ -8,7 +8,7 @@ which is what makes the ``minimax`` agent fast. The first is the tutorial's recu
 as written, the plain version the second is tested against (``tests/test_search.py``:
 same scores, same node counts); the second walks the same tree with an explicit stack,
 so that it is kept in numba's disk cache (a recursive kernel cannot be).
-Scores and stats slots: :mod:`agents.search.scores`.
+Scores and counters slots: :mod:`agents.search.scores`.
 """
 import numpy as np
 
@@ -24,13 +24,13 @@ from heuristics.tutorial import counts_eval, update_counts, window_counts
 
 @njit(cache=False)  # takes the evaluation kernel as an argument
 def _tutorial_minimax(grid, heights, rows, columns, inarow, windows, evaluate,
-                      depth, maximizing, mark, last_idx, stats):
+                      depth, maximizing, mark, last_idx, counters):
     """The Kaggle tutorial's ``minimax(node, depth, maximizingPlayer, mark)``.
 
     ``last_idx`` is where the last stone landed: a node is terminal when that
     stone completed a line or the board is full (the root is never terminal),
     and terminal and horizon nodes alike score ``evaluate(..., mark)``."""
-    stats[S_NODES] += 1
+    counters[S_NODES] += 1
     if depth == 0 or is_win_at(grid, rows, columns, inarow, last_idx) or is_full(heights, rows):
         return evaluate(grid, heights, rows, columns, inarow, windows, mark)
     mover = mark if maximizing else 3 - mark
@@ -39,7 +39,7 @@ def _tutorial_minimax(grid, heights, rows, columns, inarow, windows, evaluate,
         if heights[c] < rows:
             idx = drop(grid, heights, rows, columns, c, mover)
             v = _tutorial_minimax(grid, heights, rows, columns, inarow, windows, evaluate,
-                                  depth - 1, not maximizing, mark, idx, stats)
+                                  depth - 1, not maximizing, mark, idx, counters)
             undo(grid, heights, rows, columns, c)
             if maximizing:
                 if v > best:
@@ -51,21 +51,21 @@ def _tutorial_minimax(grid, heights, rows, columns, inarow, windows, evaluate,
 
 @njit(cache=False)  # takes the evaluation kernel as an argument
 def minimax_scores(grid, heights, rows, columns, inarow, windows, evaluate, nsteps, mark,
-                     stats):
+                     counters):
     """The tutorial's ``score_move`` for every column (``-INF`` marks a full column)."""
     scores = np.full(columns, -INF, dtype=np.int64)
     for c in range(columns):
         if heights[c] < rows:
             idx = drop(grid, heights, rows, columns, c, mark)
             scores[c] = _tutorial_minimax(grid, heights, rows, columns, inarow, windows,
-                                          evaluate, nsteps - 1, False, mark, idx, stats)
+                                          evaluate, nsteps - 1, False, mark, idx, counters)
             undo(grid, heights, rows, columns, c)
     return scores
 
 
 @njit
 def _tutorial_minimax_counts(grid, heights, rows, columns, inarow, counts, totals, cell_windows,
-                             depth, maximizing, mark, last_idx, stats):
+                             depth, maximizing, mark, last_idx, counters):
     """``_tutorial_minimax`` with the window heuristic kept incrementally
     (``heuristics.tutorial.window_counts``): same values and node count, far fewer
     operations.
@@ -74,7 +74,7 @@ def _tutorial_minimax_counts(grid, heights, rows, columns, inarow, counts, total
     of recursion, so numba's disk cache can keep it (:mod:`agents.board.jit`): frame
     ``k`` is the node ``k`` plies below this call's node, with the column it is
     trying (``col``), where that stone landed (``idx``) and its best value so far."""
-    stats[S_NODES] += 1
+    counters[S_NODES] += 1
     if depth == 0 or is_win_at(grid, rows, columns, inarow, last_idx) or is_full(heights, rows):
         return counts_eval(totals, mark)
     col = np.empty(depth, dtype=np.int64)
@@ -102,7 +102,7 @@ def _tutorial_minimax_counts(grid, heights, rows, columns, inarow, counts, total
             col[k] = c
             at[k] = drop(grid, heights, rows, columns, c, mover)
             update_counts(counts, totals, cell_windows, at[k], mover, inarow, 1)
-            stats[S_NODES] += 1
+            counters[S_NODES] += 1
             if k + 1 < depth and not is_win_at(grid, rows, columns, inarow, at[k]) \
                     and not is_full(heights, rows):
                 k += 1  # descend: the child becomes frame k + 1
@@ -121,7 +121,7 @@ def _tutorial_minimax_counts(grid, heights, rows, columns, inarow, counts, total
 
 @njit
 def minimax_scores_counts(grid, heights, rows, columns, inarow, windows, cell_windows, nsteps,
-                            mark, stats):
+                            mark, counters):
     """``minimax_scores`` for the window heuristic, computed incrementally."""
     counts, totals = window_counts(grid, windows, inarow)
     scores = np.full(columns, -INF, dtype=np.int64)
@@ -131,7 +131,7 @@ def minimax_scores_counts(grid, heights, rows, columns, inarow, windows, cell_wi
             update_counts(counts, totals, cell_windows, idx, mark, inarow, 1)
             scores[c] = _tutorial_minimax_counts(grid, heights, rows, columns, inarow, counts,
                                                  totals, cell_windows, nsteps - 1, False, mark,
-                                                 idx, stats)
+                                                 idx, counters)
             update_counts(counts, totals, cell_windows, idx, mark, inarow, -1)
             undo(grid, heights, rows, columns, c)
     return scores
@@ -171,7 +171,7 @@ def minimax_line(grid, heights, rows, columns, inarow, windows, evaluate, nsteps
     ``line[:n]``, ``n`` returned. Played out, it ends at the horizon (``nsteps`` plies),
     a line or a full board, at a position whose ``evaluate(..., mark)`` is the column's
     score. ``grid`` and ``heights`` come back unchanged."""
-    stats = np.zeros(2, dtype=np.int64)
+    counters = np.zeros(2, dtype=np.int64)
     n, c, maximizing = 0, first, True
     while True:
         _, n, done = _line_move(grid, heights, rows, columns, inarow, nsteps, line, n, c,
@@ -184,7 +184,7 @@ def minimax_line(grid, heights, rows, columns, inarow, windows, evaluate, nsteps
             if heights[c2] < rows:
                 i2 = drop(grid, heights, rows, columns, c2, mark if maximizing else 3 - mark)
                 v = _tutorial_minimax(grid, heights, rows, columns, inarow, windows, evaluate,
-                                      nsteps - n - 1, not maximizing, mark, i2, stats)
+                                      nsteps - n - 1, not maximizing, mark, i2, counters)
                 undo(grid, heights, rows, columns, c2)
                 if (v > best) if maximizing else (v < best):
                     best, c = v, c2
@@ -197,7 +197,7 @@ def minimax_line_counts(grid, heights, rows, columns, inarow, windows, cell_wind
                         mark, first, line):
     """``minimax_line`` for the window heuristic, on the incremental kernel of
     ``minimax_scores_counts`` (cached on disk like it)."""
-    stats = np.zeros(2, dtype=np.int64)
+    counters = np.zeros(2, dtype=np.int64)
     counts, totals = window_counts(grid, windows, inarow)
     n, c, maximizing = 0, first, True
     while True:
@@ -215,7 +215,7 @@ def minimax_line_counts(grid, heights, rows, columns, inarow, windows, cell_wind
                 update_counts(counts, totals, cell_windows, i2, mover, inarow, 1)
                 v = _tutorial_minimax_counts(grid, heights, rows, columns, inarow, counts, totals,
                                              cell_windows, nsteps - n - 1, not maximizing, mark,
-                                             i2, stats)
+                                             i2, counters)
                 update_counts(counts, totals, cell_windows, i2, mover, inarow, -1)
                 undo(grid, heights, rows, columns, c2)
                 if (v > best) if maximizing else (v < best):

@@ -11,7 +11,7 @@ import numpy as np
 from agents.board.bitboard import bb_column, bb_has_line, bb_winning_cells
 from agents.board.grid import drop, is_win_at, wins_by_playing
 from agents.board.jit import njit, now
-from agents.search.stats import S_ROLLOUT_PLIES
+from agents.search.counters import S_ROLLOUT_PLIES
 
 MASK64 = (1 << 64) - 1
 
@@ -45,7 +45,7 @@ def rand_below(rng, n):
 
 
 @njit
-def rollout(grid, heights, rows, columns, inarow, mark, light, rng, legal, stats, deadline):
+def rollout(grid, heights, rows, columns, inarow, mark, light, rng, legal, counters, deadline):
     """Play the game out from ``grid`` with ``mark`` to move; the winner's mark, 0 for a draw,
     -1 if the clock passed ``deadline`` (0: none) first -- on big boards one rollout can
     take longer than a move's budget, so the clock is checked every 64 plies.
@@ -63,7 +63,7 @@ def rollout(grid, heights, rows, columns, inarow, mark, light, rng, legal, stats
                 n += 1
         if n == 0:
             return 0
-        stats[S_ROLLOUT_PLIES] += 1
+        counters[S_ROLLOUT_PLIES] += 1
         if light:
             block = -1
             for k in range(n):
@@ -84,7 +84,7 @@ def rollout(grid, heights, rows, columns, inarow, mark, light, rng, legal, stats
 
 
 @njit
-def bb_rollout(current, mask, rows, columns, inarow, mark, light, rng, legal, stats):
+def bb_rollout(current, mask, rows, columns, inarow, mark, light, rng, legal, counters):
     """:func:`rollout` on a bitboard (``current``: stones of ``mark``, the side to move;
     ``mask``: all stones): the same moves from the same random numbers, faster."""
     H = rows + 1
@@ -100,7 +100,7 @@ def bb_rollout(current, mask, rows, columns, inarow, mark, light, rng, legal, st
         possible = (mask + bottom) & board  # the cell each non-full column would take
         if possible == np.uint64(0):
             return 0
-        stats[S_ROLLOUT_PLIES] += 1
+        counters[S_ROLLOUT_PLIES] += 1
         n = 0
         for c in range(columns):
             if possible & bb_column(c, H, rows):

@@ -1,5 +1,5 @@
 """The score scale of the depth-limited searches (:mod:`agents.search.minimax`,
-:mod:`agents.search.alphabeta`) and the slots of their ``stats`` arrays.
+:mod:`agents.search.alphabeta`) and the slots of their ``counters`` arrays.
 
 Scores (int64, alpha-beta): from the side to move. A won position is worth
 ``WIN - stones`` to the winner, where ``stones`` is the number of stones on the
@@ -18,6 +18,6 @@ EXACT, LOWER, UPPER = 0, 1, 2
 CHECK_EVERY = 127             # nodes between two looks at the clock (mask): ~0.1 ms on 7x6,
                               # a few ms where one evaluation scans hundreds of long windows
 
-# the stats slots live in agents.search.stats (one table for every search); these two
+# the counters slots live in agents.search.counters (one table for every search); these two
 # names stay importable from here
-from agents.search.stats import S_ABORTED, S_NODES  # noqa: E402,F401
+from agents.search.counters import S_ABORTED, S_NODES  # noqa: E402,F401

@@ -12,7 +12,7 @@ heuristic comparison). A move is judged by :func:`judge`, Kaggle's rule:
   rejected by the environment) or not a legal column.
 
 A failure ends the game; the other mark wins. :func:`play_game` plays a
-:class:`Game` task (specs in colour order, its seed, the config and an opening) in
+:class:`Fixture` task (specs in colour order, its seed, the config and an opening) in
 whatever process runs it and returns a plain dict (JSON-ready); games never raise.
 
 Reproducibility: each game's seed is derived from (match seed, game index) only
@@ -37,14 +37,14 @@ import numpy as np
 
 from agents.board.grid import drop, is_win_at
 from scripts.arena.loading import build_agent, warm_up
-from scripts.arena.specs import Struct, config_struct
+from scripts.arena.specs import config_struct, observation
 
 STATUSES = ("DONE", "INVALID", "TIMEOUT", "ERROR")
 FAILURES = STATUSES[1:]
 MAX_OUTPUT = 2000  # characters of an agent's printed output kept per game
 
 # specs[0] plays mark 1; opening: 1-based move string played before the agents move
-Game = namedtuple("Game", "index specs seed config opening", defaults=("",))
+Fixture = namedtuple("Fixture", "index specs seed config opening", defaults=("",))
 
 # moves: the columns played by the agents (0-based); winner: 1 or 2, 0 for a draw or a
 # game stopped by max_moves; statuses: per mark; error: message of the failure or None;
@@ -116,8 +116,7 @@ def play_out(players, cfg, grid, heights, timed=True, outputs=None, max_moves=No
     while step < cfg.rows * cfg.columns and (max_moves is None or len(moves) < max_moves):
         p = step % 2
         mark = p + 1
-        obs = Struct(board=[int(v) for v in grid], mark=mark, step=step,
-                     remainingOverageTime=overage[p])
+        obs = observation(grid, mark, step, overage[p])
         budgets[p].append(overage[p])
         with contextlib.ExitStack() as stack:
             if outputs is not None:  # like kaggle-environments, keep it out of our output
@@ -152,7 +151,7 @@ def play_out(players, cfg, grid, heights, timed=True, outputs=None, max_moves=No
 
 
 def play_game(game):
-    """Play :class:`Game` ``game``; a JSON-ready dict:
+    """Play :class:`Fixture` ``game``; a JSON-ready dict:
 
     ``index, seed, agents`` (spec texts by mark), ``opening`` (the game's opening, a
     1-based move string, "" for the empty board), ``moves`` (columns, 0-based, the
@@ -174,7 +173,7 @@ def play_game(game):
     random.seed(py_seed)
     np.random.seed(np_seed)
     players = [build_agent(game.specs[0], seed1), build_agent(game.specs[1], seed2)]
-    opening = [int(ch) - 1 for ch in game.opening]  # checked by scripts.arena.openings
+    opening = [int(ch) - 1 for ch in game.opening]  # checked by scripts.arena.suites
     grid, heights = start_position(opening, cfg, game.opening)
     output = [io.StringIO(), io.StringIO()]
     out = play_out(players, cfg, grid, heights, outputs=output)

@@ -18,8 +18,8 @@ import numpy as np
 
 from scripts.arena import stats
 from scripts.arena.extras import require
-from scripts.arena.games import FAILURES, Game, game_seeds, score_of
-from scripts.arena.openings import pair_openings
+from scripts.arena.games import FAILURES, Fixture, game_seeds, score_of
+from scripts.arena.suites import pair_openings
 from scripts.arena.pools import process_pool, run_games
 from scripts.arena.progress import progress_bar
 from scripts.arena.replays import replay_env
@@ -32,7 +32,7 @@ def schedule(spec_a, spec_b, n, seed, cfg, openings=None):
     are a pair: the same opening with colours swapped (see :func:`pair_openings`)."""
     seeds = game_seeds(seed, n)
     starts = pair_openings(openings, (n + 1) // 2, seed)
-    return [Game(i, (spec_a, spec_b) if i % 2 == 0 else (spec_b, spec_a), seeds[i], cfg,
+    return [Fixture(i, (spec_a, spec_b) if i % 2 == 0 else (spec_b, spec_a), seeds[i], cfg,
                  starts[i // 2]) for i in range(n)]
 
 

@@ -1,6 +1,6 @@
 """Many games: in this process, in a process pool, or on a Dask cluster.
 
-The games are :class:`scripts.arena.games.Game` tasks played by
+The games are :class:`scripts.arena.games.Fixture` tasks played by
 :func:`scripts.arena.games.play_game` wherever they run; results come back as plain
 dicts, in the order given.
 """

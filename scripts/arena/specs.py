@@ -112,6 +112,17 @@ def config_struct(cfg):
                   agentTimeout=cfg.remainingOverageTime, episodeSteps=1000, runTimeout=1200)
 
 
+def observation(board, mark=None, step=None, remaining_overage=OVERAGE):
+    """The observation kaggle-environments hands an agent (attributes and keys): ``board``
+    as a flat list of ints; ``mark`` and ``step`` default to the side to move and the
+    number of stones on the board."""
+    board = [int(v) for v in board]
+    stones = sum(1 for v in board if v)
+    return Struct(board=board, mark=1 + stones % 2 if mark is None else mark,
+                  step=stones if step is None else step,
+                  remainingOverageTime=remaining_overage)
+
+
 def load_submission(path):
     """The agent in a submission file: its last callable, as kaggle-environments'
     ``agent.get_last_callable`` takes it. ``ValueError`` if the file cannot be read,

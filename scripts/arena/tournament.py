@@ -24,8 +24,8 @@ import os
 
 import numpy as np
 
-from scripts.arena.games import Game, game_seeds, score_of
-from scripts.arena.openings import pair_openings
+from scripts.arena.games import Fixture, game_seeds, score_of
+from scripts.arena.suites import pair_openings
 from scripts.arena.pools import run_games
 from scripts.arena.progress import progress_bar
 from scripts.arena.report import json_safe
@@ -39,7 +39,7 @@ ELO = 400.0 / math.log(10.0)  # Elo points per unit of natural log-odds
 def schedule(specs, games_per_pair, seed, cfg, openings=None):
     """All pairs (i < j), ``games_per_pair`` games each, i first in even games; games
     ``2g`` and ``2g + 1`` of a pair play the same opening (every pair of agents meets
-    the same openings, see :func:`scripts.arena.openings.pair_openings`)."""
+    the same openings, see :func:`scripts.arena.suites.pair_openings`)."""
     pairs = list(itertools.combinations(range(len(specs)), 2))
     seeds = game_seeds(seed, len(pairs) * games_per_pair)
     starts = pair_openings(openings, (games_per_pair + 1) // 2, seed)
@@ -48,7 +48,7 @@ def schedule(specs, games_per_pair, seed, cfg, openings=None):
         for g in range(games_per_pair):
             k = p * games_per_pair + g
             order = (specs[i], specs[j]) if g % 2 == 0 else (specs[j], specs[i])
-            out.append(Game(k, order, seeds[k], cfg, starts[g // 2]))
+            out.append(Fixture(k, order, seeds[k], cfg, starts[g // 2]))
     return out
 
 

@@ -12,7 +12,7 @@ and without the opening database, in one run.
    slowest time, with the database, and the same for the positions of 12 stones (the
    hardest: each column is a search of 13 stones, which the database does not hold)
    with how many took over 0.2 s; the positions of 0-5 stones through the package's
-   opening scores (:mod:`agents.search.openings`, no search); with ``--threads T`` (T > 1) the same positions with
+   opening scores (:mod:`agents.solver.openings`, no search); with ``--threads T`` (T > 1) the same positions with
    T threads splitting the columns, and the wall-time ratio to one thread;
 3. the solver alone on ``--baseline`` of those positions (the ones with the most
    stones, which the plain solver finishes soonest), the same analysis with the
@@ -28,7 +28,7 @@ and without the opening database, in one run.
    (``begin.txt``: the score, ``early.txt``: every column's) through the database:
    every score must equal its label.
 
-Needs the ``books`` extra (``pip install "connectx-search[books]"``) for 1, 2, 4 and 5.
+Needs the ``databases`` extra (``pip install "connectx-search[databases]"``) for 1, 2, 4 and 5.
 """
 import os
 import random
@@ -43,21 +43,13 @@ POSITIONS = os.path.join(ROOT, "tests", "data", "positions")
 
 def random_positions(n, seed, most=12):
     """``n`` move strings (1-based) of 0..``most`` stones, none completing a four."""
-    from agents.search.position import Position
+    from agents.board.reference import random_position
     rng = random.Random(seed)
     out = []
     while len(out) < n:
-        stones = rng.randrange(0, most + 1)
-        p, text = Position(), ""
-        for _ in range(stones):
-            cols = [c for c in range(7) if p.can_play(c) and not p.is_winning_move(c)]
-            if not cols:
-                break
-            c = rng.choice(cols)
-            p.play(c)
-            text += str(c + 1)
-        else:
-            out.append(text)
+        moves = random_position(6, 7, 4, rng.randrange(0, most + 1), rng, as_moves=True)
+        if moves is not None:
+            out.append("".join(str(c + 1) for c in moves))
     return out
 
 
@@ -101,8 +93,8 @@ def opening_scores(lines, with_db, db_times):
     """The positions the package's opening scores analyse (0-5 stones), through them
     (plain Python, no search) against the database's times: prints both; False if a
     score differs."""
-    from agents.board.position import Position
-    from agents.search.openings import Openings
+    from agents.solver.position import Position
+    from agents.solver.openings import Openings
     openings = Openings()
     picked = [i for i, line in enumerate(lines) if len(line) < openings.ply]
     if not picked:
@@ -123,7 +115,7 @@ def page_requests(lines, quiet, line_time, label):
     the server's code (an ``App`` with the database and two threads, its pooled solver's
     table emptied before each; ``line_time``: the App's)."""
     from agents.board.rules import parse_config
-    from agents.search.solver import warm_up
+    from agents.solver.solver import warm_up
     from scripts.server.analysis import analyse
     from scripts.server.app import App
     app = App(searches=1, solver_threads=2, line_time=line_time)
@@ -181,8 +173,8 @@ def main(argv=None, prog="python -m scripts.bench.analysis"):
                     help="also time the page's requests on this many of the positions, the line "
                          "whole and cut at the line time (default 0: no)")
     args = ap.parse_args(argv)
-    from agents.search.database import DatabaseError, default_database, missing_note
-    from agents.search.solver import Solver, warm_up
+    from agents.solver.database import DatabaseError, default_database, missing_note
+    from agents.solver.solver import Solver, warm_up
     before = rss_mib()
     t0 = time.perf_counter()
     try:

@@ -16,7 +16,7 @@ import numpy as np
 
 from agents.search import mcts
 from agents.search.rollout import bb_rollout, seed_state
-from agents.search.stats import new_stats
+from agents.search.counters import new_counters
 from agents.board.bitboard import fits_bitboard
 from agents.board.rules import parse_config
 from agents.search.uct_reference import Board, XorShift, rollout, uct_search
@@ -63,10 +63,10 @@ def rollout_rates(light, ref_rollouts=300, numba_rollouts=100_000, min_seconds=0
     ref = n * ref_rollouts / dt
     rng = seed_state(1)
     legal = np.zeros(columns, dtype=np.int64)
-    stats = new_stats()
+    counters = new_counters()
     assert fits_bitboard(rows, columns)
-    _rollouts_kernel(rows, columns, inarow, light, rng, legal, stats, 10)  # compile
-    n, dt = _timed(lambda: _rollouts_kernel(rows, columns, inarow, light, rng, legal, stats,
+    _rollouts_kernel(rows, columns, inarow, light, rng, legal, counters, 10)  # compile
+    n, dt = _timed(lambda: _rollouts_kernel(rows, columns, inarow, light, rng, legal, counters,
                                             numba_rollouts), min_seconds)
     fast = n * numba_rollouts / dt
     return ref, fast
@@ -76,10 +76,10 @@ def _make_rollouts_kernel():
     from agents.board.jit import njit
 
     @njit
-    def rollouts(rows, columns, inarow, light, rng, legal, stats, n):
+    def rollouts(rows, columns, inarow, light, rng, legal, counters, n):
         total = 0
         for _ in range(n):
-            total += bb_rollout(0, 0, rows, columns, inarow, 1, light, rng, legal, stats)
+            total += bb_rollout(0, 0, rows, columns, inarow, 1, light, rng, legal, counters)
         return total
 
     return rollouts
@@ -94,9 +94,9 @@ def simulations_per_second(seconds=1.0):
     grid = np.zeros(42, dtype=np.int8)
     mcts.search(grid, 1, cfg, iterations=10)  # compile
     t0 = time.perf_counter()
-    tree, stats = mcts.search(grid, 1, cfg, deadline=t0 + seconds, seed=0)
+    tree, counters = mcts.search(grid, 1, cfg, deadline=t0 + seconds, seed=0)
     dt = time.perf_counter() - t0
-    return int(stats[mcts.S_ITERATIONS]) / dt, int(tree.count[0]), int(stats[mcts.S_MAX_DEPTH])
+    return int(counters[mcts.S_ITERATIONS]) / dt, int(tree.count[0]), int(counters[mcts.S_MAX_DEPTH])
 
 
 def run(seconds=1.0):

@@ -26,6 +26,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
+from scripts.arena.specs import observation  # noqa: E402
 from scripts.args import ArgumentParser, add_quiet_argument  # noqa: E402
 
 DEFAULT_FILE = os.path.join(ROOT, "tests", "data", "positions", "early.txt")
@@ -53,15 +54,11 @@ def sign(x):
 
 
 def board_of(moves, rows=6, columns=7):
-    from agents.search.position import Position
+    """(flat Kaggle board, solver Position) after a 1-based move string (checked)."""
+    from agents.board.reference import board_from_moves
+    from agents.solver.position import Position
     p = Position.from_moves(moves, rows, columns)  # validates the line
-    board = [0] * (rows * columns)
-    heights = [0] * columns
-    for i, ch in enumerate(moves):
-        c = int(ch) - 1
-        board[c + (rows - 1 - heights[c]) * columns] = 1 + i % 2
-        heights[c] += 1
-    return board, p
+    return board_from_moves(moves, rows, columns), p
 
 
 def run(lines, overage=60.0, act=2.0, progress=None):
@@ -76,8 +73,7 @@ def run(lines, overage=60.0, act=2.0, progress=None):
         for s in player._solvers.values():
             s.reset()
         player.reset_opponent_model()
-        obs = {"board": board, "mark": 1 + len(moves) % 2, "remainingOverageTime": overage,
-               "step": len(moves)}
+        obs = observation(board, remaining_overage=overage)
         t0 = time.perf_counter()
         col = player(obs, config)
         seconds = time.perf_counter() - t0

@@ -14,7 +14,7 @@ from one line to the next, as the references' mains do. Numba compilation is don
 before the clock starts.
 
 ``--process`` times whole processes instead, start-up included: ``python -m
-agents.solver`` on all the chosen files' lines at once (after one untimed run that
+scripts.commands.solve`` on all the chosen files' lines at once (after one untimed run that
 fills numba's kernel cache, as any earlier use of the installed package would), against
 each reference binary on the same input.
 """
@@ -29,7 +29,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-from agents.search.solver import DEFAULT_TT_BITS, Solver, warm_up
+from agents.solver.solver import DEFAULT_TT_BITS, Solver, warm_up
 from scripts.args import ArgumentParser  # noqa: E402
 
 POSITIONS = os.path.join(ROOT, "tests", "data", "positions")
@@ -91,7 +91,7 @@ def references(args, parser):
 
 def process_mode(args, refs):
     lines = [line for name in args.files for line in read(name)]
-    ours = [sys.executable, "-m", "agents.solver", "--tt-bits", str(args.tt_bits)]
+    ours = [sys.executable, "-m", "scripts.commands.solve", "--tt-bits", str(args.tt_bits)]
     run_process(ours, lines[:1], cwd=ROOT)  # fills the kernel cache if it is empty
     print(f"whole processes, start-up included, on {len(lines)} lines of "
           f"{'+'.join(args.files)} (one process each)")

@@ -35,7 +35,7 @@ import sys
 import time
 
 from scripts.arena.report import load_games
-from scripts.arena.specs import parse_spec
+from scripts.arena.specs import observation, parse_spec
 from scripts.arena.stats import wilson
 from scripts.args import ArgumentParser, positive_int_arg, progress_bar
 from scripts.bench.perfect import board_of, read_lines, sign
@@ -58,8 +58,7 @@ def run(agent, lines, act=2.0, progress=None, columns_played=None):
     config = {"rows": 6, "columns": 7, "inarow": 4, "actTimeout": act}
     for moves, scores in lines:
         board, _ = board_of(moves)  # checks the line is a legal 7x6 game
-        obs = {"board": board, "mark": 1 + len(moves) % 2, "remainingOverageTime": 60.0,
-               "step": len(moves)}
+        obs = observation(board)
         col = agent(obs, dict(config))
         if not (isinstance(col, int) and 0 <= col < 7 and scores[col] != FULL):
             raise RuntimeError(f"{moves}: the agent played {col!r}, not a legal column")
@@ -142,8 +141,8 @@ def main(argv=None, prog="python -m scripts.bench.value"):
             ap.error(str(e))
         if (cfg["rows"], cfg["columns"], cfg["inarow"]) != (6, 7, 4):
             ap.error("--label takes games on the 7x6 board with four in a row")
-        from agents.search.database import attach
-        from agents.search.solver import Solver
+        from agents.solver.database import attach
+        from agents.solver.solver import Solver
         solver = Solver()
         attach(solver)  # the opening database, when the books extra is installed
         bar = progress_bar(len(games), "games", "game", not args.no_progress)

@@ -93,10 +93,10 @@ def main(argv=None, prog="python -m scripts.commands.blunders"):
     if not args.seconds > 0:
         ap.error("--seconds must be positive")
     from agents.board.bitboard import fits_bitboard
-    from agents.search.solver import Solver
+    from agents.solver.solver import Solver
     if not fits_bitboard(cfg["rows"], cfg["columns"]):
         ap.error(f"the solver does not take a {cfg['rows']}x{cfg['columns']} board")
-    from agents.search.database import attach
+    from agents.solver.database import attach
     if args.lines < 0:
         ap.error("--lines must be 0 or more")
     solver = Solver(cfg["rows"], cfg["columns"], cfg["inarow"])

@@ -66,7 +66,7 @@ def main(argv=None, prog="python -m scripts.commands.serve"):
                    help="threads of each exact analysis, splitting its columns and sharing its "
                         f"table (default {SOLVER_THREADS}: two when the machine has two cores)")
     args = p.parse_args(argv)
-    from agents.search.database import DatabaseError, missing_note
+    from agents.solver.database import DatabaseError, missing_note
     try:
         app = App(args.searches, args.move_time, args.analysis_time, not args.no_database,
                   args.solver_threads, args.line_time)

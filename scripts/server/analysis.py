@@ -15,7 +15,7 @@ the line up to 0.38 s from an empty table (each of its plies past the database's
 search).
 
 Scores of :func:`analyse`: with the exact solver (boards with
-``columns * (rows + 1) <= 64``) the solver's convention of :mod:`agents.search.solver`
+``columns * (rows + 1) <= 64``) the solver's convention of :mod:`agents.solver.solver`
 (side to move; 0 a draw; a faster win scores higher); elsewhere alphabeta's value
 (:mod:`agents.search`: ``WIN - stones`` for a proven result, else the heuristic at
 the horizon). Both are turned into ``outcome`` ("win", "draw", "loss", or "eval" for
@@ -28,7 +28,7 @@ import agents
 from agents.board.bitboard import fits_bitboard
 from agents.board.grid import center_order, column_heights
 from agents.board.rules import drop_piece, parse_board, winner
-from agents.search.position import Position
+from agents.solver.position import Position
 from agents.search.scores import PROVEN, WIN
 from scripts.server.game import BadRequest, game_state, outcome, parse_game, solver_outcome
 

@@ -50,11 +50,11 @@ import numpy as np
 
 import agents
 from agents.board.rules import parse_config
-from agents.search.database import attach, default_database, missing_note
-from agents.search.openings import Openings
-from agents.search.solver import Solver
-from agents.search.solver import warm_up as warm_up_solver
-from scripts.arena.specs import MatchConfig, Struct, config_struct
+from agents.solver.database import attach, default_database, missing_note
+from agents.solver.openings import Openings
+from agents.solver.solver import Solver
+from agents.solver.solver import warm_up as warm_up_solver
+from scripts.arena.specs import MatchConfig, config_struct, observation
 from scripts.server.analysis import analyse, line
 from scripts.server.game import (MAX_SIDE, MOVE_TIME, UNCLOCKED, AgentFailed, BadRequest, Busy,
                                 agent_catalogue, check_unclocked, game_state, parse_agent,
@@ -195,7 +195,7 @@ def agent_move(app, request):
         raise BadRequest("the game is over: no move to play")
     mark = 1 + len(moves) % 2
     config = config_struct(MatchConfig(*cfg, app.move_time, 0.0))
-    obs = Struct(board=list(board), mark=mark, step=len(moves), remainingOverageTime=0.0)
+    obs = observation(board, mark, len(moves), 0.0)
     with app.slot(), app.agents.get(spec.text,
                                     lambda: agents.make(spec.name, **spec.options)) as agent:
         start = time.perf_counter()

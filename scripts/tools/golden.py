@@ -47,21 +47,16 @@ def settings(rows, columns):
 
 def positions(rows, columns, inarow, count, lo, hi, seed):
     """``count`` seeded random positions (flat Kaggle boards, side to move) with
-    ``lo..hi`` stones, none of them over (no line, not full)."""
-    from agents.board.rules import drop_piece, legal_moves, winner
+    ``lo..hi`` stones, none of them over (no line, not full): random games that ended
+    early are drawn again."""
+    from agents.board.reference import random_position
     rng = random.Random(seed)
-    config = {"rows": rows, "columns": columns, "inarow": inarow}
     out = []
     while len(out) < count:
-        board, target = [0] * (rows * columns), rng.randint(lo, hi)
-        for stones in range(target):
-            board = drop_piece(board, rng.choice(legal_moves(board, config)),
-                               1 + stones % 2, config)
-            if winner(board, config):
-                break
-        else:
-            if legal_moves(board, config):
-                out.append((board, 1 + target % 2))
+        target = rng.randint(lo, hi)
+        board = random_position(rows, columns, inarow, target, rng, wins=True)
+        if board is not None and 0 in board[:columns]:
+            out.append((board, 1 + target % 2))
     return out
 
 
@@ -80,8 +75,8 @@ def sample_lines(name, step):
 
 def record():
     """The golden data: ``{key: value}`` with readable keys."""
-    from agents.search.position import Position
-    from agents.search.solver import Solver
+    from agents.solver.position import Position
+    from agents.solver.solver import Solver
     out = {}
     for rows, columns, inarow, count, lo, hi in SHAPES:
         shape = f"{columns}x{rows}/{inarow}"
@@ -97,7 +92,7 @@ def record():
                 play("perfect", {"tt_bits": 20, "traps": False, "time_limit": 60.0}, b, m,
                      rows, columns, inarow) for b, m in boards]
     # 7x6: the book (early positions) and solved late positions from the shared set
-    from agents.search.book_format import load_book
+    from agents.solver.book import load_book
     opening_book = load_book()
     book = [(b, m) for b, m in positions(6, 7, 4, 400, 0, 10, seed=607)
             if opening_book.lookup(Position.from_grid(b, 6, 7, 4, m)) is not None][:40]
@@ -114,14 +109,10 @@ def record():
     return out
 
 
-def board_of(moves, rows=6, columns=7, inarow=4):
+def board_of(moves, rows=6, columns=7):
     """(flat Kaggle board, mark to move) after a 1-based move string."""
-    from agents.board.rules import drop_piece
-    config = {"rows": rows, "columns": columns, "inarow": inarow}
-    board = [0] * (rows * columns)
-    for i, ch in enumerate(moves):
-        board = drop_piece(board, int(ch) - 1, 1 + i % 2, config)
-    return board, 1 + len(moves) % 2
+    from agents.board.reference import board_from_moves
+    return board_from_moves(moves, rows, columns), 1 + len(moves) % 2
 
 
 def main(argv=None):

@@ -4,7 +4,7 @@ The book holds the positions the agent meets when it plays its own book moves:
 as first player from the empty board, as second player from each first move;
 after each book move every reply of the opponent (that does not end the game)
 leads to the next book position. Each position is solved exactly
-(:meth:`agents.search.solver.Solver.best_move`) and stored with its best column and
+(:meth:`agents.solver.solver.Solver.best_move`) and stored with its best column and
 score, mirror images folded (see :mod:`agents.players.perfect` for the format).
 
 ``--weak`` stores outcome-keeping moves (kind WEAK: about ten times cheaper to
@@ -37,11 +37,10 @@ if ROOT not in sys.path:
 import numpy as np  # noqa: E402
 
 from agents.players.lookahead import AlphaBetaAgent
-from agents.search.book_format import (BOOK_NAME, EXACT, HEURISTIC, KIND_NAMES, WEAK, canonical,
-                                       encode_book)
+from agents.solver.book import BOOK_NAME, EXACT, HEURISTIC, KIND_NAMES, WEAK, encode_book
 from agents.board.rules import parse_config
-from agents.search.position import Position
-from agents.search.solver import DEFAULT_TT_BITS, Solver
+from agents.solver.position import Position, canonical
+from agents.solver.solver import DEFAULT_TT_BITS, Solver
 
 ROWS, COLUMNS, INAROW = 6, 7, 4
 

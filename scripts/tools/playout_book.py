@@ -4,7 +4,7 @@
 In a position proven lost every column loses against perfect play, so the solver
 cannot tell them apart; against a fallible opponent they differ a lot. For each
 position this script takes the optimal columns (the slowest loss,
-:meth:`agents.search.solver.Solver.moves_at_least`), plays each one out to the end with the
+:meth:`agents.solver.solver.Solver.moves_at_least`), plays each one out to the end with the
 ``perfect`` agent (traps on) against every opponent of the ladder, the opponent moving
 first, and keeps the column with the fewest losses, then the most wins, then the most
 draws (ties: the solver's order). The chosen column goes into the opening book as a
@@ -25,9 +25,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-from agents.search.book_format import BOOK_NAME, WEAK, canonical, decode_book, encode_book
-from agents.search.position import Position
-from agents.search.solver import Solver
+from agents.solver.book import BOOK_NAME, WEAK, decode_book, encode_book
+from agents.solver.position import Position, canonical
+from agents.solver.solver import Solver
 from scripts.arena.specs import MatchConfig
 
 ROWS, COLUMNS, INAROW = 6, 7, 4

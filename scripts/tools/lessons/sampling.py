@@ -81,7 +81,7 @@ def tictactoe_values():
 
 def connect4_values(rows, columns, inarow):
     """Exact values of each move on a small board, from the package's solver."""
-    from agents.search.solver import Solver
+    from agents.solver.solver import Solver
     game = ConnectX(rows, columns, inarow)
     solver = Solver(rows, columns, inarow)
     cache = {}

@@ -1,4 +1,4 @@
-"""The package's opening scores (agents/search/openings.py, agents/data/openings7x6-*.cxdb):
+"""The package's opening scores (agents/solver/openings.py, agents/data/openings7x6-*.cxdb):
 they hold exactly the positions a database build enumerates, their scores are the
 solver's, the command line answers from them without loading numpy or numba, and a
 damaged file is an error, never a score."""
@@ -11,11 +11,13 @@ import sys
 import numpy as np
 import pytest
 
-from agents.board.position import Position
-from agents.search import database as D
-from agents.search.openings import OPENING_PLY, DatabaseError, Layer, Openings, parse
-from agents.search.ply_positions import positions
-from agents.solver import main as solver_main
+from agents.board import reference
+
+from agents.solver.position import Position
+from agents.solver import database as D
+from agents.solver.openings import OPENING_PLY, DatabaseError, Layer, Openings, parse
+from agents.solver.layers import positions
+from scripts.commands.solve import main as solver_main
 from agents.resources import read_resource
 from tests.conftest import POSITIONS, ROOT
 
@@ -23,14 +25,10 @@ OPENINGS = Openings()
 
 
 def random_position(rng, stones):
-    """A random 7x6 position of ``stones`` stones reached without a four (or None)."""
-    p = Position()
-    for _ in range(stones):
-        legal = [c for c in range(7) if p.can_play(c) and not p.is_winning_move(c)]
-        if not legal:
-            return None
-        p.play(rng.choice(legal))
-    return p
+    """A random 7x6 position of ``stones`` stones reached without a four (or None): the
+    package's one maker, as a solver ``Position``."""
+    moves = reference.random_position(6, 7, 4, stones, rng, as_moves=True)
+    return None if moves is None else Position.from_moves("".join(str(c + 1) for c in moves))
 
 
 @pytest.mark.parametrize("ply", range(OPENING_PLY + 1))
@@ -42,7 +40,7 @@ def test_each_file_holds_every_position_of_its_stones(ply):
 
 @pytest.fixture(scope="module")
 def solver():
-    from agents.search.solver import Solver
+    from agents.solver.solver import Solver
     s = Solver(6, 7, 4)
     if D.attach(s) is None:
         pytest.skip("the books extra is not installed: the solver alone takes minutes here")
@@ -108,7 +106,7 @@ def test_the_empty_board_from_the_command_line(solver):
 
 def test_an_opening_line_loads_neither_numpy_nor_numba():
     code = ("import io, sys\n"
-            "from agents.solver import main\n"
+            "from scripts.commands.solve import main\n"
             "out = io.StringIO()\n"
             "main(['-a'], stdin=io.StringIO('\\n4453\\n'), stdout=out)\n"
             "print(out.getvalue(), end='')\n"

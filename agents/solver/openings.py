@@ -10,14 +10,14 @@ scores in a few tens of milliseconds of process time, with or without the ``book
 extra.
 
 The files (``openings7x6-<ply>.cxdb``, one a number of stones) are the package's own
-database format (:mod:`agents.search.database` documents it; :func:`parse` checks and
-reads it here without numpy). They were written by ``connectx book build --config
+database format (:mod:`agents.solver.database` documents it; :func:`parse` checks and
+reads it here without numpy). They were written by ``connectx database build --config
 rows=6,columns=7,inarow=4 --plies K`` (the exact solver, BitBully's 12-ply database at
 its leaves); ``tests/test_openings.py`` checks a seeded sample against the solver.
 Like every database of the package they leave out the positions whose side to move
 wins at once; :meth:`Openings.score` scores those itself.
 
-Scores are the solver's (side to move; :mod:`agents.search.solver`): ``(N + 1 - m) // 2``
+Scores are the solver's (side to move; :mod:`agents.solver.solver`): ``(N + 1 - m) // 2``
 for a win with the stone ``m`` of ``N``, 0 a draw, negative a loss.
 """
 import array
@@ -26,7 +26,7 @@ import struct
 import sys
 import zlib
 
-from agents.board.position import Position, canonical_key
+from agents.solver.position import Position, canonical
 from agents.resources import read_resource
 
 MAGIC = b"CXDB\x00\x01\r\n"
@@ -119,7 +119,7 @@ class Openings:
             return None
         if p.can_win_next():
             return (self.rows * self.columns + 1 - p.moves) // 2
-        s = self._layer(p.moves).get(canonical_key(p.key(), self.rows, self.columns))
+        s = self._layer(p.moves).get(canonical(p.key(), self.rows, self.columns)[0])
         if s is None:  # every legal position is there: the file lost one
             raise DatabaseError(f"{self.file_name(p.moves)}: a position of {p.moves} stones "
                                 "is missing: the file is corrupt")
@@ -127,7 +127,7 @@ class Openings:
 
     def analyze(self, p):
         """Each column's exact score (:data:`INVALID_MOVE` for a full column), as
-        :meth:`agents.search.solver.Solver.analyze`; None if the files do not hold the
+        :meth:`agents.solver.solver.Solver.analyze`; None if the files do not hold the
         children (``p`` has ``ply`` stones or more, or another board)."""
         if not self.holds(p) or p.moves >= self.ply:
             return None

@@ -6,10 +6,10 @@ the side to move), ``mask`` (all stones) and ``moves``, in the bitboard layout d
 bit on top). ``pos + mask`` is a unique key of the position (Pons' trick), and
 :func:`mirror_key` reflects a key left to right.
 
-The solver's kernels (:mod:`agents.search.position`) run on the same three integers;
+The solver's kernels (:mod:`agents.solver.bits`) run on the same three integers;
 this class is for what must not compile anything: parsing move strings, the perfect
 agent's book moves, and the command line's answers from the opening databases
-(:mod:`agents.search.openings`), which start in a few tens of milliseconds because
+(:mod:`agents.solver.openings`), which start in a few tens of milliseconds because
 nothing here imports numpy or numba.
 """
 
@@ -24,11 +24,13 @@ def mirror_key(key, rows, columns):
     return out
 
 
-def canonical_key(key, rows, columns):
-    """The smaller of a key and its mirror image's: one key for a position and its mirror
-    image (the databases' key, :func:`agents.search.table.db_key`)."""
+def canonical(key, rows, columns):
+    """``(canonical key, mirrored)``: the smaller of a key and its mirror image's (one key
+    for a position and its mirror image: the databases' and the book's key, as
+    :func:`agents.solver.table.db_key` computes it in the kernels), and whether that is
+    the mirror image's (a column read under it is mirrored back: ``columns - 1 - c``)."""
     m = mirror_key(key, rows, columns)
-    return m if m < key else key
+    return (m, True) if m < key else (key, False)
 
 
 

@@ -1,11 +1,11 @@
 """Every position of ``ply`` stones of a board shape, one entry a mirror pair: the
-positions an opening database holds (:mod:`agents.search.database`; built by
-``connectx book build``, :mod:`scripts.tools.book_build`).
+positions an opening database holds (:mod:`agents.solver.database`; built by
+``connectx database build``, :mod:`scripts.tools.database_build`).
 
 A position is held when legal moves that never complete a line of ``inarow`` reach it
 (a position with a four on the board is over) and its side to move cannot win at once
 (as in BitBully's files: the solver never asks for those). A position and its mirror
-image are one entry, under the smaller key (:func:`agents.search.table.db_key`); the
+image are one entry, under the smaller key (:func:`agents.solver.table.db_key`); the
 position kept is the one of that key. The layers are built ply by ply from the empty
 board by a numba kernel (children of every position, mirrored where the mirror image
 has the smaller key) and ``np.unique`` on the keys.
@@ -13,8 +13,8 @@ has the smaller key) and ``np.unique`` on the keys.
 import numpy as np
 
 from agents.board.jit import njit
-from agents.search.position import can_win_next, mirror, possible_moves, winning_cells
-from agents.search.solver import geometry
+from agents.solver.bits import can_win_next, mirror, possible_moves, winning_cells
+from agents.solver.solver import geometry
 
 
 @njit

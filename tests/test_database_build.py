@@ -1,4 +1,4 @@
-"""``connectx book build`` (scripts/tools/book_build.py): the positions it holds are those
+"""``connectx database build`` (scripts/tools/database_build.py): the positions it holds are those
 of a plain enumeration; a complete small-board database equals the plain solver entry by
 entry; a 7x6 database built on the published 12-ply database agrees with the published
 opening values and with itself ply to ply; a build killed with SIGKILL resumes to the same
@@ -11,12 +11,12 @@ import sys
 import numpy as np
 import pytest
 
-from agents.search import database as D
-from agents.search.ply_positions import positions
-from agents.search.position import Position
-from agents.search.solver import Solver
+from agents.solver import database as D
+from agents.solver.layers import positions
+from agents.solver.position import Position
+from agents.solver.solver import Solver
 from scripts import cli
-from scripts.tools import book_build as B
+from scripts.tools import database_build as B
 
 from conftest import ROOT, cli_error_line
 
@@ -92,7 +92,7 @@ def test_7x6_opening_databases_on_the_published_12_ply_database(tmp_path):
     score 1; the columns score -2 -1 0 1 0 -1 -2) and every entry equal to the best of
     its children's entries in the next database (or the win at once)."""
     if not HAVE_BITBULLY:
-        pytest.skip('the books extra is not installed (pip install "connectx-search[books]")')
+        pytest.skip('the databases extra is not installed (pip install "connectx-search[databases]")')
     dbs = []
     for ply in range(5):
         report = B.build(6, 7, 4, ply, tmp_path / f"{ply}.cxdb", workers=1)
@@ -147,7 +147,7 @@ def test_a_killed_build_resumes_to_the_same_file(tmp_path):
     build's."""
     out = tmp_path / "killed.cxdb"
     code = ("import os, signal, sys\n"
-            "from scripts.tools import book_build as B\n"
+            "from scripts.tools import database_build as B\n"
             "def stop(index, written):\n"
             "    if written == 4: os.kill(os.getpid(), signal.SIGKILL)\n"
             f"B.build(*{SHAPE!r}, 6, {str(out)!r}, chunk=100, leaves=None, on_chunk=stop)\n")
@@ -216,7 +216,7 @@ def test_dask_local_cluster_writes_the_same_file(tmp_path):
 
 def test_command_builds_a_database_the_solver_uses(tmp_path, capsys):
     out = tmp_path / "5x4.cxdb"
-    assert cli.main(["book", "build", "--config", "rows=4,columns=5,inarow=4", "--plies", "4",
+    assert cli.main(["database", "build", "--config", "rows=4,columns=5,inarow=4", "--plies", "4",
                      "--out", str(out), "--no-progress"]) == 0
     printed = capsys.readouterr().out
     assert f"{out}: 177 positions of 4 stones, 5x4/4" in printed
@@ -228,22 +228,23 @@ def test_command_builds_a_database_the_solver_uses(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv, words", [
-    (["book"], "a command is required"),
-    (["book", "build", "--out", "x"], "--plies"),
-    (["book", "build", "--plies", "-1", "--out", "x"], "--plies"),
-    (["book", "build", "--plies", "43", "--out", "x"], "0..42"),
-    (["book", "build", "--plies", "2", "--out", "x", "--config", "rows=9,columns=9"], "64"),
-    (["book", "build", "--plies", "2", "--out", "x", "--config", "depth=3"], "depth"),
-    (["book", "build", "--plies", "2", "--out", "/nonexistent/x"], "no such directory"),
-    (["book", "build", "--plies", "2", "--out", "x", "--workers", "2", "--dask", "tcp://h:1"],
+    (["database"], "a command is required"),
+    (["book", "build", "--out", "x"], "--plies"),  # the former name, kept as an alias
+    (["database", "build", "--out", "x"], "--plies"),
+    (["database", "build", "--plies", "-1", "--out", "x"], "--plies"),
+    (["database", "build", "--plies", "43", "--out", "x"], "0..42"),
+    (["database", "build", "--plies", "2", "--out", "x", "--config", "rows=9,columns=9"], "64"),
+    (["database", "build", "--plies", "2", "--out", "x", "--config", "depth=3"], "depth"),
+    (["database", "build", "--plies", "2", "--out", "/nonexistent/x"], "no such directory"),
+    (["database", "build", "--plies", "2", "--out", "x", "--workers", "2", "--dask", "tcp://h:1"],
      "not allowed with"),
-    (["book", "build", "--plies", "2", "--out", "x", "--leaves", "/nonexistent/db"],
+    (["database", "build", "--plies", "2", "--out", "x", "--leaves", "/nonexistent/db"],
      "no such database file"),
 ])
 def test_bad_input_is_one_line(argv, words, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     line = cli_error_line(argv, capsys)
-    assert line.startswith("connectx book") and words in line, line
+    assert line.startswith(f"connectx {argv[0]}") and words in line, line
 
 
 # ---------------------------------------------------------------------------

@@ -2,18 +2,18 @@
 stack (no recursion, no allocation inside the loop), and its small helpers.
 
 The design, the score convention and the geometry vector ``g`` are described in
-:mod:`agents.search.solver`; the root entry points that call ``_search`` are in
-:mod:`agents.search.solver_roots`.
+:mod:`agents.solver.solver`; the root entry points that call ``_search`` are in
+:mod:`agents.solver.roots`.
 """
 import numpy as np
 
 from agents.board.bitboard import popcount
 from agents.board.jit import njit, now, prefetch
-from agents.search.position import (G_BOARD, G_BOTTOM, G_DB, G_EVEN, G_FAST, G_H, G_INAROW, G_N,
+from agents.solver.bits import (G_BOARD, G_BOTTOM, G_DB, G_EVEN, G_FAST, G_H, G_INAROW, G_N,
                                     G_ORDER, G_SYM, G_W,
                                     claimeven_bound_of, winning_cells_of)
-from agents.search.stats import S_ABORTED, S_NODES, S_STOP
-from agents.search.table import DB_MISSING, db_probe, table_key_of, tt_read, tt_slot, tt_write
+from agents.search.counters import S_ABORTED, S_NODES, S_STOP
+from agents.solver.table import DB_MISSING, db_probe, table_key_of, tt_read, tt_slot, tt_write
 
 # ---------------------------------------------------------------------------
 # The search
@@ -52,7 +52,7 @@ def _work(nodes):
 
 
 @njit(nogil=True)
-def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, stats, deadline):
+def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, counters, deadline):
     """Negamax value of a position whose side to move cannot win at once.
 
     Fail-soft alpha-beta: a result ``<= alpha0`` is an upper bound, ``>= beta0`` a lower
@@ -67,7 +67,7 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
     gets its forced frame from the parent, which then enters the position after the reply),
     ``mv[d, 2 * W + j]`` the winning cells of the mover after move ``j`` (the child's
     opponent's, which it need not compute again; -1: not known), ``mv[d, 3 * W + j]`` and
-    ``mv[d, 4 * W + j]`` the table slot (:func:`agents.search.table.tt_slot`) of the node
+    ``mv[d, 4 * W + j]`` the table slot (:func:`agents.solver.table.tt_slot`) of the node
     entered after move ``j`` (the child, or the position after its one reply; ``q``
     negative: not known, computed again, which a negative key of a 64-bit board also is).
     Each slot is computed once, while the moves are ordered, and its bucket prefetched then:
@@ -78,7 +78,7 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
     ``g`` once, and the hot helpers take it as scalars (``winning_cells_of``,
     ``table_key_of``): a helper given the array ``g`` costs two atomic reference-count
     updates a call. With ``deadline > 0`` the clock is read every 4096 nodes (and
-    ``stats[S_STOP]``, which another thread may set); past it ``stats[S_ABORTED]`` is set
+    ``counters[S_STOP]``, which another thread may set); past it ``counters[S_ABORTED]`` is set
     and 0 returned (never stored)."""
     N = g[G_N]
     W = g[G_W]
@@ -96,7 +96,7 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
     mask = mask0
     alpha = alpha0
     beta = beta0
-    nodes = stats[S_NODES]
+    nodes = counters[S_NODES]
     opp = -1  # the opponent's winning cells when the parent knows them, else -1
     kq = -1  # the node's table slot (tt_slot) when the parent knows it, else negative
     ki = 0
@@ -106,9 +106,9 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
         nodes += 1
         leaf = True
         r = 0
-        if (nodes & 4095) == 0 and (stats[S_STOP] != 0 or (deadline > 0.0 and now() > deadline)):
-            stats[S_NODES] = nodes
-            stats[S_ABORTED] = 1
+        if (nodes & 4095) == 0 and (counters[S_STOP] != 0 or (deadline > 0.0 and now() > deadline)):
+            counters[S_NODES] = nodes
+            counters[S_ABORTED] = 1
             return 0
         # non_losing_moves, keeping the opponent's winning cells for the move order
         known = DB_MISSING
@@ -304,7 +304,7 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, sta
         # ---- hand values up the stack until a node has another move to try
         while leaf:
             if d == 0:
-                stats[S_NODES] = nodes
+                counters[S_NODES] = nodes
                 return r
             d -= 1
             score = -r

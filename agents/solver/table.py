@@ -8,9 +8,9 @@ import numpy as np
 
 from agents.board.bitboard import popcount
 from agents.board.jit import njit
-from agents.search.position import G_H, G_SYM, G_W, mirror, mirror_of
+from agents.solver.bits import G_H, G_SYM, G_W, mirror, mirror_of
 
-# the default table size (DEFAULT_TT_BITS) and why: agents.search.solver_options
+# the default table size (DEFAULT_TT_BITS) and why: agents.solver.options
 SYM_STONES = 12  # mirror images share TT slots below this many stones (see table_key)
 
 
@@ -124,7 +124,7 @@ def tt_put(tt, key, value, work):
 
 # ---------------------------------------------------------------------------
 # Database probe: the exact scores of every position of ``g[G_DB]`` stones, as two
-# arrays (agents.search.database loads them): ``keys``, the positions' canonical keys
+# arrays (agents.solver.database loads them): ``keys``, the positions' canonical keys
 # sorted ascending, and ``values``, their scores (int8, side to move, the solver's scale).
 # ---------------------------------------------------------------------------
 

@@ -3,27 +3,25 @@ of the side to move, ``pos``, and all stones, ``mask``) and the number of stones
 the bitboard layout of :mod:`agents.board` (``H = rows + 1`` bits a column, bottom
 cell lowest).
 
-* :class:`Position`: plain Python, short verbs (``play``, ``can_play``,
-  ``is_winning_move``), built from a 1-based move string (``from_moves("4453")``) or
-  a Kaggle grid (``from_grid``);
-* the int64 kernels the solver's search runs on the same three integers
+* :class:`agents.solver.position.Position` is the same position in plain Python, short
+  verbs (``play``, ``can_play``, ``is_winning_move``), built from a 1-based move string
+  (``from_moves("4453")``) or a Kaggle grid (``from_grid``): no numpy, no numba, so that
+  a book answer compiles and imports nothing;
+* here, the int64 kernels the solver's search runs on the same three integers
   (``winning_cells``, ``possible_moves``, ``non_losing_moves``, ``mirror``, ...),
   each taking ``g``, the geometry vector of the board shape (the ``G_*`` indices
-  below; built by :func:`agents.search.solver.geometry`); ``popcount`` and ``shift``
+  below; built by :func:`agents.solver.solver.geometry`); ``popcount`` and ``shift``
   are in :mod:`agents.board.bitboard`.
 """
 
 from agents.board.bitboard import bb_has_line, shift
-# the plain-Python Position lives in agents.board.position (importable without numpy or
-# numba: a book answer compiles and imports nothing); these names stay importable from here
-from agents.board.position import Position, _has_line  # noqa: F401
 from agents.board.jit import njit
 
 # g[] -- the geometry vector every kernel receives (int64).
 G_W, G_ROWS, G_H, G_INAROW, G_FAST, G_BOTTOM, G_BOARD, G_DB, G_SYM, G_N, G_EVEN = range(11)
 G_ORDER = 11  # G_ORDER .. G_ORDER+W-1: columns centre first; then W column masks
 # G_DB: the number of stones of the positions in the solver's database (-1: none; see
-# agents.search.table.db_probe)
+# agents.solver.table.db_probe)
 # G_EVEN: the cells of the even rows (2nd, 4th, ... from the bottom) when the number of
 # rows is even, else 0 (see claimeven_bound)
 

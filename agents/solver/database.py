@@ -2,9 +2,9 @@
 
 A :class:`Database` holds, for one board shape and one number of stones ``ply``, the
 canonical key of each position (the smaller of ``pos + mask`` and its mirror image's,
-:func:`agents.search.table.db_key`) sorted ascending, and its exact score (int8, from the
-side to move, the solver's scale: see :mod:`agents.search.solver`). The solver stops at
-any node of ``ply`` stones the database holds (:meth:`agents.search.solver.Solver.use_database`),
+:func:`agents.solver.table.db_key`) sorted ascending, and its exact score (int8, from the
+side to move, the solver's scale: see :mod:`agents.solver.solver`). The solver stops at
+any node of ``ply`` stones the database holds (:meth:`agents.solver.solver.Solver.use_database`),
 so every position with at most ``ply`` stones is solved by a search ``ply`` plies deep at most.
 
 Two file formats load into it, through one function, :func:`load`:
@@ -21,7 +21,7 @@ Two file formats load into it, through one function, :func:`load`:
   record; positions whose side to move wins at once are left out (the solver never
   asks for them). The 8-ply and 12-ply files without distances (win/draw/loss only) are
   not exact and are refused.
-* **The package's own files** (``connectx book build``, any board that fits the
+* **The package's own files** (``connectx database build``, any board that fits the
   bitboard), little-endian::
 
       offset  size  field
@@ -46,9 +46,9 @@ import zlib
 import numpy as np
 
 from agents.board.jit import njit
-from agents.search.position import G_H, G_N, G_ROWS, G_W, has_line, mirror
-from agents.search.openings import HEADER, MAGIC, DatabaseError, parse  # noqa: F401 (the format's one reader)
-from agents.search.table import db_key
+from agents.solver.bits import G_H, G_N, G_ROWS, G_W, has_line, mirror
+from agents.solver.openings import HEADER, MAGIC, DatabaseError, parse  # noqa: F401 (the format's one reader)
+from agents.solver.table import db_key
 
 BITBULLY_PLY = 12
 BITBULLY_RECORD = 5
@@ -58,7 +58,7 @@ BITBULLY_SHA256 = {
     21004495: "1e01874dbb9b296a96baa2f5483ae69333ac7009377b34b222f112d9d8e89704",
 }
 BITBULLY_FILE = "book_12ply_distances.dat"
-INSTALL_HINT = 'pip install "connectx-search[books]"'
+INSTALL_HINT = 'pip install "connectx-search[databases]"'
 
 
 class Database:
@@ -93,7 +93,7 @@ class Database:
 
     def score(self, p):
         """Score of the Position ``p`` (``ply`` stones), or None if not held."""
-        from agents.search.solver import geometry
+        from agents.solver.solver import geometry
         if (p.rows, p.columns, p.inarow) != self.config or p.moves != self.ply:
             return None
         k = _key(p.pos, p.mask, geometry(*self.config))
@@ -136,7 +136,7 @@ def _load_own(path, data):
 
 def _check(db):
     """Structure shared by both formats: ascending keys, scores in range, board fits."""
-    from agents.search.solver import geometry
+    from agents.solver.solver import geometry
     try:
         geometry(*db.config)
     except ValueError as e:
@@ -224,7 +224,7 @@ def _decode_bitbully(codes, scores, g, keys, values):
 
 
 def _load_bitbully(path, data, digest):
-    from agents.search.solver import geometry
+    from agents.solver.solver import geometry
     if len(data) % BITBULLY_RECORD:
         raise DatabaseError(f"{path}: {len(data)} bytes is not a whole number of 5-byte records: "
                             f"truncated or corrupt")

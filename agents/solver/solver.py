@@ -2,7 +2,7 @@
 
 The classic design of Pascal Pons' solver, written as numba kernels:
 
-* the bitboard position of :mod:`agents.search.position` -- ``(pos, mask, moves)``:
+* the bitboard position of :mod:`agents.solver.bits` -- ``(pos, mask, moves)``:
   the stones of the side to move, all stones, the number of stones -- held as plain
   int64 (a board of at most 64 bits never sets bit 63 in a stone or in ``mask``,
   because bit 63 is a sentinel), with its bit kernels there;
@@ -11,7 +11,7 @@ The classic design of Pascal Pons' solver, written as numba kernels:
 * moves that hand the opponent a win are never searched, a forced block is the
   only move searched, two opponent threats are a loss without search;
 * on boards of an even number of rows, the claimeven bound of c4's "evens strategy"
-  (:func:`agents.search.position.claimeven_bound`) caps the first player's score
+  (:func:`agents.solver.bits.claimeven_bound`) caps the first player's score
   before the table is read;
 * a node with one move left to search (a forced block, or every other move losing)
   passes its child's value up without reading or writing the table (c4's "static
@@ -21,7 +21,7 @@ The classic design of Pascal Pons' solver, written as numba kernels:
 * moves ordered by c4's guess of their worth (the winning cells a move creates, more
   when they sit right above a playable cell), centre first at equal guesses;
 * a transposition table of lower/upper bounds keyed by the position, with
-  mirror-symmetric positions sharing one entry (:mod:`agents.search.table`), probed
+  mirror-symmetric positions sharing one entry (:mod:`agents.solver.table`), probed
   for every child before any is searched (enhanced transposition cut-offs, as in
   Christophe Steininger's c4: 25% fewer nodes on ``begin.txt``); a child whose entry
   shows it cannot raise alpha is not searched (c4 drops the children its static
@@ -35,26 +35,27 @@ stone dropped when ``m`` stones are on the board scores ``(N + 1 - m) // 2``
 (``N = rows * columns``), so a faster win scores higher; a loss is the negated
 score of the opponent's win. On 7x6 this is "22 minus the winner's stones".
 
-Three files: the search kernel (:mod:`agents.search.solver_kernel`: ``_search``, one
+Three files: the search kernel (:mod:`agents.solver.kernel`: ``_search``, one
 alpha-beta search on an explicit stack), the root entry points that call it
-(:mod:`agents.search.solver_roots`: ``_solve``, ``_columns``, ``_best_move``) and, here,
+(:mod:`agents.solver.roots`: ``_solve``, ``_columns``, ``_best_move``) and, here,
 the board geometry and the :class:`Solver` driver, which owns the table and the stack
-arrays the kernels share. Command line: :mod:`agents.solver` (``python -m agents.solver``).
+arrays the kernels share. Command line: ``connectx solve`` (:mod:`scripts.commands.solve`).
 """
 import time
 
 import numpy as np
 
 from agents.board.bitboard import fits_bitboard
-from agents.search.position import (G_BOARD, G_BOTTOM, G_DB, G_EVEN, G_FAST, G_H, G_INAROW, G_N,
-                                    G_ORDER, G_ROWS, G_SYM, G_W, Position)
-from agents.search.solver_kernel import _search
-from agents.search.solver_roots import (EXACT, INVALID_MOVE, UNSOLVED, _best_move, _columns, _line,
-                                        _solve)
-from agents.search.stats import S_ABORTED, S_NODES, S_STOP, new_stats
-from agents.search.solver_split import solve_split
-from agents.search.solver_options import DEFAULT_TT_BITS, check_solver_options
-from agents.search.table import SYM_STONES, table_size
+from agents.search.counters import S_ABORTED, S_NODES, S_STOP, new_counters
+from agents.solver.bits import (G_BOARD, G_BOTTOM, G_DB, G_EVEN, G_FAST, G_H, G_INAROW, G_N,
+                                G_ORDER, G_ROWS, G_SYM, G_W)
+from agents.solver.kernel import _search
+from agents.solver.options import DEFAULT_TT_BITS, check_solver_options
+from agents.solver.position import Position
+from agents.solver.roots import (EXACT, INVALID_MOVE, UNSOLVED, _best_move, _columns, _line,
+                                 _solve)
+from agents.solver.split import solve_split
+from agents.solver.table import SYM_STONES, table_size
 
 __all__ = ["DEFAULT_TT_BITS", "INVALID_MOVE", "Solver", "geometry", "kernel_calls", "warm_up"]
 
@@ -98,7 +99,7 @@ class Solver:
     """Exact solver for one board shape; the transposition table persists between calls.
 
     ``tt_bits``: the table has about ``2**tt_bits`` entries of 8 bytes, two a bucket
-    (default 20: 8 MiB; at least 2**16 on a 64-bit board; see ``agents.search.table``). ``symmetric``: mirror images share table entries in the
+    (default 20: 8 MiB; at least 2**16 on a 64-bit board; see ``agents.solver.table``). ``symmetric``: mirror images share table entries in the
     first ``SYM_STONES`` plies (True), never (False), or below a given number of stones."""
 
     def __init__(self, rows=6, columns=7, inarow=4, tt_bits=DEFAULT_TT_BITS, symmetric=True,
@@ -115,13 +116,13 @@ class Solver:
         self.st = np.zeros((depth, 9), dtype=np.int64)
         self.mv = np.zeros((depth, 5 * self.columns), dtype=np.int64)
         self.sc = np.zeros((depth, self.columns), dtype=np.int64)
-        self.stats = new_stats()
+        self.counters = new_counters()
         self.nodes = 0
         self.dbk, self.dbv, self.database = _NO_KEYS, _NO_VALUES, None
         self.threads = int(threads)
         self._helpers = [_Helper(self, k) for k in range(1, self.threads)]
         self._pool = None
-        self.probes = []  # with helpers, the last solve's probes (agents.search.solver_split)
+        self.probes = []  # with helpers, the last solve's probes (agents.solver.split)
 
     def reset(self):
         """Empty the transposition table."""
@@ -130,13 +131,18 @@ class Solver:
     def position(self, moves=""):
         return Position.from_moves(moves, self.rows, self.columns, self.inarow)
 
-    def _check(self, p):
+    def _position_of(self, p):
+        """``p`` as a :class:`Position` of this solver's board: a move string is parsed
+        (``ValueError`` on a bad one), a Position of another board is a ``ValueError``."""
+        if isinstance(p, str):
+            return self.position(p)
         if (p.rows, p.columns, p.inarow) != (self.rows, self.columns, self.inarow):
             raise ValueError(f"position is {p.columns}x{p.rows}/{p.inarow}, solver is "
                              f"{self.columns}x{self.rows}/{self.inarow}")
+        return p
 
     def use_database(self, db):
-        """Stop the search at every position ``db`` (an :class:`agents.search.database.Database`
+        """Stop the search at every position ``db`` (an :class:`agents.solver.database.Database`
         of this board shape) holds; ``None`` searches without one. The table is emptied:
         its bounds do not depend on the database, but a fresh start keeps runs comparable."""
         if db is None:
@@ -152,7 +158,7 @@ class Solver:
         self.reset()
 
     def _run(self, fn, p, extra, deadline, *out, helper_extra=None, alone=False):
-        """``fn(pos, mask, moves, *extra, g, tables..., stats, deadline, *out)``.
+        """``fn(pos, mask, moves, *extra, g, tables..., counters, deadline, *out)``.
 
         With ``threads > 1`` (lazy SMP, as in c4 and chess engines): each helper thread
         runs the same call on its own stack arrays, sharing the table (its int64 entries
@@ -166,20 +172,20 @@ class Solver:
         main thread, whose call returns when all the work is done (then the helpers are
         stopped: what they still search is a copy of done work). ``nodes`` counts every
         thread's. ``alone``: the main thread only (work too small to share)."""
-        self.stats[:] = 0
+        self.counters[:] = 0
         split = helper_extra is not None
         futures = []
         if self._helpers and not alone:
             pool = self._executor()
             for h in self._helpers:
-                h.stats[:] = 0  # here, not in the thread: a stop set before it starts holds
+                h.counters[:] = 0  # here, not in the thread: a stop set before it starts holds
             futures = [pool.submit(h.run, fn, p, helper_extra if split else extra, deadline,
                                          out, split) for h in self._helpers]
         r = fn(p.pos, p.mask, p.moves, *extra, self.g, self.tt, self.dbk, self.dbv, self.st, self.mv,
-               self.sc, self.stats, float(deadline), *out)
-        nodes = int(self.stats[S_NODES])
+               self.sc, self.counters, float(deadline), *out)
+        nodes = int(self.counters[S_NODES])
         for h in self._helpers:
-            h.stats[S_STOP] = 1
+            h.counters[S_STOP] = 1
         for f in futures:
             nodes += f.result()
         self.nodes = nodes
@@ -194,13 +200,11 @@ class Solver:
 
     def solve(self, p, weak=False, deadline=0.0):
         """Score of ``p`` (a Position or a move string); None if ``deadline`` passed."""
-        if isinstance(p, str):
-            p = self.position(p)
-        self._check(p)
-        if self._helpers:  # each thread on its own probe (agents.search.solver_split)
+        p = self._position_of(p)
+        if self._helpers:  # each thread on its own probe (agents.solver.split)
             return solve_split(self, p, bool(weak), deadline)
         r = self._run(_solve, p, (bool(weak),), deadline)
-        return None if self.stats[S_ABORTED] else int(r)
+        return None if self.counters[S_ABORTED] else int(r)
 
     def analyze(self, p, weak=False, deadline=0.0, partial=False):
         """Score of each column (INVALID_MOVE = -1000 for a full one); None if ``deadline``
@@ -210,16 +214,14 @@ class Solver:
         columns (the main thread from the centre, a helper from the edges) rather than
         searching the same one. At the database's stones each column's search starts at
         the database's bound (``_sibling_floor``: at least the position's score)."""
-        if isinstance(p, str):
-            p = self.position(p)
-        self._check(p)
+        p = self._position_of(p)
         out = np.full(self.columns, UNSOLVED, dtype=np.int64)
         claim = np.zeros(self.columns, dtype=np.int64)
         # before the database's stones every column is a few probes of it: no threads
         small = 0 <= self.g[G_DB] and p.moves < self.g[G_DB]
         self._run(_columns, p, (bool(weak), EXACT, False), deadline, out, claim,
                   helper_extra=(bool(weak), EXACT, True), alone=small)
-        if self.stats[S_ABORTED] and not partial:
+        if self.counters[S_ABORTED] and not partial:
             return None
         return [None if v == UNSOLVED else int(v) for v in out]
 
@@ -227,13 +229,11 @@ class Solver:
         """Columns whose score is at least ``t`` (0-based, left to right); None if
         ``deadline`` passed. With ``t`` the position's exact score these are the
         optimal columns; with ``t = 0`` the columns that keep at least a draw."""
-        if isinstance(p, str):
-            p = self.position(p)
-        self._check(p)
+        p = self._position_of(p)
         out = np.full(self.columns, UNSOLVED, dtype=np.int64)
         t = max(int(t), -self.rows * self.columns)  # every score is above -N (and EXACT)
         self._run(_columns, p, (False, t, False), deadline, out, np.zeros(self.columns, np.int64))
-        if self.stats[S_ABORTED]:
+        if self.counters[S_ABORTED]:
             return None
         return [c for c in range(self.columns) if out[c] == 1]
 
@@ -241,24 +241,20 @@ class Solver:
         """True if the score of ``p`` is at least ``t``, False if it is below; None if
         ``deadline`` passed. One null-window search: bounding a score this way is much
         cheaper than solving it when ``|t|`` is large (short wins are all it looks for)."""
-        if isinstance(p, str):
-            p = self.position(p)
-        self._check(p)
+        p = self._position_of(p)
         n = self.rows * self.columns
         if p.moves >= n:
             return t <= 0
         if any(p.can_play(c) and p.is_winning_move(c) for c in range(self.columns)):
             return (n + 1 - p.moves) // 2 >= t
         r = self._run(_search, p, (int(t) - 1, int(t)), deadline)
-        return None if self.stats[S_ABORTED] else bool(r >= t)
+        return None if self.counters[S_ABORTED] else bool(r >= t)
 
     def best_move(self, p, deadline=0.0, weak_first=True, weak=False):
         """``(column, lo, hi, complete)``: an optimal 0-based column when ``complete``;
         otherwise the column scores at least ``lo`` and the position is in ``[lo, hi]``.
         ``weak``: only the outcome, ``lo == hi`` in (-1, 0, 1), the column keeps it."""
-        if isinstance(p, str):
-            p = self.position(p)
-        self._check(p)
+        p = self._position_of(p)
         if p.moves >= self.rows * self.columns:
             raise ValueError("the board is full: no move to choose")
         result = np.zeros(3, dtype=np.int64)
@@ -266,7 +262,7 @@ class Solver:
         col, lo, hi = int(result[0]), int(result[1]), int(result[2])
         if weak:  # the shortcuts (win now, all moves lose, last cells) give exact scores
             lo, hi = (lo > 0) - (lo < 0), (hi > 0) - (hi < 0)
-        return col, lo, hi, not self.stats[S_ABORTED]
+        return col, lo, hi, not self.counters[S_ABORTED]
 
     def principal_variation(self, p, score=None, deadline=0.0):
         """``(line, complete)``: from ``p``, 0-based columns that keep the position's exact
@@ -277,9 +273,7 @@ class Solver:
         kernel call (``_line``; helper threads run it beside, in their own tie order, and
         fill the table). Past ``deadline`` the line found so far comes back with
         ``complete`` False; a ``score`` that is not the position's raises ValueError."""
-        if isinstance(p, str):
-            p = self.position(p)
-        self._check(p)
+        p = self._position_of(p)
         n = self.rows * self.columns
         q = p.copy()
         if score is None:
@@ -312,7 +306,7 @@ class _Helper:
         self.st = np.zeros_like(solver.st)
         self.mv = np.zeros_like(solver.mv)
         self.sc = np.zeros_like(solver.sc)
-        self.stats = new_stats()
+        self.counters = new_counters()
         W = solver.columns
         order = [int(c) for c in solver.g[G_ORDER:G_ORDER + W]]
         mirrored = [W - 1 - c for c in order]
@@ -331,8 +325,8 @@ class _Helper:
         s = self.solver
         g = self.geometry()
         fn(p.pos, p.mask, p.moves, *extra, g, s.tt, s.dbk, s.dbv, self.st, self.mv, self.sc,
-           self.stats, float(deadline), *(out if share else [o.copy() for o in out]))
-        return int(self.stats[S_NODES])
+           self.counters, float(deadline), *(out if share else [o.copy() for o in out]))
+        return int(self.counters[S_NODES])
 
 
 def kernel_calls(solver=None):

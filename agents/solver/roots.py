@@ -1,6 +1,6 @@
 """The exact solver's root entry points: each takes a position and the solver's shared
-arrays (``g, tt, dbk, dbv, st, mv, sc, stats, deadline``, see :class:`agents.search.solver.Solver`)
-and calls the search kernel (:func:`agents.search.solver_kernel._search`) once per
+arrays (``g, tt, dbk, dbv, st, mv, sc, counters, deadline``, see :class:`agents.solver.solver.Solver`)
+and calls the search kernel (:func:`agents.solver.kernel._search`) once per
 null-window probe.
 
 * ``_solve``: the exact score (null-window probes narrowing the interval);
@@ -12,11 +12,11 @@ import numpy as np
 
 from agents.board.bitboard import popcount
 from agents.board.jit import njit
-from agents.search.position import (G_DB, G_H, G_N, G_ORDER, G_ROWS, G_W, can_win_next, column_of,
+from agents.solver.bits import (G_DB, G_H, G_N, G_ORDER, G_ROWS, G_W, can_win_next, column_of,
                                     non_losing_moves, possible_moves, winning_cells)
-from agents.search.solver_kernel import _half, _search
-from agents.search.stats import S_ABORTED
-from agents.search.table import DB_MISSING, db_probe
+from agents.solver.kernel import _half, _search
+from agents.search.counters import S_ABORTED
+from agents.solver.table import DB_MISSING, db_probe
 
 INVALID_MOVE = -1000  # the score of a full column in ``_columns``' output
 EXACT = INVALID_MOVE  # ``_columns``' threshold meaning "the exact score"
@@ -51,7 +51,7 @@ def _sibling_floor(pos, mask, g, dbk, dbv):
 
 
 @njit(nogil=True)
-def _solve(pos, mask, moves, weak, g, tt, dbk, dbv, st, mv, sc, stats, deadline, floor=-1000):
+def _solve(pos, mask, moves, weak, g, tt, dbk, dbv, st, mv, sc, counters, deadline, floor=-1000):
     """Exact score (weak: -1, 0, 1) of a position that is not over; 0 if aborted.
     ``floor``: a score the position is known to reach (the first probe asks whether it
     does better); a position of one stone more than the database's gets the database's
@@ -76,8 +76,8 @@ def _solve(pos, mask, moves, weak, g, tt, dbk, dbv, st, mv, sc, stats, deadline,
         lo = floor
         med = floor
     while lo < hi:
-        r = _search(pos, mask, moves, med, med + 1, g, tt, dbk, dbv, st, mv, sc, stats, deadline)
-        if stats[S_ABORTED]:
+        r = _search(pos, mask, moves, med, med + 1, g, tt, dbk, dbv, st, mv, sc, counters, deadline)
+        if counters[S_ABORTED]:
             return 0
         if r <= med:
             hi = r
@@ -104,7 +104,7 @@ def _column_move(mask, c, g):
 
 
 @njit(nogil=True)
-def _columns(pos, mask, moves, weak, t, reverse, g, tt, dbk, dbv, st, mv, sc, stats, deadline, out,
+def _columns(pos, mask, moves, weak, t, reverse, g, tt, dbk, dbv, st, mv, sc, counters, deadline, out,
              claim):
     """Each column's verdict into ``out``: INVALID_MOVE for a full column; with ``t ==
     EXACT`` the exact score of playing it (weak: -1, 0, 1); otherwise 1 if playing it
@@ -136,15 +136,15 @@ def _columns(pos, mask, moves, weak, t, reverse, g, tt, dbk, dbv, st, mv, sc, st
                 r = 1 if weak else (N + 1 - moves) // 2
             elif t == EXACT:
                 r = -_solve(pos ^ mask, mask | move, moves + 1, weak, g, tt, dbk, dbv, st, mv, sc,
-                            stats, deadline)
+                            counters, deadline)
             elif moves + 1 >= N:  # the board is full after this move: a draw
                 r = 0
             elif can_win_next(pos ^ mask, mask | move, g):  # hands the opponent a four
                 r = -((N - moves) // 2)
             else:
                 r = -_search(pos ^ mask, mask | move, moves + 1, -t, -(t - 1), g, tt, dbk, dbv, st,
-                             mv, sc, stats, deadline)
-            if stats[S_ABORTED]:
+                             mv, sc, counters, deadline)
+            if counters[S_ABORTED]:
                 return
             if t == EXACT:
                 out[c] = r
@@ -153,7 +153,7 @@ def _columns(pos, mask, moves, weak, t, reverse, g, tt, dbk, dbv, st, mv, sc, st
 
 
 @njit(nogil=True)
-def _best_move(pos, mask, moves, weak_first, weak, g, tt, dbk, dbv, st, mv, sc, stats, deadline, result):
+def _best_move(pos, mask, moves, weak_first, weak, g, tt, dbk, dbv, st, mv, sc, counters, deadline, result):
     """An optimal column and the score interval, into ``result`` = (col, lo, hi).
 
     The column's score is at least ``lo``; the position's score is in
@@ -231,8 +231,8 @@ def _best_move(pos, mask, moves, weak_first, weak, g, tt, dbk, dbv, st, mv, sc, 
             c = order[i]
             move = safe & g[G_ORDER + W + c]
             r = -_search(pos ^ mask, mask | move, moves + 1, -(med + 1), -med, g, tt, dbk, dbv, st, mv, sc,
-                         stats, deadline)
-            if stats[S_ABORTED]:
+                         counters, deadline)
+            if counters[S_ABORTED]:
                 return
             if r > med:
                 lo = r
@@ -256,7 +256,7 @@ def _best_move(pos, mask, moves, weak_first, weak, g, tt, dbk, dbv, st, mv, sc, 
 
 
 @njit(nogil=True)
-def _line(pos, mask, moves, score, g, tt, dbk, dbv, st, mv, sc, stats, deadline, line):
+def _line(pos, mask, moves, score, g, tt, dbk, dbv, st, mv, sc, counters, deadline, line):
     """A principal variation of a position whose exact score is ``score`` (side to move),
     into ``line``: 0-based columns that keep the score at every ply to the end of the
     game; returns its length, or ``-1 - length`` when the deadline stopped it (``line``
@@ -296,9 +296,9 @@ def _line(pos, mask, moves, score, g, tt, dbk, dbv, st, mv, sc, stats, deadline,
             elif can_win_next(cpos, cmask, g):  # the child wins at once
                 holds = (N - moves) // 2 < 1 - s
             else:
-                r = _search(cpos, cmask, moves + 1, -s, 1 - s, g, tt, dbk, dbv, st, mv, sc, stats,
+                r = _search(cpos, cmask, moves + 1, -s, 1 - s, g, tt, dbk, dbv, st, mv, sc, counters,
                             deadline)
-                if stats[S_ABORTED]:
+                if counters[S_ABORTED]:
                     return -1 - k
                 holds = r < 1 - s
             if holds:

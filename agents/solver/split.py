@@ -1,12 +1,12 @@
 """Several threads on one exact score: each thread on its own null-window probe.
 
 One thread solves a position by a sequence of null-window probes (``_solve`` in
-:mod:`agents.search.solver_roots`): "is the score above ``t``?", each answer (fail-soft,
+:mod:`agents.solver.roots`): "is the score above ``t``?", each answer (fail-soft,
 a bound) narrowing ``[lo, hi]`` until it closes. The probes run one after the other, and
 the last two, at the score itself, cost the most (on ``begin.txt`` the dearest probe of
 each position is 54% of all nodes).
 
-With helper threads (:class:`agents.search.solver.Solver` with ``threads > 1``) the
+With helper threads (:class:`agents.solver.solver.Solver` with ``threads > 1``) the
 threads share the interval and the table, and each runs a probe of its own:
 
 * the main thread probes where one thread would (c4's rule: the first probe halves the
@@ -15,9 +15,9 @@ threads share the interval and the table, and each runs a probe of its own:
 * a helper probes the nearest threshold no thread is on, on the side the interval last
   moved to (below, at the start: a search usually proves a loss bound before a win);
   when only the main thread's probe is left, it searches that one too, in its own move
-  order (lazy SMP, as :meth:`agents.search.solver.Solver._run` does);
+  order (lazy SMP, as :meth:`agents.solver.solver.Solver._run` does);
 * an answer that makes another thread's probe pointless (its threshold outside the
-  interval now) stops that thread (``stats[S_STOP]``), which then takes a new probe.
+  interval now) stops that thread (``counters[S_STOP]``), which then takes a new probe.
 
 This is Baudet's parallel aspiration search (1978: processors searching disjoint windows)
 with null windows. Only answers of probes that ran to the end are used, so the score is
@@ -25,10 +25,10 @@ the one thread's. A deadline stops every thread and the score is None.
 """
 import threading
 
-from agents.search.position import G_DB
-from agents.search.solver_kernel import _search
-from agents.search.solver_roots import _sibling_floor
-from agents.search.stats import S_ABORTED, S_NODES, S_STOP
+from agents.solver.bits import G_DB
+from agents.solver.kernel import _search
+from agents.solver.roots import _sibling_floor
+from agents.search.counters import S_ABORTED, S_NODES, S_STOP
 
 FIRST_SIDE = -1  # a helper's first probe: below the main thread's
 
@@ -59,7 +59,7 @@ def solve_split(solver, p, weak, deadline):
     n = solver.rows * solver.columns
     solver.nodes = 0
     solver.probes = []
-    solver.stats[S_ABORTED] = 0
+    solver.counters[S_ABORTED] = 0
     if p.moves >= n:
         return 0
     if any(p.can_play(c) and p.is_winning_move(c) for c in range(solver.columns)):
@@ -73,9 +73,9 @@ def solve_split(solver, p, weak, deadline):
             lo = nxt = floor
     state = {"lo": lo, "hi": hi, "next": nxt, "side": FIRST_SIDE,
              "abort": False}
-    workers = [(solver.g, solver.st, solver.mv, solver.sc, solver.stats)]
+    workers = [(solver.g, solver.st, solver.mv, solver.sc, solver.counters)]
     for h in solver._helpers:
-        workers.append((h.geometry(), h.st, h.mv, h.sc, h.stats))
+        workers.append((h.geometry(), h.st, h.mv, h.sc, h.counters))
     for w in workers:
         w[4][:] = 0
     inflight = {}  # thread -> the threshold it searches
@@ -95,22 +95,22 @@ def solve_split(solver, p, weak, deadline):
                 workers[j][4][S_STOP] = 1
 
     def work(k):
-        g, st, mv, sc, stats = workers[k]
+        g, st, mv, sc, counters = workers[k]
         while True:
             with lock:
                 if state["abort"] or state["lo"] >= state["hi"]:
                     return
-                stats[S_STOP] = 0
-                stats[S_ABORTED] = 0
+                counters[S_STOP] = 0
+                counters[S_ABORTED] = 0
                 t = next_probe(k, state["lo"], state["hi"], state["next"], state["side"],
                                set(inflight.values()))
                 inflight[k] = t
             r = _search(p.pos, p.mask, p.moves, t, t + 1, g, solver.tt, solver.dbk, solver.dbv,
-                        st, mv, sc, stats, float(deadline))
+                        st, mv, sc, counters, float(deadline))
             with lock:
                 del inflight[k]
-                if stats[S_ABORTED]:
-                    if stats[S_STOP] and not state["abort"]:
+                if counters[S_ABORTED]:
+                    if counters[S_STOP] and not state["abort"]:
                         solver.probes.append((k, t, None))
                         continue  # stopped as pointless: take another probe
                     state["abort"] = True  # the deadline: every thread stops
@@ -134,7 +134,7 @@ def solve_split(solver, p, weak, deadline):
             f.result()
     solver.nodes = sum(int(w[4][S_NODES]) for w in workers)
     if state["abort"]:
-        solver.stats[S_ABORTED] = 1
+        solver.counters[S_ABORTED] = 1
         return None
     lo = state["lo"]
     if weak:

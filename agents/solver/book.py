@@ -1,13 +1,13 @@
-"""The opening book: its file format (``encode_book``/``decode_book``), mirror folding
-(``canonical``) and lookup (:class:`Book`), read from the package resource
-``BOOK_NAME`` through :mod:`agents.resources`. Built by ``scripts/tools/make_book.py``
+"""The opening book: its file format (``encode_book``/``decode_book``) and lookup (:class:`Book`), read from the package resource
+``BOOK_NAME`` through :mod:`agents.resources`; keys are folded with
+:func:`agents.solver.position.canonical`. Built by ``scripts/tools/make_book.py``
 with the exact solver; played by the ``perfect`` agent (:mod:`agents.players.perfect`)."""
 import struct
 import zlib
 
 import numpy as np
 
-from agents.board.position import mirror_key
+from agents.solver.position import canonical
 from agents.resources import read_resource
 
 BOOK_NAME = "book7x6.bin"
@@ -25,12 +25,6 @@ BOOK_MAGIC = b"C4BOOK1\0"
 
 EXACT, WEAK, HEURISTIC = 0, 1, 2
 KIND_NAMES = {EXACT: "exact", WEAK: "weak", HEURISTIC: "heuristic"}
-
-
-def canonical(key, rows, columns):
-    """(canonical key, mirrored?)"""
-    m = mirror_key(key, rows, columns)
-    return (m, True) if m < key else (key, False)
 
 
 def encode_book(entries, rows, columns, inarow, max_stones):

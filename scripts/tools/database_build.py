@@ -1,16 +1,16 @@
 """Build an opening database: the exact score of every position of ``ply`` stones on one
-board shape, in the package's own format (:func:`agents.search.database.save`; the same
-:func:`agents.search.database.load` reads it and :meth:`agents.search.solver.Solver.use_database`
-stops its search on it). The command line is ``connectx book build``
-(:mod:`scripts.commands.book`); this module holds the work, without printing.
+board shape, in the package's own format (:func:`agents.solver.database.save`; the same
+:func:`agents.solver.database.load` reads it and :meth:`agents.solver.solver.Solver.use_database`
+stops its search on it). The command line is ``connectx database build``
+(:mod:`scripts.commands.database`); this module holds the work, without printing.
 
-Which positions (:mod:`agents.search.ply_positions`): every position of ``ply`` stones
+Which positions (:mod:`agents.solver.layers`): every position of ``ply`` stones
 reached by legal moves that never complete a line of ``inarow`` (a position with a four
 on the board is over, not held), one entry for a position and its mirror image
-(:func:`agents.search.table.db_key`), and, as in BitBully's files, not the positions
+(:func:`agents.solver.table.db_key`), and, as in BitBully's files, not the positions
 whose side to move can win at once (their score is known without a database, and the
 solver never asks for them). Scores are the solver's (side to move, see
-:mod:`agents.search.solver`).
+:mod:`agents.solver.solver`).
 
 How: the positions, sorted by key, are cut into chunks of ``chunk`` positions, and each
 chunk is solved by :func:`solve_chunk` -- here, in a process pool or on a Dask cluster --
@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.search.ply_positions import check_shape, geometry, positions
+from agents.solver.layers import check_shape, geometry, positions
 
 PARTS_SUFFIX = ".parts"
 JOB_FILE = "job.json"
@@ -59,10 +59,10 @@ _LEAVES_LOCK = threading.Lock()
 def leaves_database(leaves, rows, columns, inarow, ply):
     """The database to stop the search at, for a build of ``ply`` stones, or None.
 
-    ``leaves``: "default" (:func:`agents.search.database.default_database`, used when it
+    ``leaves``: "default" (:func:`agents.solver.database.default_database`, used when it
     holds at least ``ply`` stones), None, or a path (``ValueError`` if it is another
     board or fewer stones). Loaded once a process."""
-    from agents.search import database as D
+    from agents.solver import database as D
     if leaves is None:
         return None
     key = (leaves, rows, columns, inarow)
@@ -88,7 +88,7 @@ def leaves_database(leaves, rows, columns, inarow, ply):
 
 
 def _solver(rows, columns, inarow, leaves, ply):
-    from agents.search.solver import Solver
+    from agents.solver.solver import Solver
     key = (rows, columns, inarow, leaves, ply)
     cached = getattr(_LOCAL, "solver", None)
     if cached is None or cached[0] != key:
@@ -114,7 +114,7 @@ class Task:
 def solve_chunk(task):
     """``(index, scores)``: the exact score (int8, side to move) of each position of the
     task, by the solver with the task's database at the leaves."""
-    from agents.search.position import Position
+    from agents.solver.position import Position
     s = _solver(task.rows, task.columns, task.inarow, task.leaves, task.ply)
     out = np.empty(len(task.pos), dtype=np.int8)
     for i in range(len(task.pos)):
@@ -231,7 +231,7 @@ def build(rows, columns, inarow, ply, out, workers=1, dask=None, chunk=None, lea
     solved so far (also after the chunks found on disk); ``on_chunk(index, written)``:
     after each chunk file is written (``written`` chunks so far in this run).
     ``ValueError`` for bad input. Returns a :class:`BuildReport`."""
-    from agents.search import database as D
+    from agents.solver import database as D
     t0 = time.perf_counter()
     out = os.fspath(out)
     check_shape(rows, columns, inarow, ply)
@@ -306,7 +306,7 @@ def _run_pool(tasks, workers, finished):
 
 def _run_dask(tasks, dask, finished):
     from scripts.arena.pools import dask_map
-    dask_map(solve_chunk, tasks, dask, "scripts.tools.book_build", lambda r: finished(*r))
+    dask_map(solve_chunk, tasks, dask, "scripts.tools.database_build", lambda r: finished(*r))
 
 
 # ---------------------------------------------------------------------------
@@ -358,7 +358,7 @@ def read_bitbully_8ply(path):
 
 
 def _db_key(pos, mask, g):
-    from agents.search.table import db_key
+    from agents.solver.table import db_key
     return db_key(np.int64(pos), np.int64(mask), g)
 
 

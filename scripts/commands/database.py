@@ -1,11 +1,11 @@
-"""``connectx book build``: an opening database of any board that fits the bitboard -- the
+"""``connectx database build``: an opening database of any board that fits the bitboard -- the
 exact score of every position of N stones -- in the package's format, which
 ``connectx solve``, the page and the ``perfect`` agent's solver read
-(:mod:`agents.search.database`). The work is :mod:`scripts.tools.book_build`.
+(:mod:`agents.solver.database`). The work is :mod:`scripts.tools.database_build`.
 
-    connectx book build --config rows=4,columns=5,inarow=4 --plies 8 --out 5x4-8.cxdb
-    connectx book build --plies 8 --out 7x6-8.cxdb --workers 2
-    connectx book build --plies 6 --out 7x6-6.cxdb --dask tcp://scheduler:8786
+    connectx database build --config rows=4,columns=5,inarow=4 --plies 8 --out 5x4-8.cxdb
+    connectx database build --plies 8 --out 7x6-8.cxdb --workers 2
+    connectx database build --plies 6 --out 7x6-6.cxdb --dask tcp://scheduler:8786
 
 Held: every position of N stones reached without a four, a position and its mirror
 image once; like BitBully's files, not the positions whose side to move wins at once.
@@ -26,7 +26,7 @@ def board(ap, text):
     return shape["rows"], shape["columns"], shape["inarow"]
 
 
-def main(argv=None, prog="python -m scripts.commands.book build"):
+def main(argv=None, prog="python -m scripts.commands.database build"):
     ap = ArgumentParser(prog=prog, description="Solve every position of N stones of a board and "
                         "write them as an opening database (resumable).")
     add_config_argument(ap, board_only=True)
@@ -52,7 +52,7 @@ def main(argv=None, prog="python -m scripts.commands.book build"):
     args = ap.parse_args(argv)
     rows, columns, inarow = board(ap, args.config)
 
-    from scripts.tools import book_build
+    from scripts.tools import database_build
     bar = None
 
     def on_progress(done, total):
@@ -65,7 +65,7 @@ def main(argv=None, prog="python -m scripts.commands.book build"):
 
     error = None
     try:
-        report = book_build.build(rows, columns, inarow, args.plies, args.out, workers=args.workers,
+        report = database_build.build(rows, columns, inarow, args.plies, args.out, workers=args.workers,
                                   dask=args.dask, chunk=args.chunk,
                                   leaves=None if args.no_database else (args.leaves or "default"),
                                   on_progress=on_progress)

@@ -8,20 +8,20 @@ lines starting with ``#`` are ignored, so the labelled position files
 columns in range, no full column, no four in a row (the position must not be over).
 
 ``balanced:K`` is the package's own suite for the standard 7x6 board, shipped in
-``scripts/data/openings/balancedK.txt`` and made by::
+``scripts/data/suites/balancedK.txt`` and made by::
 
-    python -m scripts.tools.openings --generate K [--bound T] [--budget SECONDS]
+    python -m scripts.tools.suites --generate K [--bound T] [--budget SECONDS]
 
 Every K-ply move sequence is played out; sequences that reach the same position
 (transpositions) or its mirror image count once (the smallest move string is kept).
 "Close to balanced" means: the exact solver proves ``|score| <= T`` (default
 :data:`BOUND` = 4), i.e. with perfect play neither side connects four before its
 ``22 - T``-th stone -- the game goes to the last few empty cells. That takes two
-null-window searches (:meth:`agents.search.solver.Solver.score_at_least` at ``T + 1`` and
+null-window searches (:meth:`agents.solver.solver.Solver.score_at_least` at ``T + 1`` and
 ``-T``), far cheaper than an exact solve of a 4-stone position (seconds to minutes
 each). The kept openings are then narrowed towards their exact score with the time
 left, so each line reads ``moves lo hi``: the score (side to move, the convention of
-:mod:`agents.search.solver`) lies in ``[lo, hi]``, exact when ``lo == hi``. Openings whose
+:mod:`agents.solver.solver`) lies in ``[lo, hi]``, exact when ``lo == hi``. Openings whose
 bound could not be proved within the per-search deadline are left out and counted in
 the file's header.
 """
@@ -30,7 +30,7 @@ import os
 import numpy as np
 
 BOUND = 4  # "close to balanced": |score| <= BOUND (win, if any, at the 18th stone or later)
-DATA_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "openings")
+DATA_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "suites")
 STANDARD = (6, 7, 4)  # rows, columns, inarow of the shipped suites
 
 
@@ -56,7 +56,7 @@ def shipped():
 
 def check_opening(moves, rows, columns, inarow):
     """``ValueError`` if ``moves`` is not a legal, unfinished position on this board."""
-    from agents.search.position import Position
+    from agents.solver.position import Position
     if not moves.isdigit() and moves:
         bad = next(ch for ch in moves if not ch.isdigit())
         raise ValueError(f"opening {moves!r}: {bad!r} is not a column")
@@ -134,7 +134,7 @@ def mirror(moves, columns=7):
 def distinct_openings(k, rows=6, columns=7, inarow=4):
     """Every unfinished position after ``k`` plies, mirror images folded: the smallest
     move string reaching it or its mirror, sorted."""
-    from agents.search.position import Position
+    from agents.solver.position import Position
     best = {}
     frontier = [("", Position(rows, columns, inarow))]
     for _ in range(k):

@@ -1,7 +1,7 @@
 """The exact solver's two sizing options, their default and their check, in plain Python
-(no numpy, no numba): :class:`agents.search.solver.Solver` checks them here, and so does
+(no numpy, no numba): :class:`agents.solver.solver.Solver` checks them here, and so does
 ``connectx solve`` before its first line, which the package's opening scores may answer
-without building a solver (:mod:`agents.solver`)."""
+without building a solver (``connectx solve``, :mod:`scripts.commands.solve`)."""
 import numbers
 
 # About 2**20 entries of 8 bytes: 8 MiB. With one entry a slot, larger tables saved nodes

@@ -1,13 +1,13 @@
-"""Generate a ``balanced:K`` opening suite for :mod:`scripts.arena.openings` with the
+"""Generate a ``balanced:K`` opening suite for :mod:`scripts.arena.suites` with the
 exact solver (how and why: that module's docstring).
 
-    python -m scripts.tools.openings --generate K [--bound T] [--deadline S] [--budget SECONDS]
+    python -m scripts.tools.suites --generate K [--bound T] [--deadline S] [--budget SECONDS]
 """
 import os
 import sys
 import time
 
-from scripts.arena.openings import BOUND, DATA_DIR, STANDARD, distinct_openings, suite_path
+from scripts.arena.suites import BOUND, DATA_DIR, STANDARD, distinct_openings, suite_path
 from scripts.args import ArgumentParser
 
 
@@ -17,7 +17,7 @@ def generate(k, bound=BOUND, deadline_each=20.0, budget=600.0, log=sys.stderr):
     Phase 1 proves ``-bound <= score <= bound`` (or refutes it) for each opening with
     a deadline of ``deadline_each`` seconds per search; phase 2 narrows the kept ones
     towards their exact score by bisection until ``budget`` seconds have passed."""
-    from agents.search.solver import Solver, warm_up
+    from agents.solver.solver import Solver, warm_up
     solver = Solver(*STANDARD)
     warm_up(solver)
     start, cpu0 = time.perf_counter(), time.process_time()
@@ -72,7 +72,7 @@ def write_suite(path, k, rows, counts, bound, command):
     """Write the kept ``rows`` with a header saying how they were made."""
     with open(path, "w", encoding="utf-8") as f:
         f.write(f"# balanced:{k} -- {k}-ply openings of 7x6 Connect Four (1-based columns) that\n"
-                f"# the exact solver (agents.solver) proves close to balanced: |score| <= {bound}\n"
+                f"# the exact solver (connectx solve) proves close to balanced: |score| <= {bound}\n"
                 f"# (side to move; with perfect play no four before the {22 - bound}th stone).\n"
                 f"# Transpositions and mirror images folded (smallest move string kept).\n"
                 f"# Line: moves lo hi -- the exact score lies in [lo, hi] (exact if lo == hi).\n"
@@ -87,7 +87,7 @@ def write_suite(path, k, rows, counts, bound, command):
 
 
 def main(argv=None):
-    p = ArgumentParser(prog="python -m scripts.tools.openings",
+    p = ArgumentParser(prog="python -m scripts.tools.suites",
                        description="Generate a balanced:K opening suite.")
     p.add_argument("--generate", type=int, required=True, metavar="K", help="plies")
     p.add_argument("--bound", type=int, default=BOUND, help=f"|score| bound (default {BOUND})")
@@ -98,7 +98,7 @@ def main(argv=None):
     if not 0 <= args.generate <= 8 or args.bound < 0:
         p.error("K must be in 0..8 and --bound >= 0")
     rows, counts = generate(args.generate, args.bound, args.deadline, args.budget)
-    command = ("python -m scripts.tools.openings --generate "
+    command = ("python -m scripts.tools.suites --generate "
                f"{args.generate} --bound {args.bound} --deadline {args.deadline:g} "
                f"--budget {args.budget:g}")
     os.makedirs(DATA_DIR, exist_ok=True)
