@@ -10,7 +10,8 @@ from agents.board.grid import column_heights, window_table
 from agents.board.reference import random_position, ref_drop, ref_winner
 from agents.board.rules import parse_config
 from agents.search.horizon import QUIESCENCE_PLIES
-from agents.search.reference import ConnectX, quiescence_value, tutorial_heuristic_flat
+from agents.players.tutorial import tutorial_heuristic_flat
+from agents.search.reference import ConnectX, quiescence_value
 from agents.search.scores import PROVEN, WIN
 from heuristics import threats_eval, windows_eval
 
@@ -203,7 +204,7 @@ def test_minimax_reports_its_line(shape, depth, heuristic):
     board, at a position whose evaluation for the mover is the reported value (the
     tutorial's minimax scores terminal nodes by the heuristic too), and it is the
     tutorial's: every ply's move is a best reply by the tutorial's scores there."""
-    from agents.search.reference import TutorialConfig, tutorial_minimax
+    from agents.players.tutorial import TutorialConfig, tutorial_minimax
     rows, columns, inarow = shape
     config = {"rows": rows, "columns": columns, "inarow": inarow}
     agent = agents.make("minimax", depth=depth, heuristic=heuristic, seed=1)
@@ -297,7 +298,7 @@ def test_no_heuristic_searches_equal_their_references(shape, depth):
     reference's value; ``minimax:heuristic=none`` is the tutorial's minimax with the
     payoff at terminal nodes (1 / -1 / 0) and 0 at the horizon."""
     from agents.players.baselines import tutorial_scores
-    from agents.search.reference import minimax_value
+    from agents.games.game import minimax_value
     from heuristics import get
     rows, columns, inarow = shape
     cfg = parse_config({"rows": rows, "columns": columns, "inarow": inarow})

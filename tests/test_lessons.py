@@ -6,11 +6,12 @@ import random
 
 import pytest
 
-from agents.games.tictactoe import (ThinkPlayer, TicTacToe, legal_cells, parse_board, play,
+from agents.games.tictactoe import (ThinkPlayer, TicTacToe, legal_cells, parse_board, place,
                                     solve, winning_cells)
-from scripts.commands.lesson_games import play as play_terminal, terminal
-from scripts.tools.lessons import by_name, experiments, main
-from scripts.tools.lessons.sampling import _moves_of, book_move, lost_value_share, rollout_book
+from scripts.lessons.terminal import play as play_terminal, terminal
+from scripts.commands.lessons import main
+from scripts.lessons import by_name, experiments
+from scripts.lessons.sampling import _moves_of, book_move, lost_value_share, rollout_book
 
 SLOW = {"connect4-think3", "tutorial-lookahead"}  # numba compiles, the pure-Python tutorial
 
@@ -108,7 +109,7 @@ def test_think_players_win_block_and_fork():
         cells = ThinkPlayer(3, seed=0).candidates(b)
         if cells != legal_cells(b):
             forks += 1
-            assert all(len(winning_cells(play(b, c, mark), mark)) >= 2 for c in cells)
+            assert all(len(winning_cells(place(b, c, mark), mark)) >= 2 for c in cells)
     assert forks > 0
     with pytest.raises(ValueError, match="steps"):
         ThinkPlayer(4)

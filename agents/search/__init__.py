@@ -12,5 +12,6 @@ the evaluations (:mod:`heuristics`), never the players.
   solver, split as in Pascal Pons' ``Position`` / ``Solver``;
 * :mod:`~agents.search.book_format`: the opening book's format and lookup;
 * :mod:`~agents.search.reference`, :mod:`~agents.search.uct_reference`: the slow
-  references the kernels are tested against.
+  references the kernels are tested against (ConnectX on the lessons' game protocol,
+  :mod:`agents.games.game`, whose reference minimax and alpha-beta search it).
 """

@@ -1,6 +1,6 @@
 """The experiments of the seed material, re-run next to the figures it printed.
 
-    python -m scripts.tools.seed_experiments [--games 100] [--tutorial-games 20] [--workers K]
+    python -m scripts.lessons.seed_experiments [--games 100] [--tutorial-games 20] [--workers K]
 
 1. Depth-3 minimax against the rule-based think-3 player (``rules:lookahead=3``), 100
    games, colours alternating. The book printed 68 won, 26 lost, 6 tied for minimax,
@@ -27,7 +27,7 @@ from scripts.args import ArgumentParser, add_seed_argument, fail, positive_int_a
 
 # the book's result for the first agent of experiment 1: (won, tied, lost) of 100
 BOOK_MINIMAX_VS_RULES = (68, 6, 26)
-TUTORIAL = "tutorial"  # the registry's pure-Python tutorial agent (agents/search/reference.py)
+TUTORIAL = "tutorial"  # the registry's pure-Python tutorial agent (agents/players/tutorial.py)
 
 def default_ours():
     """The package's strongest agent at a fixed depth when it has one (reproducible)."""
@@ -52,7 +52,7 @@ def row(label, a, b, games, cfg, seed, workers, book=None):
     print(line, flush=True)
 
 
-def main(argv=None, prog="python -m scripts.tools.seed_experiments"):
+def main(argv=None, prog="python -m scripts.lessons.seed_experiments"):
     p = ArgumentParser(prog=prog, description=__doc__.split("\n")[0])
     p.add_argument("--games", type=positive_int_arg, default=100, help="games of each match (default 100)")
     p.add_argument("--tutorial-games", type=positive_int_arg, default=20,

@@ -3,9 +3,9 @@ tic-tac-toe think-1/2/3 against minimax (the chapter's 10-game test), tic-tac-to
 solved, the coin game, and Connect Four's depth-3 minimax against think-3 and random."""
 import random
 
-from agents.games.tictactoe import (EMPTY, O, X, PerfectPlayer, ThinkPlayer, TicTacToe, play_board_game)
-from agents.search.reference import Counter, alphabeta_value, minimax_value
-from scripts.tools.lessons.rows import Row
+from agents.games.game import Counter, alphabeta_value, minimax_value, play
+from agents.games.tictactoe import EMPTY, O, X, PerfectPlayer, ThinkPlayer, TicTacToe
+from scripts.lessons.rows import Row
 
 
 def tally(first, second, games, seed):
@@ -14,7 +14,8 @@ def tally(first, second, games, seed):
     won = tied = lost = 0
     for i in range(games):
         a, b = first(seed * 100003 + i), second(seed * 100003 + i + 50000)
-        w, _ = play_board_game(a, b) if i % 2 == 0 else play_board_game(b, a)
+        end, _ = play(TicTacToe(), {X: a, O: b} if i % 2 == 0 else {X: b, O: a})
+        w = TicTacToe().winner(end) or EMPTY
         me = X if i % 2 == 0 else O
         won += w == me
         tied += w == EMPTY
@@ -75,7 +76,7 @@ def _games(game, state):
 
 def coins(quick=False, seed=0, progress=False):
     from agents.games.coins import MinimaxPlayer, RandomPlayer, RulePlayer
-    from scripts.tools.coin_game import match, value_table
+    from scripts.lessons.coin_game import match, value_table
     rows = []
     table = value_table(21, 2)
     agree = all(mm == ab == closed for _, mm, ab, closed, _, _ in table)
@@ -140,7 +141,7 @@ def tutorial(quick=False, seed=0, progress=False):
     import agents
     from agents.board.rules import parse_position
     from agents.players.baselines import best_columns
-    from agents.search.reference import TutorialConfig, tutorial_best_columns
+    from agents.players.tutorial import TutorialConfig, tutorial_best_columns
     n = 3 if quick else 8  # the tutorial's pure Python: seconds a position
     ours = agents.make("minimax", depth=3, tactics=False)
     same = 0

@@ -4,9 +4,9 @@ against UCT at equal playouts."""
 import random
 
 from agents.games.tictactoe import TicTacToe, solve
-from agents.search.montecarlo import uct_move, uniform_sampling_move
+from agents.games.searches.montecarlo import uct_move, uniform_sampling_move
 from agents.search.reference import ConnectX
-from scripts.tools.lessons.rows import Progress, Row
+from scripts.lessons.rows import Progress, Row
 
 ROUNDS = (10, 100, 1000, 10000)
 

@@ -5,15 +5,15 @@ paranoid) and sloppy Isolation (expectimax against minimax that ignores chance).
 import math
 import random
 
+from agents.games.game import (Counter, alphabeta_value, best_actions, minimax_value, play,
+                               random_playout)
 from agents.games.isolation import (Isolation, MultiIsolation, SloppyIsolation, mini_isolation,
-                                    my_moves, my_moves_minus_opponent_moves, play_game,
-                                    random_playout)
-from agents.search.deepening import iterative_deepening
-from agents.search.expectimax import expectimax_best
-from agents.search.maxn import maxn_best
-from agents.search.paranoid import paranoid_best
-from agents.search.reference import Counter, alphabeta_value, best_actions, minimax_value
-from scripts.tools.lessons.rows import Progress, Row, better_than_even
+                                    my_moves, my_moves_minus_opponent_moves)
+from agents.games.searches.deepening import iterative_deepening
+from agents.games.searches.expectimax import expectimax_best
+from agents.games.searches.maxn import maxn_best
+from agents.games.searches.paranoid import paranoid_best
+from scripts.lessons.rows import Progress, Row, better_than_even
 
 
 def fmt(v):
@@ -112,8 +112,8 @@ def wins_in_both_seats(g, a, b, pairs, opening_seed, chance_seed, bar):
         start = random_playout(g, None, random.Random(opening_seed + i), 2)
         for seat in (0, 1):
             players = [a, b] if seat == 0 else [b, a]
-            winner, _ = play_game(g, players, random.Random(chance_seed + 2 * i + seat), start)
-            wins += winner == seat
+            end, _ = play(g, players, start, random.Random(chance_seed + 2 * i + seat))
+            wins += g.winner(end) == seat
             bar.update()
     bar.close()
     return wins
