@@ -296,7 +296,10 @@ def test_no_heuristic_searches_equal_their_references(shape, depth):
     """``alphabeta:heuristic=none,quiescence=false`` is plain minimax with win/loss
     values only (0 at the horizon), and with quiescence (the default) the quiescence
     reference's value; ``minimax:heuristic=none`` is the tutorial's minimax with the
-    payoff at terminal nodes (1 / -1 / 0) and 0 at the horizon."""
+    payoff at terminal nodes (1 / -1 / 0) and 0 at the horizon. Its depth counts plies
+    as the tutorial's ``N_STEPS`` does, its own move included: the book chapter's
+    ``minimax(env, depth=3)`` looks 4 plies ahead and is ``minimax:depth=4`` (checked in
+    tests/test_material.py)."""
     from agents.players.baselines import tutorial_scores
     from agents.games.game import minimax_value
     from heuristics import get
@@ -306,7 +309,7 @@ def test_no_heuristic_searches_equal_their_references(shape, depth):
     ab = agents.make("alphabeta", heuristic="none", tt_bits=12, quiescence=False)
     abq = agents.make("alphabeta", heuristic="none", tt_bits=12)
 
-    def tutorial(board, mover, mark, d):  # the chapter's minimax, for ``mark``
+    def tutorial(board, mover, mark, d):  # the tutorial's minimax with payoffs only, for ``mark``
         w = ref_winner(board, rows, columns, inarow)
         if w or d == 0 or all(board):
             return 0 if not w else (1 if w == mark else -1)

@@ -35,12 +35,16 @@ BOOK5 = "book, Connect Four chapter"
 def experiments():
     """Every experiment, in the order of the tour (docs/lessons.md): name, source,
     title, the function that runs it."""
-    from scripts.lessons import adversarial, chapters, sampling
+    from scripts.lessons import adversarial, chapters, pruning, sampling
     return [Experiment(*row) for row in [
         ("mini-isolation", LESSON, "mini-Isolation 3x2: the lesson's checks and the values of "
          "the five openings", adversarial.mini),
         ("isolation-search", LESSON, "5x5 Isolation: minimax against alpha-beta, iterative "
          "deepening, symmetries", adversarial.search5),
+        ("textbook-trees", "tic-tac-toe article", "a small tree backed up by minimax, and the "
+         "leaves alpha-beta never reads", pruning.trees),
+        ("search-windows", LESSON, "aspiration, null windows, MTD(f) and SSS* (MT form) "
+         "against alpha-beta, by nodes", pruning.windows),
         ("isolation-evaluations", LESSON, "5x5 Isolation: my_moves - opponent_moves against "
          "my_moves", adversarial.evaluations),
         ("isolation-3-players", LESSON + " (Korf 1991)", "3-player Isolation: max^n, shallow "
