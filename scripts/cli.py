@@ -37,7 +37,7 @@ COMMANDS = {
     "build": ("scripts.commands.build", "write the one-file Kaggle submission (main.py)"),
     "validate": ("scripts.commands.validate", "play a submission file the way Kaggle does"),
     "fuzz": ("scripts.commands.fuzz", "random configurations and positions: no failure allowed"),
-    "lessons": ("scripts.tools.lessons", "the seed material's experiments beside its figures"),
+    "lessons": ("scripts.commands.lessons", "the seed material's experiments beside its figures"),
     "serve": ("scripts.commands.serve", "play and analyse in the browser (a local web server)"),
     "bench": {name: (f"scripts.bench.{name}", summary) for name, summary in BENCHMARKS.items()},
     "database": {

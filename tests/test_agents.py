@@ -6,7 +6,7 @@ import pytest
 
 import agents
 from agents.board.reference import random_position, ref_drop, ref_legal_moves, ref_winner
-from agents.search.reference import make_tutorial_agent
+from agents.players.tutorial import make_tutorial_agent
 from agents.board.reference import board_from_moves
 
 FAST = {

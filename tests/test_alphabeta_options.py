@@ -10,7 +10,8 @@ from agents.board.grid import column_heights, window_table
 from agents.board.reference import random_position, ref_drop, ref_winner
 from agents.board.rules import parse_config
 from agents.search.horizon import QUIESCENCE_PLIES
-from agents.search.reference import ConnectX, quiescence_value, tutorial_heuristic_flat
+from agents.players.tutorial import tutorial_heuristic_flat
+from agents.search.reference import ConnectX, quiescence_value
 from agents.search.scores import PROVEN, WIN
 from heuristics import threats_eval, windows_eval
 
@@ -203,7 +204,7 @@ def test_minimax_reports_its_line(shape, depth, heuristic):
     board, at a position whose evaluation for the mover is the reported value (the
     tutorial's minimax scores terminal nodes by the heuristic too), and it is the
     tutorial's: every ply's move is a best reply by the tutorial's scores there."""
-    from agents.search.reference import TutorialConfig, tutorial_minimax
+    from agents.players.tutorial import TutorialConfig, tutorial_minimax
     rows, columns, inarow = shape
     config = {"rows": rows, "columns": columns, "inarow": inarow}
     agent = agents.make("minimax", depth=depth, heuristic=heuristic, seed=1)
@@ -295,9 +296,12 @@ def test_no_heuristic_searches_equal_their_references(shape, depth):
     """``alphabeta:heuristic=none,quiescence=false`` is plain minimax with win/loss
     values only (0 at the horizon), and with quiescence (the default) the quiescence
     reference's value; ``minimax:heuristic=none`` is the tutorial's minimax with the
-    payoff at terminal nodes (1 / -1 / 0) and 0 at the horizon."""
+    payoff at terminal nodes (1 / -1 / 0) and 0 at the horizon. Its depth counts plies
+    as the tutorial's ``N_STEPS`` does, its own move included: the book chapter's
+    ``minimax(env, depth=3)`` looks 4 plies ahead and is ``minimax:depth=4`` (checked in
+    tests/test_material.py)."""
     from agents.players.baselines import tutorial_scores
-    from agents.search.reference import minimax_value
+    from agents.games.game import minimax_value
     from heuristics import get
     rows, columns, inarow = shape
     cfg = parse_config({"rows": rows, "columns": columns, "inarow": inarow})
@@ -305,7 +309,7 @@ def test_no_heuristic_searches_equal_their_references(shape, depth):
     ab = agents.make("alphabeta", heuristic="none", tt_bits=12, quiescence=False)
     abq = agents.make("alphabeta", heuristic="none", tt_bits=12)
 
-    def tutorial(board, mover, mark, d):  # the chapter's minimax, for ``mark``
+    def tutorial(board, mover, mark, d):  # the tutorial's minimax with payoffs only, for ``mark``
         w = ref_winner(board, rows, columns, inarow)
         if w or d == 0 or all(board):
             return 0 if not w else (1 if w == mark else -1)

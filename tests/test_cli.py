@@ -47,8 +47,8 @@ class Captured(Exception):
     pass
 
 
-OTHER_SCRIPTS = ["scripts.tools.compare_heuristics", "scripts.tools.coin_game",
-                 "scripts.tools.tictactoe_match", "scripts.tools.seed_experiments",
+OTHER_SCRIPTS = ["scripts.tools.compare_heuristics", "scripts.lessons.coin_game",
+                 "scripts.lessons.tictactoe_match", "scripts.lessons.seed_experiments",
                  "scripts.tools.make_book", "scripts.tools.playout_book", "scripts.tools.suites",
                  "scripts.tools.golden"]
 

@@ -4,10 +4,10 @@ expectation over the outcomes of the first move."""
 import math
 import random
 
-from agents.games.isolation import SloppyIsolation, mini_isolation, random_playout
+from agents.games.isolation import SloppyIsolation, mini_isolation
 from agents.games.tictactoe import TicTacToe, solve
-from agents.search.expectimax import expectimax_best, expectimax_value
-from agents.search.reference import minimax_value
+from agents.games.searches.expectimax import expectimax_best, expectimax_value
+from agents.games.game import minimax_value, random_playout
 
 
 

@@ -15,11 +15,11 @@ import pytest
 
 import agents
 from agents.games.coins import (CoinEnv, CoinGame, MinimaxPlayer, RandomPlayer, RulePlayer,
-                                mover_loses, play_game)
+                                mover_loses)
+from agents.games.game import Counter, alphabeta_value, best_actions, minimax_value, play
 from agents.games.tictactoe import (EMPTY_BOARD, O, ReferencePlayer, TicTacToe, TicTacToeAgent,
                                     X, best_cells, legal_cells, mark_to_move, parse_board,
-                                    play, solve, winner)
-from agents.search.reference import Counter, alphabeta_value, best_actions, minimax_value
+                                    place, solve, winner)
 
 GAME = TicTacToe()
 
@@ -132,7 +132,7 @@ def worst_result(choices, board_, me):
     cells = choices(board_) if mover == me else legal_cells(board_)
     worst, games = 1, 0
     for c in cells:
-        r, n = worst_result(choices, play(board_, c, mover), me)
+        r, n = worst_result(choices, place(board_, c, mover), me)
         worst, games = min(worst, r), games + n
     return worst, games
 
@@ -253,7 +253,7 @@ def test_seeded_agent_is_reproducible_and_uses_every_drawing_first_move():
 
 @pytest.mark.parametrize("opponent", ["random", "minimax"])
 def test_kaggle_env_games_are_won_or_drawn(opponent, reference_player):
-    from scripts.tools.tictactoe_match import is_clean, play_game as play_kaggle
+    from scripts.lessons.tictactoe_match import is_clean, play_game as play_kaggle
 
     agent = agents.make("tictactoe", seed=0)
     other = "random" if opponent == "random" else reference_player
@@ -293,21 +293,28 @@ def test_coin_game_value_matches_the_closed_form(max_take):
             assert (value, takes) == (1, [coins % (max_take + 1)])
 
 
+def coin_match(first, second):
+    """The winner (1 or 2) of one 21-coin game, ``first`` taking first."""
+    game = CoinGame()
+    end, _ = play(game, {1: first, 2: second})
+    return game.winner(end)
+
+
 @pytest.mark.parametrize("search", ["minimax", "alphabeta"])
 @pytest.mark.parametrize("opponent", [RandomPlayer, RulePlayer])
 def test_minimax_second_wins_100_of_100(search, opponent):
     first = opponent(seed=17)
     second = MinimaxPlayer(search=search, seed=23)
-    winners = Tally(play_game(first, second)[0] for _ in range(100))
+    winners = Tally(coin_match(first, second) for _ in range(100))
     assert winners == {2: 100}
 
 
 def test_rule_player_beats_random_and_minimax_first_loses_to_rules():
     """Contrast: the start is lost for the mover, so minimax first loses to the rule
     player, and the rule player (second) beats random every time too."""
-    assert Tally(play_game(MinimaxPlayer(search="alphabeta", seed=1), RulePlayer(seed=2))[0]
+    assert Tally(coin_match(MinimaxPlayer(search="alphabeta", seed=1), RulePlayer(seed=2))
                  for _ in range(20)) == {2: 20}
-    assert Tally(play_game(RandomPlayer(seed=3), RulePlayer(seed=4))[0]
+    assert Tally(coin_match(RandomPlayer(seed=3), RulePlayer(seed=4))
                  for _ in range(20)) == {2: 20}
 
 
@@ -329,8 +336,22 @@ def test_coin_env_and_bad_input():
     with pytest.raises(ValueError, match="search must be one of"):
         MinimaxPlayer(search="mcts")
     with pytest.raises(ValueError, match="coins >= 1"):
-        MinimaxPlayer()((0, 1))
+        MinimaxPlayer()(CoinGame(), (0, 1))
     with pytest.raises(ValueError, match="seed must be an integer"):
         RandomPlayer(seed=1.5)
-    winner_, takes = play_game(RulePlayer(seed=0), RandomPlayer(seed=0), coins=7)
-    assert sum(takes) == 7 and winner_ == 1 + (len(takes) - 1) % 2
+    game = CoinGame(7)
+    end, takes = play(game, {1: RulePlayer(seed=0), 2: RandomPlayer(seed=0)})
+    assert sum(takes) == 7 and game.winner(end) == 1 + (len(takes) - 1) % 2
+
+
+def test_the_one_play_loop_plays_tictactoe_perfectly_to_a_draw_and_reports_each_move():
+    """``agents.games.game.play``: perfect against perfect is a draw (the game's value),
+    players keyed by mark, and ``watch`` sees each move with the states around it."""
+    from agents.games.tictactoe import PerfectPlayer
+    seen = []
+    end, cells = play(GAME, {X: PerfectPlayer(seed=1), O: PerfectPlayer(seed=2)},
+                      watch=lambda s, a, t: seen.append((s, a, t)))
+    assert GAME.is_terminal(end) and GAME.winner(end) is None and end[0].count(0) == 0
+    assert [a for _, a, _ in seen] == cells and len(cells) == 9
+    assert all(GAME.result(s, a) == t for s, a, t in seen)
+    assert seen[0][0] == GAME.initial() and seen[-1][2] == end

@@ -2,10 +2,11 @@
 
     board (agents.board) <- heuristics <- search (agents.search) <- solver (agents.solver)
         <- players (agents.players)
+    games (agents.games: the lessons' wing, pure Python) <- search (its ConnectX reference)
         <- registry (agents) <- submission
         <- scripts.arena (games between agents) <- scripts.server (the browser app)
         <- scripts.args (the argument layer) <- scripts.cli, and the commands, benchmarks
-           and tools (scripts.commands, scripts.bench, scripts.tools)
+           and tools (scripts.commands, scripts.bench, scripts.tools, scripts.lessons)
 
 A module may import its own room and the rooms below it, never a room above or beside
 it. Imports are read from the source (``ast``: lazy imports inside functions count
@@ -31,10 +32,12 @@ ROOMS = {
     "heuristics": ("agents.board",),
     # package data, read through one function (the bundler embeds it): imports nothing
     "agents.resources": (),
+    # the lessons' wing: the Game protocol, its reference searches and one game loop,
+    # the lessons' searches and games; pure Python, it imports nothing of the project
+    "agents.games": (),
     # search: the kernels and drivers of one algorithm a file, their slow references
-    "agents.search": ("agents.board", "heuristics", "agents.resources"),
-    # the other games' rules and solvers, on the reference searches
-    "agents.games": ("agents.board", "agents.search"),
+    # (the Connect Four reference is a Game of the lessons' wing)
+    "agents.search": ("agents.board", "heuristics", "agents.resources", "agents.games"),
     # the exact solver and its stored knowledge (databases, opening scores, the move book):
     # the search room's counters, no evaluation
     "agents.solver": ("agents.board", "agents.resources", "agents.search"),
@@ -58,10 +61,12 @@ ROOMS = {
     "scripts.cli": ("scripts.args",),
     # the thin mains, one a command (``database build``'s work is the tool database_build); the
     # benchmarks; the tools
-    "scripts.commands": TOOLS + ("scripts.server", "scripts.tools"),
+    "scripts.commands": TOOLS + ("scripts.server", "scripts.tools", "scripts.lessons"),
     # the benchmarks: bench analysis --page times the browser app's own requests
     "scripts.bench": TOOLS + ("scripts.server",),
     "scripts.tools": TOOLS,
+    # the lessons' experiments, their terminal games and one-lesson scripts
+    "scripts.lessons": TOOLS,
 }
 
 

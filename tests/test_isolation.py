@@ -9,10 +9,10 @@ import random
 import pytest
 
 from agents.games.isolation import (Isolation, MultiIsolation, SloppyIsolation, mini_isolation,
-                                    mobility_share, my_moves, my_moves_minus_opponent_moves,
-                                    play_game, random_playout)
-from agents.search.deepening import iterative_deepening
-from agents.search.reference import Counter, alphabeta_value, best_actions, minimax_value
+                                    mobility_share, my_moves, my_moves_minus_opponent_moves)
+from agents.games.searches.deepening import iterative_deepening
+from agents.games.game import (Counter, alphabeta_value, best_actions, minimax_value, play,
+                               random_playout)
 
 INF = math.inf
 
@@ -244,12 +244,14 @@ def test_sloppy_outcomes_are_a_distribution_and_slip_zero_is_the_plain_game():
     assert all(len(plain.outcomes(s, a)) == 1 for a in plain.actions(s))
 
 
-def test_play_game_draws_sloppy_outcomes_with_the_seed():
+def test_play_draws_sloppy_outcomes_with_the_seed():
     g = SloppyIsolation(4, 4, slip=0.5)
 
     def first(game, state):
         return game.actions(state)[0]
 
-    one = play_game(g, [first, first], random.Random(8))
-    assert one == play_game(g, [first, first], random.Random(8))
-    assert one[0] in (0, 1)
+    ends = [play(g, [first, first], rng=random.Random(seed)) for seed in (8, 8, 9, 10, 11)]
+    assert ends[0] == ends[1]
+    assert all(g.is_terminal(end) and g.winner(end) in (0, 1) for end, _ in ends)
+    # the same players, other outcomes of their moves: the seed is what differs
+    assert len({end for end, _ in ends}) > 1

@@ -5,10 +5,10 @@ import random
 
 import pytest
 
-from agents.games.isolation import MultiIsolation, random_playout
+from agents.games.isolation import MultiIsolation
 from agents.games.tictactoe import O, X, TicTacToe, solve
-from agents.search.maxn import maxn_best, maxn_value, maxn_value_reference
-from agents.search.reference import Counter, minimax_value
+from agents.games.searches.maxn import maxn_best, maxn_value, maxn_value_reference
+from agents.games.game import Counter, minimax_value, random_playout
 from conftest import shuffled_multi_isolation
 
 

@@ -6,7 +6,7 @@ import random
 import pytest
 
 from agents.games.tictactoe import TicTacToe, parse_board
-from agents.search.montecarlo import uct_move, uniform_sampling_move
+from agents.games.searches.montecarlo import uct_move, uniform_sampling_move
 
 GAME = TicTacToe()
 

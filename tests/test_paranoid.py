@@ -5,9 +5,9 @@ import random
 
 import pytest
 
-from agents.games.isolation import MultiIsolation, random_playout
-from agents.search.paranoid import COALITION, ParanoidGame, paranoid_best, paranoid_value
-from agents.search.reference import Counter, minimax_value
+from agents.games.isolation import MultiIsolation
+from agents.games.searches.paranoid import COALITION, ParanoidGame, paranoid_best, paranoid_value
+from agents.games.game import Counter, minimax_value, random_playout
 from conftest import shuffled_multi_isolation
 
 

@@ -6,9 +6,10 @@ import pytest
 
 import agents
 from agents.board.reference import random_position
-from agents.search.reference import (ConnectX, Counter, TutorialConfig, minimax_value,
-                                     tutorial_get_heuristic, tutorial_heuristic_flat,
+from agents.games.game import Counter, minimax_value
+from agents.players.tutorial import (TutorialConfig, tutorial_get_heuristic, tutorial_heuristic_flat,
                                      tutorial_scores)
+from agents.search.reference import ConnectX
 from agents.board.grid import column_heights, window_table
 from agents.board.rules import parse_config
 from heuristics import threats_eval, windows_eval

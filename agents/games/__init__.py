@@ -1,12 +1,18 @@
-"""The seed lessons' small games, solved by the package's reference searches.
+"""The lessons' wing: the seed lessons' games and searches, in pure Python, in the
+manner of OpenSpiel's ``python/games`` and ``python/algorithms``.
 
-* :mod:`agents.games.tictactoe`: tic-tac-toe as a :class:`agents.search.reference.Game`, an
-  exact solver over its 5478 reachable positions and the perfect agent registered
-  as ``agents.make("tictactoe")`` (kaggle-environments' ``open_spiel_tic_tac_toe``).
-* :mod:`agents.games.coins`: the 21-coin game (take 1 or 2, taking the last coin
-  wins), a tiny gym-style environment and random, rule-based and minimax players.
+* :mod:`agents.games.game`: the :class:`~agents.games.game.Game` protocol, its
+  reference searches (``minimax_value``, ``alphabeta_value``, ``best_actions``) and the
+  one loop that plays any game of the wing (``play``).
+* The games: :mod:`agents.games.tictactoe` (the rules, an exact solver over its 5478
+  positions and the perfect agent registered as ``agents.make("tictactoe")``),
+  :mod:`agents.games.coins` (the 21-coin game), :mod:`agents.games.isolation`
+  (Isolation and its 3-player and sloppy variants).
+* :mod:`agents.games.searches`: the lessons' searches on the protocol (iterative
+  deepening, max^n, paranoid, expectimax, Monte Carlo), each checked against a
+  reference.
 
-Both games are played by the same pure-Python :func:`agents.search.reference.minimax_value`
-and :func:`agents.search.reference.alphabeta_value` as Connect Four; the numba ConnectX
-kernels stay specialised and do not import anything from here.
+Nothing here imports the rest of the project; the Connect Four reference
+(:class:`agents.search.reference.ConnectX`) is a :class:`~agents.games.game.Game` of the
+wing, so the numba ConnectX kernels are checked by the same reference searches.
 """

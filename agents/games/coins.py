@@ -7,19 +7,19 @@ takes, the opponent takes the rest of ``max_take + 1`` and keeps the count a mul
 With 21 coins and takes of 1 or 2 the first player is lost, so a perfect second
 player wins every game.
 
-* :class:`CoinGame` (an :class:`agents.search.reference.Game`) for the reference searches.
+* :class:`CoinGame` (an :class:`agents.games.game.Game`) for the reference searches.
   States are ``(coins left, player to move)`` with players 1 and 2; a finished game
   is worth +1 to the player who took the last coin and -1 to the other.
-* :class:`CoinEnv`: a tiny gym-style environment (``reset``, ``step``) and
-  :func:`play_game` to run two players in it.
-* Players, each ``player(state) -> coins to take``: :class:`RandomPlayer`,
+* :class:`CoinEnv`: a tiny gym-style environment (``reset``, ``step``).
+* Players, each ``player(game, state) -> coins to take`` (the protocol's players:
+  :func:`agents.games.game.play` plays them): :class:`RandomPlayer`,
   :class:`RulePlayer` (rule-based: leave the opponent a multiple of
   ``max_take + 1``, random when that is impossible) and :class:`MinimaxPlayer`
   (the reference minimax or alpha-beta, searched to the end of the game).
 """
 import random
 
-from agents.search.reference import Game, alphabeta_value, best_actions, minimax_value
+from agents.games.game import Game, alphabeta_value, best_actions, minimax_value
 
 FIRST, SECOND = 1, 2
 
@@ -72,6 +72,10 @@ class CoinGame(Game):
         # the game ended on the last move, made by the player not to move now
         return 1 if player != state[1] else -1
 
+    def winner(self, state):
+        """The player who took the last coin (None while coins are left)."""
+        return 3 - state[1] if state[0] == 0 else None
+
 
 class CoinEnv:
     """Gym-style environment. ``reset()`` -> state; ``step(take)`` -> ``(state, reward,
@@ -96,20 +100,6 @@ class CoinEnv:
         return self.state, (1 if done else 0), done, {"player": player, "take": take}
 
 
-def play_game(first, second, coins=21, max_take=2):
-    """Play ``first`` (player 1) against ``second`` (player 2); returns
-    ``(winner, takes)`` with the winner 1 or 2 and the list of coins taken."""
-    env = CoinEnv(coins, max_take)
-    players = {FIRST: first, SECOND: second}
-    state, done, takes = env.reset(), False, []
-    while not done:
-        mover = state[1]
-        take = players[mover](state)
-        state, _, done, _ = env.step(take)
-        takes.append(take)
-    return mover, takes
-
-
 class RandomPlayer:
     """A uniformly random legal take."""
 
@@ -117,7 +107,7 @@ class RandomPlayer:
         self.max_take = _positive_int("max_take", max_take)
         self.rng = random.Random(_seed(seed))
 
-    def __call__(self, state):
+    def __call__(self, game, state):
         return self.rng.randint(1, min(self.max_take, state[0]))
 
 
@@ -130,7 +120,7 @@ class RulePlayer:
         self.max_take = _positive_int("max_take", max_take)
         self.rng = random.Random(_seed(seed))
 
-    def __call__(self, state):
+    def __call__(self, game, state):
         take = state[0] % (self.max_take + 1)
         if take:
             return take
@@ -165,6 +155,6 @@ class MinimaxPlayer:
             self.decisions[state] = (value, tuple(takes))
         return self.decisions[state]
 
-    def __call__(self, state):
+    def __call__(self, game, state):
         _, takes = self.best(state)
         return takes[self.rng.randrange(len(takes))]

@@ -1,5 +1,5 @@
 """Isolation, the adversarial-search lesson's running example, as an
-:class:`agents.search.reference.Game`, with its variants.
+:class:`agents.games.game.Game`, with its variants.
 
 Board layout: ``width`` columns by ``height`` rows; a cell is an action ``(x, y)``
 (the lesson's coordinates: ``x`` the column, ``y`` the row, ``(0, 0)`` top left) and
@@ -37,7 +37,7 @@ import functools
 import math
 import random
 
-from agents.search.reference import Game
+from agents.games.game import Game
 
 INF = math.inf
 DIRECTIONS = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
@@ -378,38 +378,3 @@ class SloppyIsolation(Isolation):
             if r < 0:
                 return s
         return outs[-1][1]
-
-
-# ---------------------------------------------------------------------------
-# Playing
-# ---------------------------------------------------------------------------
-
-
-def random_playout(game, state, rng, plies=None):
-    """Play uniformly random moves (``rng``: a ``random.Random``) from ``state`` (None:
-    the start) to the end, or for at most ``plies`` moves; the state reached. Any
-    :class:`agents.search.reference.Game` will do."""
-    state = game.initial() if state is None else state
-    done = 0
-    while not game.is_terminal(state) and (plies is None or done < plies):
-        actions = game.actions(state)
-        state = game.result(state, actions[rng.randrange(len(actions))])
-        done += 1
-    return state
-
-
-def play_game(game, players, rng=None, state=None):
-    """Play ``players`` (one ``player(game, state) -> action`` per seat) from ``state``
-    (default the start) to the end; ``(winner, actions)``. In a game with
-    ``sample`` (:class:`SloppyIsolation`) the outcome of each move is drawn with ``rng``."""
-    rng = rng or random.Random(0)
-    state = game.initial() if state is None else state
-    moves = []
-    while not game.is_terminal(state):
-        action = players[game.to_move(state)](game, state)
-        moves.append(action)
-        if hasattr(game, "sample"):
-            state = game.sample(state, action, rng)
-        else:
-            state = game.result(state, action)
-    return game.winner(state), moves

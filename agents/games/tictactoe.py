@@ -1,4 +1,4 @@
-"""Tic-tac-toe: the rules as a :class:`agents.search.reference.Game`, an exact solver, and a
+"""Tic-tac-toe: the rules as a :class:`agents.games.game.Game`, an exact solver, and a
 perfect agent for kaggle-environments' ``open_spiel_tic_tac_toe``.
 
 Board layout: a tuple of 9 marks, row by row, ``cell = 3 * row + column``::
@@ -20,14 +20,14 @@ next to it (``player`` for the reference searches, the side to move for the solv
 
 The solver is a memoised negamax over the 5478 positions reachable from the empty
 board (terminal ones included); the agent looks its moves up in that table. The
-plain :func:`agents.search.reference.minimax_value` and :func:`agents.search.reference.alphabeta_value`
+plain :func:`agents.games.game.minimax_value` and :func:`agents.games.game.alphabeta_value`
 solve the same game without memory, and the tests check them against each other.
 """
 import functools
 import random
 from collections.abc import Mapping, Sequence
 
-from agents.search.reference import Game, best_actions, minimax_value
+from agents.games.game import Game, best_actions, minimax_value
 
 EMPTY, X, O = 0, 1, 2
 CELLS = 9
@@ -82,7 +82,7 @@ def legal_cells(board):
     return list(_legal(board))
 
 
-def play(board, cell, mark):
+def place(board, cell, mark):
     """New board with ``mark`` in ``cell``; ``ValueError`` if the cell is taken or absent."""
     if not (isinstance(cell, int) and 0 <= cell < CELLS) or board[cell] != EMPTY:
         raise ValueError(f"cell {cell!r} is not an empty cell 0-8 of {render(board)!r}")
@@ -138,7 +138,7 @@ def _child(state, action):
     # searches revisit the same few thousand positions hundreds of thousands of times;
     # the searches themselves stay plain, with no memory of values.
     board, mark = state
-    return (play(board, action, mark), 3 - mark)
+    return (place(board, action, mark), 3 - mark)
 
 
 class TicTacToe(Game):
@@ -165,6 +165,10 @@ class TicTacToe(Game):
             return 0
         score = WIN_BASE - (CELLS - state[0].count(EMPTY))
         return score if w == player else -score
+
+    def winner(self, state):
+        """The winning mark (X or O), None for a draw or a game going on."""
+        return winner(state[0]) or None
 
 
 # ---------------------------------------------------------------------------
@@ -201,7 +205,7 @@ def best_cells(board):
     mark = mark_to_move(board)
     if (board, mark) not in table or is_over(board):
         raise ValueError(f"no move: the game is over or unreachable in {render(board)!r}")
-    scored = [(-table[(play(board, c, mark), 3 - mark)], c) for c in legal_cells(board)]
+    scored = [(-table[(place(board, c, mark), 3 - mark)], c) for c in legal_cells(board)]
     top = max(v for v, _ in scored)
     return top, tuple(c for v, c in scored if v == top)
 
@@ -311,7 +315,7 @@ class ReferencePlayer:
 
 def winning_cells(board, mark):
     """Empty cells where ``mark`` completes a line now."""
-    return [c for c in legal_cells(board) if winner(play(board, c, mark)) == mark]
+    return [c for c in legal_cells(board) if winner(place(board, c, mark)) == mark]
 
 
 class ThinkPlayer:
@@ -323,8 +327,8 @@ class ThinkPlayer:
     * think-3: else make a fork -- a cell after which it has two winning cells, so the
       opponent cannot block both.
 
-    ``player(board) -> cell`` for a reachable, unfinished ``board`` (the mark to move
-    follows from the stone counts)."""
+    ``player(game, state) -> cell`` for a reachable, unfinished state ``(board, mark)``
+    of :class:`TicTacToe` (the protocol's players: :func:`agents.games.game.play`)."""
 
     def __init__(self, steps=3, seed=None):
         if steps not in (1, 2, 3):
@@ -346,18 +350,18 @@ class ThinkPlayer:
                 return blocks
         if self.steps >= 3:
             forks = [c for c in legal_cells(board)
-                     if len(winning_cells(play(board, c, mark), mark)) >= 2]
+                     if len(winning_cells(place(board, c, mark), mark)) >= 2]
             if forks:
                 return forks
         return legal_cells(board)
 
-    def __call__(self, board):
-        cells = self.candidates(board)
+    def __call__(self, game, state):
+        cells = self.candidates(state[0])
         return cells[self.rng.randrange(len(cells))]
 
 
 class PerfectPlayer:
-    """``player(board) -> cell`` keeping the solved value, random among such cells
+    """``player(game, state) -> cell`` keeping the solved value, random among such cells
     (the solved table, the same moves the reference minimax rates best)."""
 
     def __init__(self, seed=None):
@@ -367,18 +371,6 @@ class PerfectPlayer:
     def __repr__(self):
         return "minimax"
 
-    def __call__(self, board):
-        _, cells = best_cells(board)
+    def __call__(self, game, state):
+        _, cells = best_cells(state[0])
         return cells[self.rng.randrange(len(cells))]
-
-
-def play_board_game(x_player, o_player, board=EMPTY_BOARD):
-    """Play ``x_player`` against ``o_player`` (each ``player(board) -> cell``) to the
-    end; the winning mark (X or O) or EMPTY for a draw, and the cells played."""
-    cells = []
-    while not is_over(board):
-        mark = mark_to_move(board)
-        cell = (x_player if mark == X else o_player)(board)
-        board = play(board, cell, mark)
-        cells.append(cell)
-    return winner(board), cells

@@ -1,119 +1,18 @@
-"""Slow, obviously-correct pure-Python references for the searches (the rules'
-references are in :mod:`agents.board.reference`).
+"""Slow, obviously-correct pure-Python references of the Connect Four searches (the
+rules' references are in :mod:`agents.board.reference`; the game protocol and its
+reference minimax and alpha-beta are in :mod:`agents.games.game`).
 
 Nothing here is fast or used by the agents; the tests compare the numba kernels
-against it on seeded random positions, and the benchmark times the tutorial's
-agent against ours.
+against it on seeded random positions.
 
-* A tiny game protocol (:class:`Game`) that the reference minimax and alpha-beta
-  are written against, and :class:`ConnectX` implementing it on plain lists.
-* The Kaggle tutorial's N-step lookahead agent, kept as close to the original
-  text as possible (numpy grid, ``count_windows``, ``minimax``, ``score_move``).
+* :class:`ConnectX`: Connect Four on plain lists as an :class:`agents.games.game.Game`,
+  which the reference searches of :mod:`agents.games.game` search.
+* :func:`quiescence_value`: the reference of :mod:`agents.search.horizon`'s quiescence.
+* :func:`forced_result_reference`, :func:`safety_net_reference`: the tactics' rules
+  stated directly (:mod:`agents.search.tactics`).
 """
-import random
-
-import numpy as np
-
 from agents.board.reference import ref_drop, ref_legal_moves, ref_winner
-
-# ---------------------------------------------------------------------------
-# Game protocol
-# ---------------------------------------------------------------------------
-
-
-class Game:
-    """A two-player, zero-sum, perfect-information game.
-
-    States are immutable values. Players are the values ``to_move`` returns.
-    ``evaluate`` is the heuristic used by depth-limited searches at the horizon."""
-
-    def initial(self):
-        raise NotImplementedError
-
-    def to_move(self, state):
-        raise NotImplementedError
-
-    def actions(self, state):
-        """Legal actions in a fixed order."""
-        raise NotImplementedError
-
-    def result(self, state, action):
-        raise NotImplementedError
-
-    def is_terminal(self, state):
-        raise NotImplementedError
-
-    def utility(self, state, player):
-        """Value of a terminal ``state`` for ``player``."""
-        raise NotImplementedError
-
-    def evaluate(self, state, player):
-        """Heuristic value of a non-terminal ``state`` for ``player`` (default 0)."""
-        return 0
-
-
-class Counter:
-    """Counts the positions a search visits (every child generated, not the root)."""
-
-    def __init__(self):
-        self.nodes = 0
-
-
-def leaf_value(game, state, depth, player):
-    """The value of a leaf for ``player``: ``game.utility`` of a terminal ``state``,
-    ``game.evaluate`` at ``depth`` 0; None for a node to search further."""
-    if game.is_terminal(state):
-        return game.utility(state, player)
-    if depth == 0:
-        return game.evaluate(state, player)
-    return None
-
-
-def minimax_value(game, state, depth, player=None, counter=None):
-    """Depth-limited minimax value of ``state`` for ``player`` (default: the side to move).
-
-    Terminal states score ``game.utility``; states at depth 0 score ``game.evaluate``."""
-    player = game.to_move(state) if player is None else player
-
-    def value(s, d):
-        leaf = leaf_value(game, s, d, player)
-        if leaf is not None:
-            return leaf
-        children = []
-        for a in game.actions(s):
-            if counter is not None:
-                counter.nodes += 1
-            children.append(value(game.result(s, a), d - 1))
-        return max(children) if game.to_move(s) == player else min(children)
-
-    return value(state, depth)
-
-
-def alphabeta_value(game, state, depth, player=None, counter=None):
-    """Same value as :func:`minimax_value`, with alpha-beta pruning."""
-    player = game.to_move(state) if player is None else player
-
-    def value(s, d, alpha, beta):
-        leaf = leaf_value(game, s, d, player)
-        if leaf is not None:
-            return leaf
-        maximizing = game.to_move(s) == player
-        best = -float("inf") if maximizing else float("inf")
-        for a in game.actions(s):
-            if counter is not None:
-                counter.nodes += 1
-            v = value(game.result(s, a), d - 1, alpha, beta)
-            if maximizing:
-                best = max(best, v)
-                alpha = max(alpha, v)
-            else:
-                best = min(best, v)
-                beta = min(beta, v)
-            if alpha >= beta:
-                break
-        return best
-
-    return value(state, depth, -float("inf"), float("inf"))
+from agents.games.game import Game
 
 
 def quiescence_value(game, state, depth, bound, player=None):
@@ -149,15 +48,6 @@ def quiescence_value(game, state, depth, bound, player=None):
         return max(children) if game.to_move(s) == player else min(children)
 
     return value(state, depth)
-
-
-def best_actions(game, state, depth, search=minimax_value):
-    """(value, actions achieving it) for the side to move, searching ``depth`` plies."""
-    player = game.to_move(state)
-    scored = [(search(game, game.result(state, a), depth - 1, player), a)
-              for a in game.actions(state)]
-    top = max(v for v, _ in scored)
-    return top, [a for v, a in scored if v == top]
 
 
 # ---------------------------------------------------------------------------
@@ -208,146 +98,6 @@ class ConnectX(Game):
         if self.heuristic is None:
             return 0
         return self.heuristic(list(state[0]), player, self.rows, self.columns, self.inarow)
-
-
-# ---------------------------------------------------------------------------
-# The Kaggle tutorial's agents ("N-step lookahead"), near-verbatim, generalised
-# from 3 and 4 to inarow-1 and inarow
-# ---------------------------------------------------------------------------
-
-
-def tutorial_drop_piece(grid, col, mark, config):
-    next_grid = grid.copy()
-    for row in range(config.rows - 1, -1, -1):
-        if next_grid[row][col] == 0:
-            break
-    next_grid[row][col] = mark
-    return next_grid
-
-
-def tutorial_check_window(window, num_discs, piece, config):
-    return window.count(piece) == num_discs and window.count(0) == config.inarow - num_discs
-
-
-def tutorial_count_windows(grid, num_discs, piece, config):
-    num_windows = 0
-    for row in range(config.rows):
-        for col in range(config.columns - (config.inarow - 1)):
-            window = list(grid[row, col:col + config.inarow])
-            if tutorial_check_window(window, num_discs, piece, config):
-                num_windows += 1
-    for row in range(config.rows - (config.inarow - 1)):
-        for col in range(config.columns):
-            window = list(grid[row:row + config.inarow, col])
-            if tutorial_check_window(window, num_discs, piece, config):
-                num_windows += 1
-    for row in range(config.rows - (config.inarow - 1)):
-        for col in range(config.columns - (config.inarow - 1)):
-            window = list(grid[range(row, row + config.inarow), range(col, col + config.inarow)])
-            if tutorial_check_window(window, num_discs, piece, config):
-                num_windows += 1
-    for row in range(config.inarow - 1, config.rows):
-        for col in range(config.columns - (config.inarow - 1)):
-            window = list(grid[range(row, row - config.inarow, -1), range(col, col + config.inarow)])
-            if tutorial_check_window(window, num_discs, piece, config):
-                num_windows += 1
-    return num_windows
-
-
-def tutorial_get_heuristic(grid, mark, config):
-    num_threes = tutorial_count_windows(grid, config.inarow - 1, mark, config)
-    num_fours = tutorial_count_windows(grid, config.inarow, mark, config)
-    num_threes_opp = tutorial_count_windows(grid, config.inarow - 1, mark % 2 + 1, config)
-    num_fours_opp = tutorial_count_windows(grid, config.inarow, mark % 2 + 1, config)
-    score = num_threes - 1e2 * num_threes_opp - 1e4 * num_fours_opp + 1e6 * num_fours
-    return score
-
-
-def tutorial_is_terminal_window(window, config):
-    return window.count(1) == config.inarow or window.count(2) == config.inarow
-
-
-def tutorial_is_terminal_node(grid, config):
-    if list(grid[0, :]).count(0) == 0:
-        return True
-    for row in range(config.rows):
-        for col in range(config.columns - (config.inarow - 1)):
-            if tutorial_is_terminal_window(list(grid[row, col:col + config.inarow]), config):
-                return True
-    for row in range(config.rows - (config.inarow - 1)):
-        for col in range(config.columns):
-            if tutorial_is_terminal_window(list(grid[row:row + config.inarow, col]), config):
-                return True
-    for row in range(config.rows - (config.inarow - 1)):
-        for col in range(config.columns - (config.inarow - 1)):
-            window = list(grid[range(row, row + config.inarow), range(col, col + config.inarow)])
-            if tutorial_is_terminal_window(window, config):
-                return True
-    for row in range(config.inarow - 1, config.rows):
-        for col in range(config.columns - (config.inarow - 1)):
-            window = list(grid[range(row, row - config.inarow, -1), range(col, col + config.inarow)])
-            if tutorial_is_terminal_window(window, config):
-                return True
-    return False
-
-
-def tutorial_minimax(node, depth, maximizingPlayer, mark, config):
-    is_terminal = tutorial_is_terminal_node(node, config)
-    valid_moves = [c for c in range(config.columns) if node[0][c] == 0]
-    if depth == 0 or is_terminal:
-        return tutorial_get_heuristic(node, mark, config)
-    if maximizingPlayer:
-        value = -np.inf
-        for col in valid_moves:
-            child = tutorial_drop_piece(node, col, mark, config)
-            value = max(value, tutorial_minimax(child, depth - 1, False, mark, config))
-        return value
-    value = np.inf
-    for col in valid_moves:
-        child = tutorial_drop_piece(node, col, mark % 2 + 1, config)
-        value = min(value, tutorial_minimax(child, depth - 1, True, mark, config))
-    return value
-
-
-def tutorial_score_move(grid, col, mark, config, nsteps):
-    next_grid = tutorial_drop_piece(grid, col, mark, config)
-    return tutorial_minimax(next_grid, nsteps - 1, False, mark, config)
-
-
-def tutorial_scores(board, mark, config, nsteps=3):
-    """{column: tutorial score} for every legal column."""
-    valid_moves = [c for c in range(config.columns) if board[c] == 0]
-    grid = np.asarray(board).reshape(config.rows, config.columns)
-    return dict(zip(valid_moves,
-                    [tutorial_score_move(grid, col, mark, config, nsteps) for col in valid_moves]))
-
-
-def tutorial_best_columns(board, mark, config, nsteps=3):
-    scores = tutorial_scores(board, mark, config, nsteps)
-    top = max(scores.values())
-    return sorted(c for c, s in scores.items() if s == top)
-
-
-def make_tutorial_agent(nsteps=3, seed=None):
-    """The tutorial's ``agent(obs, config)`` with ``N_STEPS = nsteps``."""
-    rng = random.Random(seed)
-
-    def agent(obs, config):
-        return rng.choice(tutorial_best_columns(obs["board"] if isinstance(obs, dict)
-                                                else obs.board, obs["mark"] if isinstance(obs, dict)
-                                                else obs.mark, config, nsteps))
-    return agent
-
-
-def tutorial_heuristic_flat(board, mark, rows, columns, inarow):
-    """``tutorial_get_heuristic`` on a flat board (for :class:`ConnectX`)."""
-    cfg = TutorialConfig(rows, columns, inarow)
-    return tutorial_get_heuristic(np.asarray(board).reshape(rows, columns), mark, cfg)
-
-
-class TutorialConfig:
-    def __init__(self, rows, columns, inarow):
-        self.rows, self.columns, self.inarow = rows, columns, inarow
 
 
 # ---------------------------------------------------------------------------

@@ -5,7 +5,7 @@ column number and Enter (``q`` quits). Anything else -- a word, a number off the
 board, a full column -- is explained and asked again. You are X (mark 1, moving
 first) unless ``--second``. AGENT is a spec as in :mod:`scripts.arena.specs`. Also
 ``connectx play AGENT``. ``--game tictactoe|coins|isolation`` plays the lessons' other
-games instead (:mod:`scripts.commands.lesson_games`).
+games instead (:mod:`scripts.lessons.terminal`).
 """
 import sys
 
@@ -116,7 +116,7 @@ def main(argv=None, prog="python -m scripts.commands.play"):
     add_seed_argument(p, "the agent")
     args = p.parse_args(argv)
     if args.game != "connectx":
-        from scripts.commands.lesson_games import play as play_lesson, terminal
+        from scripts.lessons.terminal import play as play_lesson, terminal
         if args.config is not None:
             p.error(f"--config is for connectx; {args.game} has its own board")
         if args.board is not None and args.game != "isolation":

@@ -4,9 +4,9 @@ against UCT at equal playouts."""
 import random
 
 from agents.games.tictactoe import TicTacToe, solve
-from agents.search.montecarlo import uct_move, uniform_sampling_move
+from agents.games.searches.montecarlo import uct_move, uniform_sampling_move
 from agents.search.reference import ConnectX
-from scripts.tools.lessons.rows import Progress, Row
+from scripts.lessons.rows import Progress, Row
 
 ROUNDS = (10, 100, 1000, 10000)
 
@@ -134,8 +134,10 @@ def book_experiment(quick=False, seed=0, progress=False):
             book = rollout_book(game, n, 3, random.Random(seed * 7 + n), finish)
             positions, bad = lost_value_share(book, values)
             shares.append(f"{n}: {bad}/{positions}")
-        rows.append(Row(f"{label}, first 3 plies; rounds: book moves that lose the value / book positions",
-                        "such a book learns bad moves", ", ".join(shares)))
+        rows.append(Row(f"{label}, first 3 plies; rounds: book moves that lose the value / "
+                        f"book positions", "a book can learn bad moves", ", ".join(shares),
+                        "same" if any(int(s.split(": ")[1].split("/")[0]) for s in shares)
+                        else "not shown at this size: no book move loses the value"))
     bar.close()
     return rows
 
@@ -165,7 +167,10 @@ def uct_experiment(quick=False, seed=0, progress=False):
             bar.update(budget)
         n = len(positions)
         rows.append(Row(f"{budget} playouts, {n} tic-tac-toe positions: value kept, "
-                        f"uniform / UCT", "UCT spends its playouts on the good moves",
-                        f"{kept['uniform']}/{n} / {kept['uct']}/{n}"))
+                        f"flat Monte Carlo (uniform sampling at the root) / UCT",
+                        "uniform sampling is inefficient; UCT samples promising actions more",
+                        f"{kept['uniform']}/{n} / {kept['uct']}/{n}",
+                        "same" if kept["uct"] > kept["uniform"] else
+                        "not shown at this size: UCT kept no more values"))
     bar.close()
     return rows

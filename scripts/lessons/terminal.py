@@ -1,6 +1,7 @@
 """The lessons' small games in the terminal: ``connectx play --game tictactoe|coins|
-isolation AGENT``. Every game is a :class:`agents.search.reference.Game`; the loop is
-one, the games differ in how a move is typed and drawn.
+isolation AGENT``. Every game is an :class:`agents.games.game.Game` played by the one
+loop :func:`agents.games.game.play` (the human is one more player, who reads the
+keyboard); the games differ only in how a move is typed and drawn.
 
 Agents, per game (``NAME[:key=value]``):
 
@@ -46,6 +47,18 @@ def typed_ints(text, n, what):
     return values
 
 
+def pick_agent(game, spec, seed, makers):
+    """The player ``spec`` names (no options) among ``makers`` (name -> maker) and
+    ``random``; ``ValueError`` naming the choices for another name."""
+    name, _ = _options(spec, ())
+    if name == "random":
+        return random_agent(random.Random(seed))
+    if name not in makers:
+        raise ValueError(f"unknown {game} agent {name!r} (choose from "
+                         f"{', '.join(list(makers) + ['random'])})")
+    return makers[name]()
+
+
 def random_agent(rng):
     def agent(game, state):
         actions = game.actions(state)
@@ -61,25 +74,15 @@ def random_agent(rng):
 # duplicates: each game's terminal answers the same small protocol (prompt, parse,
 # describe, outcome), so their methods share a shape, not code.
 class TicTacToeTerminal:
-    AGENTS = ("minimax", "think1", "think2", "think3", "random")
-
     def __init__(self, board=None):
         from agents.games.tictactoe import TicTacToe
         self.game = TicTacToe()
 
     def agent(self, spec, seed):
         from agents.games.tictactoe import PerfectPlayer, ThinkPlayer
-        name, _ = _options(spec, ())
-        if name == "minimax":
-            player = PerfectPlayer(seed=seed)
-        elif name in ("think1", "think2", "think3"):
-            player = ThinkPlayer(int(name[-1]), seed=seed)
-        elif name == "random":
-            return random_agent(random.Random(seed))
-        else:
-            raise ValueError(f"unknown tictactoe agent {name!r} (choose from "
-                             f"{', '.join(self.AGENTS)})")
-        return lambda game, state: player(state[0])
+        return pick_agent("tictactoe", spec, seed, {
+            "minimax": lambda: PerfectPlayer(seed=seed),
+            **{f"think{n}": (lambda n=n: ThinkPlayer(n, seed=seed)) for n in (1, 2, 3)}})
 
     def render(self, state):
         from agents.games.tictactoe import SYMBOLS
@@ -119,25 +122,14 @@ class TicTacToeTerminal:
 
 
 class CoinsTerminal:
-    AGENTS = ("minimax", "rules", "random")
-
     def __init__(self, board=None):
         from agents.games.coins import CoinGame
         self.game = CoinGame(21, 2)
 
     def agent(self, spec, seed):
         from agents.games.coins import MinimaxPlayer, RulePlayer
-        name, _ = _options(spec, ())
-        if name == "minimax":
-            player = MinimaxPlayer(2, seed=seed)
-        elif name == "rules":
-            player = RulePlayer(2, seed=seed)
-        elif name == "random":
-            return random_agent(random.Random(seed))
-        else:
-            raise ValueError(f"unknown coins agent {name!r} (choose from "
-                             f"{', '.join(self.AGENTS)})")
-        return lambda game, state: player(state)
+        return pick_agent("coins", spec, seed, {"minimax": lambda: MinimaxPlayer(2, seed=seed),
+                                                "rules": lambda: RulePlayer(2, seed=seed)})
 
     def render(self, state):
         return f"{state[0]} coins left: " + "o" * state[0]
@@ -182,7 +174,7 @@ class IsolationTerminal:
             raise ValueError(f"isolation boards: 5x5 (default) or mini, got {board!r}")
 
     def agent(self, spec, seed):
-        from agents.search.reference import alphabeta_value, best_actions
+        from agents.games.game import alphabeta_value, best_actions
         name, options = _options(spec, ("depth",))
         if name == "random":
             if options:
@@ -261,24 +253,28 @@ def read_action(term, state, ask, say):
 
 def play(term, agent, spec, human_second=False, ask=input, say=print):
     """One game in the terminal; the winning seat, None for a draw or a quit."""
+    from agents.games.game import play as play_game
     game = term.game
-    human = term.seats()[1 if human_second else 0]
+    seats = term.seats()
+    human = seats[1 if human_second else 0]
     say(f"you are {term.seat_name(human)}, {spec} is the other player")
+
+    def person(game, state):
+        return read_action(term, state, ask, say)
+
+    def watch(state, action, after):
+        if game.to_move(state) != human:
+            say(f"{spec} {term.describe(action)}")
+        say(term.render(after))
+
     state = game.initial()
     say(term.render(state))
-    while not game.is_terminal(state):
-        mover = game.to_move(state)
-        if mover == human:
-            try:
-                action = read_action(term, state, ask, say)
-            except Quit:
-                say("game abandoned")
-                return None
-        else:
-            action = agent(game, state)
-            say(f"{spec} {term.describe(action)}")
-        state = game.result(state, action)
-        say(term.render(state))
+    try:
+        state, _ = play_game(game, {seat: person if seat == human else agent for seat in seats},
+                             state, watch=watch)
+    except Quit:
+        say("game abandoned")
+        return None
     w = term.outcome(state)
     say("draw" if w is None else ("you win!" if w == human else f"{spec} wins"))
     return w

@@ -1,5 +1,5 @@
 """Monte Carlo move choice for two-player games on the
-:class:`agents.search.reference.Game` protocol: the lesson's contrast between
+:class:`agents.games.game.Game` protocol: the lesson's contrast between
 uniform sampling and UCT.
 
 * :func:`uniform_sampling_move`: the playouts are shared out evenly among the moves

@@ -1,6 +1,6 @@
 """The perfect tic-tac-toe agent in kaggle-environments' ``open_spiel_tic_tac_toe``.
 
-    python -m scripts.tools.tictactoe_match [--games 100] [--seed 0] [--opponent random|minimax|both]
+    python -m scripts.lessons.tictactoe_match [--games 100] [--seed 0] [--opponent random|minimax|both]
 
 Plays ``--games`` games against each opponent in each colour (x moves first) and
 prints wins/draws/losses for the agent, the env's final statuses, and the agent's
@@ -120,7 +120,7 @@ def summary(records):
             f"env timeTaken max {env_worst:.0f} ms)")
 
 
-def main(argv=None, prog="python -m scripts.tools.tictactoe_match"):
+def main(argv=None, prog="python -m scripts.lessons.tictactoe_match"):
     from scripts.args import ArgumentParser, add_seed_argument
     parser = ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100, help="games per opponent and colour")
@@ -133,7 +133,7 @@ def main(argv=None, prog="python -m scripts.tools.tictactoe_match"):
 
     import agents
     from agents.games.tictactoe import ReferencePlayer, TicTacToe, solve
-    from agents.search.reference import Counter, alphabeta_value, minimax_value
+    from agents.games.game import Counter, alphabeta_value, minimax_value
 
     start = time.perf_counter()
     table = solve()

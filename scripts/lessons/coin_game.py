@@ -1,4 +1,4 @@
-"""The coin game lesson's experiments: ``python -m scripts.tools.coin_game [--games 100]``.
+"""The coin game lesson's experiments: ``python -m scripts.lessons.coin_game [--games 100]``.
 
 21 coins, take 1 or 2, whoever takes the last coin wins. Prints
 
@@ -15,9 +15,8 @@ second loses a game.
 import sys
 import time
 
-from agents.games.coins import (CoinGame, MinimaxPlayer, RandomPlayer, RulePlayer, mover_loses,
-                                    play_game)
-from agents.search.reference import Counter, alphabeta_value, minimax_value
+from agents.games.coins import CoinGame, MinimaxPlayer, RandomPlayer, RulePlayer, mover_loses
+from agents.games.game import Counter, alphabeta_value, minimax_value, play
 
 
 def value_table(coins, max_take):
@@ -35,13 +34,14 @@ def value_table(coins, max_take):
 def match(first, second, games, coins, max_take):
     """Wins of (player 1, player 2) over ``games`` games."""
     wins = {1: 0, 2: 0}
+    game = CoinGame(coins, max_take)
     for _ in range(games):
-        winner, _ = play_game(first, second, coins, max_take)
-        wins[winner] += 1
+        end, _ = play(game, {1: first, 2: second})
+        wins[game.winner(end)] += 1
     return wins[1], wins[2]
 
 
-def main(argv=None, prog="python -m scripts.tools.coin_game"):
+def main(argv=None, prog="python -m scripts.lessons.coin_game"):
     from scripts.args import ArgumentParser, add_seed_argument, positive_int_arg
     parser = ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=positive_int_arg, default=100, help="games (default 100)")

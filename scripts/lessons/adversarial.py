@@ -5,15 +5,15 @@ paranoid) and sloppy Isolation (expectimax against minimax that ignores chance).
 import math
 import random
 
+from agents.games.game import (Counter, alphabeta_value, best_actions, minimax_value, play,
+                               random_playout)
 from agents.games.isolation import (Isolation, MultiIsolation, SloppyIsolation, mini_isolation,
-                                    my_moves, my_moves_minus_opponent_moves, play_game,
-                                    random_playout)
-from agents.search.deepening import iterative_deepening
-from agents.search.expectimax import expectimax_best
-from agents.search.maxn import maxn_best
-from agents.search.paranoid import paranoid_best
-from agents.search.reference import Counter, alphabeta_value, best_actions, minimax_value
-from scripts.tools.lessons.rows import Progress, Row, better_than_even
+                                    my_moves, my_moves_minus_opponent_moves)
+from agents.games.searches.deepening import iterative_deepening
+from agents.games.searches.expectimax import expectimax_best
+from agents.games.searches.maxn import maxn_best
+from agents.games.searches.paranoid import paranoid_best
+from scripts.lessons.rows import Progress, Row, better_than_even
 
 
 def fmt(v):
@@ -41,20 +41,27 @@ def mini(quick=False, seed=0, progress=False):
     material = "+inf -inf +inf +inf -inf"
     _, best = best_actions(g, s, 10)
     runs = 20 if quick else 1000
+    depth1 = Counter()
+    minimax_value(g, s, 1, 0, depth1)
     return [
         Row("first player's opening moves", "5", str(len(g.actions(s))),
             "same" if len(g.actions(s)) == 5 else "differs"),
+        Row("nodes a depth-1 search visits from the empty board", "5", str(depth1.nodes),
+            "same" if depth1.nodes == 5 else "differs"),
         Row("second player's replies to (0, 0)", "4", str(len(g.actions(g.result(s, (0, 0))))),
             "same" if len(g.actions(g.result(s, (0, 0)))) == 4 else "differs"),
-        Row("random playouts ending with the mover stuck", "finished game",
-            f"{finished}/{runs}", "same" if finished == runs else "differs"),
+        Row("random playouts that end at a terminal state (the mover stuck)",
+            "a played-out game is terminal", f"{finished}/{runs}",
+            "same" if finished == runs else "differs"),
         Row("values of the openings (0,0) (1,0) (2,0) (0,1) (1,1)", material, ours,
             "same" if ours == material else "differs"),
-        Row("minimax_decision's winning moves", "(0,0) (2,0) (0,1)",
-            " ".join(f"({x},{y})" for x, y in best),
-            "same" if best == [(0, 0), (2, 0), (0, 1)] else "differs"),
+        Row("minimax_decision's best moves", "-", " ".join(f"({x},{y})" for x, y in best),
+            "package's reading holds: the openings valued +inf above" if best == [
+                a for a, v in zip(g.actions(s), values) if v == math.inf]
+            else "package's reading fails: not the +inf openings"),
         Row("nodes below the 5 openings: minimax / alpha-beta", "-",
-            f"{nodes_mm} / {nodes_ab}"),
+            f"{nodes_mm} / {nodes_ab}", f"package's reading {'holds' if nodes_ab < nodes_mm else 'fails'}"
+            ": alpha-beta visits fewer"),
     ]
 
 
@@ -71,27 +78,44 @@ def search5(quick=False, seed=0, progress=False):
             for s in states:
                 same &= minimax_value(g, s, depth, 0, mm) == alphabeta_value(g, s, depth, 0, ab)
             rows.append(Row(f"{name}, depth {depth}, {len(states)} positions: nodes "
-                            f"minimax / alpha-beta", "alpha-beta: same value, fewer nodes",
+                            f"minimax / alpha-beta", ALPHABETA_CLAIM,
                             f"{mm.nodes} / {ab.nodes} ({ab.nodes / mm.nodes:.2f}x)",
-                            "same" if same and ab.nodes <= mm.nodes else "differs"))
+                            "differs: another value" if not same else "same" if ab.nodes <
+                            mm.nodes else "not shown at this depth: same value, no node "
+                            "pruned"))
     g = Isolation(5, 5)
     budget = 2000 if quick else 50000
     s = random_playout(g, None, random.Random(seed + 1), 4)
     its = iterative_deepening(g, s, max_nodes=budget)
+    spent = sum(it.nodes for it in its)
     rows.append(Row(f"iterative deepening within {budget} nodes (alpha-beta)", "-",
                     f"depth {its[-1].depth}, value {fmt(its[-1].value)}, "
-                    f"{sum(it.nodes for it in its)} nodes over depths "
-                    f"1-{its[-1].depth}"))
+                    f"{spent} nodes over depths 1-{its[-1].depth}",
+                    f"package's reading {'holds' if spent <= budget else 'fails'}: an answer "
+                    f"from the deepest search that fits the budget"))
     openings = [g.result(g.initial(), a) for a in g.actions(g.initial())]
-    classes = {g.canonical(t) for t in openings}
-    rows.append(Row("5x5 openings / up to symmetry", "25 / 6 (8 symmetries)",
-                    f"{len(openings)} / {len(classes)}",
-                    "same" if (len(openings), len(classes)) == (25, 6) else "differs"))
+    rows.append(_symmetry_row(g, "5x5 openings", openings))
     if not quick:
-        second = {t2 for t in openings for a in g.actions(t) for t2 in [g.result(t, a)]}
-        rows.append(Row("positions after 2 plies / up to symmetry", "-",
-                        f"{len(second)} / {len({g.canonical(t) for t in second})}"))
+        second = list({g.result(t, a) for t in openings for a in g.actions(t)})
+        rows.append(_symmetry_row(g, "positions after 2 plies", second))
     return rows
+
+
+ALPHABETA_CLAIM = "alpha-beta: same move as minimax, fewer nodes"
+
+
+def _symmetry_row(g, label, states):
+    """The package's count of ``states`` up to the board's symmetries (the lesson names
+    the symmetries of 5x5 Isolation but counts nothing), checked by Burnside's lemma:
+    the classes are the average number of states each symmetry leaves unchanged."""
+    classes = len({g.canonical(t) for t in states})
+    perms = g.transforms()
+    fixed = sum(g.transform(t, perm) == t for perm in perms for t in states)
+    burnside = fixed / len(perms)
+    return Row(f"{label} / up to the board's {len(perms)} symmetries", "-",
+               f"{len(states)} / {classes}",
+               f"package's reading (its count) {'holds' if burnside == classes else 'fails'}"
+               f": Burnside's lemma gives {burnside:g}")
 
 
 def mobility_player(evaluation, depth):
@@ -112,8 +136,8 @@ def wins_in_both_seats(g, a, b, pairs, opening_seed, chance_seed, bar):
         start = random_playout(g, None, random.Random(opening_seed + i), 2)
         for seat in (0, 1):
             players = [a, b] if seat == 0 else [b, a]
-            winner, _ = play_game(g, players, random.Random(chance_seed + 2 * i + seat), start)
-            wins += winner == seat
+            end, _ = play(g, players, start, random.Random(chance_seed + 2 * i + seat))
+            wins += g.winner(end) == seat
             bar.update()
     bar.close()
     return wins
@@ -131,8 +155,8 @@ def evaluations(quick=False, seed=0, progress=False):
                               Progress(progress, 2 * pairs, "evaluations", "game"))
     n = 2 * pairs
     return [Row(f"my_moves - opponent_moves against my_moves, alpha-beta depth {depth}, "
-                f"{n} games", "the difference plays better", f"{wins}/{n} won "
-                f"({wins / n:.0%})", better_than_even(wins, n))]
+                f"{n} games", "my_moves - opponent_moves is the better evaluation",
+                f"{wins}/{n} won ({wins / n:.0%})", better_than_even(wins, n))]
 
 
 def multiplayer(quick=False, seed=0, progress=False):
@@ -156,14 +180,29 @@ def multiplayer(quick=False, seed=0, progress=False):
             agree += m3 == m1
             bar.update()
         rows.append(Row(f"depth {depth}, {len(states)} positions: nodes max^n / shallow "
-                        f"pruning / paranoid", "shallow pruning saves little; paranoid "
-                        "prunes deeply", f"{plain.nodes} / {shallow.nodes} / {para.nodes}; "
+                        f"pruning / paranoid alpha-beta (the package's reading of 3-player "
+                        f"Isolation: a stuck player is out, the last one standing wins)",
+                        KORF_CLAIM, f"{plain.nodes} / {shallow.nodes} / {para.nodes}; "
                         f"pruned = plain {same_vector}/{len(states)}, paranoid's move = "
                         f"max^n's {agree}/{len(states)}",
-                        "same" if same_vector == len(states) and shallow.nodes <= plain.nodes
-                        else "differs"))
+                        pruning_verdict(plain.nodes, shallow.nodes, para.nodes,
+                                        same_vector == len(states))))
     bar.close()
     return rows
+
+
+KORF_CLAIM = "alpha-beta prunes less well with more than two players (Korf 1991)"
+
+
+def pruning_verdict(plain, shallow, paranoid, exact):
+    """Korf's claim on one row: max^n's shallow pruning saves less of the tree than
+    alpha-beta does on the two-player (paranoid) reduction of the same tree, whose
+    unpruned size is ``plain``'s."""
+    if not exact:
+        return "differs: shallow pruning changed a value"
+    if shallow == paranoid == plain:
+        return "not shown at this depth: neither search prunes a node"
+    return "same" if shallow > paranoid else "differs: shallow pruning saved as much"
 
 
 def sloppy(quick=False, seed=0, progress=False):
@@ -183,6 +222,8 @@ def sloppy(quick=False, seed=0, progress=False):
     wins = wins_in_both_seats(g, expecting, ignoring, pairs, seed * 104729, seed * 31,
                               Progress(progress, 2 * pairs, "sloppy", "game"))
     n = 2 * pairs
-    return [Row(f"expectimax against minimax ignoring chance, slip {slip}, depth {depth}, "
-                f"{n} games", "expectimax plays better", f"{wins}/{n} won ({wins / n:.0%})",
-                better_than_even(wins, n))]
+    return [Row(f"expectimax against minimax ignoring chance, {n} games, depth {depth} (the "
+                f"package's rules of sloppy Isolation: a move lands on a random open cell "
+                f"next to the one aimed at with probability {slip})", "-",
+                f"{wins}/{n} won ({wins / n:.0%})",
+                "package's reading (expectimax plays better): " + better_than_even(wins, n))]

@@ -6,9 +6,12 @@ from dataclasses import dataclass, field
 @dataclass
 class Row:
     figure: str          # what is measured
-    material: str        # what the seed material reports ("-" when it gives no number)
+    material: str        # the seed material's own figure or claim, "-" when it has none
     ours: str            # what the package measures
-    verdict: str = ""    # "same", "inside", "differs: why", or "" when there is nothing to compare
+    # against the material: "same[: ...]", "differs: ...", "not shown ...: ..."; for a
+    # row with no material figure, "package's reading ...": the package's own claim
+    # (what it expects, labelled as its own) and whether the measure bears it out
+    verdict: str
 
 
 @dataclass
@@ -38,14 +41,18 @@ class Progress:
             self.bar.close()
 
 
-def better_than_even(wins, games):
-    """The verdict on "A plays better than B" from A's ``wins`` of ``games``: the 95%
-    Wilson interval of A's winning rate above 1/2, below it, or straddling it."""
-    z = 1.96
+def wilson(wins, games, z=1.96):
+    """The 95% Wilson interval ``(low, high)`` of a rate of ``wins`` in ``games``."""
     p = wins / games
     centre = (p + z * z / (2 * games)) / (1 + z * z / games)
     half = z * ((p * (1 - p) / games + z * z / (4 * games * games)) ** 0.5) / (1 + z * z / games)
-    low, high = centre - half, centre + half
+    return centre - half, centre + half
+
+
+def better_than_even(wins, games):
+    """The verdict on "A plays better than B" from A's ``wins`` of ``games``: the 95%
+    Wilson interval of A's winning rate above 1/2, below it, or straddling it."""
+    low, high = wilson(wins, games)
     text = f"95% interval [{low:.0%}, {high:.0%}]"
     if low > 0.5:
         return f"same: {text}"

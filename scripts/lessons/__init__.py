@@ -1,4 +1,8 @@
-"""The seed material's experiments, re-run by the package: ``connectx lessons``.
+"""The lessons' scripts: the seed material's experiments re-run by the package
+(``connectx lessons``, whose command line is :mod:`scripts.commands.lessons`), the
+lessons' games in the terminal (:mod:`scripts.lessons.terminal`, for ``connectx play
+--game``) and the older one-lesson scripts (:mod:`scripts.lessons.coin_game`,
+:mod:`scripts.lessons.tictactoe_match`, :mod:`scripts.lessons.seed_experiments`).
 
 Each :class:`Experiment` names its source (the book's chapters 4 and 5, the Kaggle
 N-step lookahead tutorial, the adversarial-search lesson, the tic-tac-toe article),
@@ -18,12 +22,9 @@ command that reproduces it and the time it took. Seeded: the same seed prints th
 same figures. ``--quick`` runs every experiment at tiny sizes (what the tests run).
 docs/lessons.md is the guided tour with this round's figures.
 """
-import sys
 import textwrap
-import time
 
-from scripts.args import ArgumentParser, add_seed_argument, report
-from scripts.tools.lessons.rows import Experiment
+from scripts.lessons.rows import Experiment
 
 
 LESSON = "adversarial-search lesson"
@@ -34,32 +35,36 @@ BOOK5 = "book, Connect Four chapter"
 def experiments():
     """Every experiment, in the order of the tour (docs/lessons.md): name, source,
     title, the function that runs it."""
-    from scripts.tools.lessons import books, isolation, sampling
+    from scripts.lessons import adversarial, chapters, pruning, sampling
     return [Experiment(*row) for row in [
         ("mini-isolation", LESSON, "mini-Isolation 3x2: the lesson's checks and the values of "
-         "the five openings", isolation.mini),
+         "the five openings", adversarial.mini),
         ("isolation-search", LESSON, "5x5 Isolation: minimax against alpha-beta, iterative "
-         "deepening, symmetries", isolation.search5),
+         "deepening, symmetries", adversarial.search5),
+        ("textbook-trees", "tic-tac-toe article", "a small tree backed up by minimax, and the "
+         "leaves alpha-beta never reads", pruning.trees),
+        ("search-windows", LESSON, "aspiration, null windows, MTD(f) and SSS* (MT form) "
+         "against alpha-beta, by nodes", pruning.windows),
         ("isolation-evaluations", LESSON, "5x5 Isolation: my_moves - opponent_moves against "
-         "my_moves", isolation.evaluations),
+         "my_moves", adversarial.evaluations),
         ("isolation-3-players", LESSON + " (Korf 1991)", "3-player Isolation: max^n, shallow "
-         "pruning and paranoid", isolation.multiplayer),
+         "pruning and paranoid", adversarial.multiplayer),
         ("isolation-sloppy", LESSON, "sloppy Isolation: expectimax against minimax that "
-         "ignores chance", isolation.sloppy),
+         "ignores chance", adversarial.sloppy),
         ("rollout-book", LESSON, "an opening book from random rollouts (win counts) against "
          "exact values", sampling.book_experiment),
         ("mcts-uniform-vs-uct", LESSON, "uniform-sampling Monte Carlo against UCT at equal "
          "playouts", sampling.uct_experiment),
         ("tictactoe-think", BOOK4, "tic-tac-toe: think-1, think-2, think-3 against minimax, "
-         "and the chapter's 10-game test", books.think),
+         "and the chapter's 10-game test", chapters.think),
         ("tictactoe-solved", "tic-tac-toe article", "tic-tac-toe solved by minimax and "
-         "alpha-beta", books.solved),
+         "alpha-beta", chapters.solved),
         ("coin-game", "coin game lesson", "the coin game: 21 coins, take 1 or 2, the last coin "
-         "wins", books.coins),
+         "wins", chapters.coins),
         ("connect4-think3", BOOK5, "Connect Four: depth-3 minimax against the think-3 player",
-         books.connect4_think),
+         chapters.connect4_think),
         ("tutorial-lookahead", "Kaggle N-step lookahead tutorial", "the tutorial's depth-3 "
-         "minimax: its columns, and against random", books.tutorial),
+         "minimax: its columns, and against random", chapters.tutorial),
     ]]
 
 
@@ -85,34 +90,3 @@ def format_rows(rows):
         out.append(textwrap.fill(line, 96, initial_indent="      ",
                                  subsequent_indent="        "))
     return "\n".join(out)
-
-
-def main(argv=None, prog="python -m scripts.tools.lessons"):
-    table = by_name()
-    p = ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
-    p.add_argument("names", nargs="*", metavar="NAME",
-                   help=f"experiments to run, or all (none: list them): {', '.join(table)}")
-    p.add_argument("--quick", action="store_true", help="tiny sizes (seconds in all)")
-    add_seed_argument(p, "every experiment")
-    args = p.parse_args(argv)
-    if not args.names:
-        print(listing(experiments()))
-        return 0
-    names = list(table) if args.names == ["all"] else args.names
-    unknown = [n for n in names if n not in table]
-    if unknown:
-        return report(f"{prog}: error: unknown experiment {unknown[0]!r} "
-                      f"(choose from all, {', '.join(table)})")
-    progress = sys.stderr.isatty()
-    for name in names:
-        e = table[name]
-        print(f"[{e.name}] {e.title} ({e.source})", flush=True)
-        start = time.perf_counter()
-        rows = e.run(quick=args.quick, seed=args.seed, progress=progress)
-        print(format_rows(rows))
-        extra = (" --quick" if args.quick else "") + (f" --seed {args.seed}" if args.seed else "")
-        print(f"  reproduce: connectx lessons {e.name}{extra}   "
-              f"[{time.perf_counter() - start:.1f} s]\n", flush=True)
-    return 0
-
-

@@ -1,16 +1,17 @@
 """The experiments of the seed material, re-run next to the figures it printed.
 
-    python -m scripts.tools.seed_experiments [--games 100] [--tutorial-games 20] [--workers K]
+    python -m scripts.lessons.seed_experiments [--games 100] [--tutorial-games 20] [--workers K]
 
-1. Depth-3 minimax against the rule-based think-3 player (``rules:lookahead=3``), 100
-   games, colours alternating. The book printed 68 won, 26 lost, 6 tied for minimax,
-   whose only payoffs were wins and losses: that agent is
-   ``minimax:depth=3,heuristic=none,tactics=False`` (the first row). The second row is
-   the Kaggle tutorial's version, with its window heuristic
-   (``minimax:depth=3,tactics=False``), beside the same figure; the third is the
-   chapter's payoffs in ``alphabeta`` (centre first among equal moves, where minimax
-   draws at random), the fourth our minimax with its default tactics (take a win,
-   block a lone threat).
+1. The book's minimax against the rule-based think-3 player (``rules:lookahead=3``),
+   100 games, colours alternating. The book printed 68 won, 26 lost, 6 tied for its
+   ``minimax(env, depth=3)``, whose only payoffs are wins and losses and which searches
+   3 plies below its own move, 4 in all: that agent is
+   ``minimax:depth=4,heuristic=none,tactics=False`` (the first row; the package's depth
+   counts plies as the tutorial's ``N_STEPS`` does, its own move included). The second
+   row is the Kaggle tutorial's depth-3 minimax, with its window heuristic
+   (``minimax:depth=3,tactics=False``), the third the book's payoffs in ``alphabeta``
+   at 4 plies (centre first among equal moves, where minimax draws at random), the
+   fourth our minimax with its default tactics (take a win, block a lone threat).
 2. The tutorial agent (``tutorial``: the tutorial's own pure-Python code) and ours
    against ``random``: the tutorial's code is slow, so it plays ``--tutorial-games``.
 
@@ -27,7 +28,7 @@ from scripts.args import ArgumentParser, add_seed_argument, fail, positive_int_a
 
 # the book's result for the first agent of experiment 1: (won, tied, lost) of 100
 BOOK_MINIMAX_VS_RULES = (68, 6, 26)
-TUTORIAL = "tutorial"  # the registry's pure-Python tutorial agent (agents/search/reference.py)
+TUTORIAL = "tutorial"  # the registry's pure-Python tutorial agent (agents/players/tutorial.py)
 
 def default_ours():
     """The package's strongest agent at a fixed depth when it has one (reproducible)."""
@@ -52,7 +53,7 @@ def row(label, a, b, games, cfg, seed, workers, book=None):
     print(line, flush=True)
 
 
-def main(argv=None, prog="python -m scripts.tools.seed_experiments"):
+def main(argv=None, prog="python -m scripts.lessons.seed_experiments"):
     p = ArgumentParser(prog=prog, description=__doc__.split("\n")[0])
     p.add_argument("--games", type=positive_int_arg, default=100, help="games of each match (default 100)")
     p.add_argument("--tutorial-games", type=positive_int_arg, default=20,
@@ -67,13 +68,13 @@ def main(argv=None, prog="python -m scripts.tools.seed_experiments"):
     print(f"{'experiment (first agent vs second)':<44} {'games':>5}  {'W-D-L':<9}  "
           f"score [95% interval]")
     try:
-        row("minimax:depth=3,heuristic=none (chapter's)", "minimax:depth=3,heuristic=none,"
+        row("minimax:depth=4,heuristic=none (the book's)", "minimax:depth=4,heuristic=none,"
             "tactics=False", "rules:lookahead=3", args.games, cfg, args.seed, args.workers,
             BOOK_MINIMAX_VS_RULES)
         row("minimax:depth=3,tactics=False vs rules:3", "minimax:depth=3,tactics=False",
-            "rules:lookahead=3", args.games, cfg, args.seed, args.workers, BOOK_MINIMAX_VS_RULES)
-        row("alphabeta:depth=3,heuristic=none vs rules:3", "alphabeta:depth=3,heuristic=none",
-            "rules:lookahead=3", args.games, cfg, args.seed, args.workers, BOOK_MINIMAX_VS_RULES)
+            "rules:lookahead=3", args.games, cfg, args.seed, args.workers)
+        row("alphabeta:depth=4,heuristic=none vs rules:3", "alphabeta:depth=4,heuristic=none",
+            "rules:lookahead=3", args.games, cfg, args.seed, args.workers)
         row("minimax:depth=3 (tactics) vs rules:3", "minimax:depth=3", "rules:lookahead=3",
             args.games, cfg, args.seed, args.workers)
         if TUTORIAL in agents.AGENTS:

@@ -1,0 +1,6 @@
+"""The lessons' searches on the :class:`agents.games.game.Game` protocol, one file each
+(as OpenSpiel's ``python/algorithms``): :mod:`~agents.games.searches.deepening`
+(iterative deepening), :mod:`~agents.games.searches.maxn` (max^n with shallow pruning),
+:mod:`~agents.games.searches.paranoid` (the two-player reduction),
+:mod:`~agents.games.searches.expectimax` (chance nodes) and
+:mod:`~agents.games.searches.montecarlo` (flat Monte Carlo and UCT)."""

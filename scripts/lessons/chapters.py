@@ -1,0 +1,267 @@
+"""The book chapters', the tic-tac-toe article's and the Kaggle tutorial's experiments:
+tic-tac-toe think-1/2/3 against minimax (the chapter's 10-game test), tic-tac-toe
+solved, the coin game, and Connect Four's depth-3 minimax against think-3 and random."""
+import random
+
+from agents.games.game import Counter, alphabeta_value, best_actions, minimax_value, play
+from agents.games.tictactoe import EMPTY, O, X, PerfectPlayer, ThinkPlayer, TicTacToe
+from scripts.lessons.rows import Row, better_than_even, wilson
+
+
+def tally(first, second, games, seed):
+    """(won, tied, lost) for ``first(seed)`` against ``second(seed)`` (player factories),
+    colours alternating, ``first`` x in the even games."""
+    won = tied = lost = 0
+    for i in range(games):
+        a, b = first(seed * 100003 + i), second(seed * 100003 + i + 50000)
+        end, _ = play(TicTacToe(), {X: a, O: b} if i % 2 == 0 else {X: b, O: a})
+        w = TicTacToe().winner(end) or EMPTY
+        me = X if i % 2 == 0 else O
+        won += w == me
+        tied += w == EMPTY
+        lost += w not in (me, EMPTY)
+    return won, tied, lost
+
+
+def think(quick=False, seed=0, progress=False):
+    perfect = lambda s: PerfectPlayer(seed=s)  # noqa: E731
+    rows = []
+    w, t, l = tally(perfect, lambda s: ThinkPlayer(3, seed=s), 10, seed)
+    verdict = "same" if (w, t, l) == (5, 5, 0) else (
+        "not shown at this size: no loss, 10 games (see the rate below)" if l == 0
+        else "differs: minimax lost")
+    rows.append(Row("minimax against think-3, 10 games (won-tied-lost)", "5-5-0",
+                    f"{w}-{t}-{l}", verdict))
+    games = 100 if quick else 2000
+    for steps in (1, 2, 3):
+        w, t, l = tally(perfect, lambda s: ThinkPlayer(steps, seed=s), games, seed + 1)
+        rows.append(Row(f"minimax against think-{steps}, {games} games (won-tied-lost)",
+                        "-", f"{w}-{t}-{l} ({w / games:.0%} won)",
+                        f"package's reading {'holds' if l == 0 else 'fails'}: minimax never "
+                        f"loses"))
+    w, t, l = tally(lambda s: ThinkPlayer(3, seed=s), lambda s: ThinkPlayer(1, seed=s),
+                    games, seed + 2)
+    rows.append(Row(f"think-3 against think-1, {games} games (won-tied-lost)", "-",
+                    f"{w}-{t}-{l}", "package's reading (think-3 is stronger): " +
+                    better_than_even(w + t / 2, games)))
+    return rows
+
+
+def solved(quick=False, seed=0, progress=False):
+    """The empty board's value by both searches and the number of distinct games
+    (``quick``: alpha-beta's value only)."""
+    game = TicTacToe()
+    start = game.initial()
+    ab = Counter()
+    value = alphabeta_value(game, start, 9, X, ab)
+    corner = game.result(start, 0)
+    _, replies = best_actions(game, corner, 8)
+    rows = [
+        Row("value of the empty board", "-", "a draw" if value == 0 else str(value),
+            f"package's reading {'holds' if value == 0 else 'fails'}: a draw (the game's "
+            f"known value)"),
+        Row("the best replies to x in the corner a (cell 0)", "e (the centre)",
+            " ".join("abcdefghi"[c] for c in replies),
+            "same" if replies == [4] else "differs")]
+    if quick:
+        return rows
+    mm = Counter()
+    minimax_value(game, start, 9, X, mm)
+    games = _games(game, start)
+    return rows + [
+        Row("nodes: minimax / alpha-beta from the empty board", "-",
+            f"{mm.nodes} / {ab.nodes}", f"package's reading "
+            f"{'holds' if ab.nodes < mm.nodes else 'fails'}: alpha-beta visits fewer"),
+        Row("distinct games (move sequences to the end)", "-", f"{games:,}",
+            f"package's reading {'holds' if games == 255168 else 'fails'}: the known count, "
+            f"255,168"),
+    ]
+
+
+def _games(game, state):
+    if game.is_terminal(state):
+        return 1
+    return sum(_games(game, game.result(state, a)) for a in game.actions(state))
+
+
+def coins(quick=False, seed=0, progress=False):
+    from agents.games.coins import MinimaxPlayer, RandomPlayer, RulePlayer
+    from scripts.lessons.coin_game import match, value_table
+    rows = []
+    table = value_table(21, 2)
+    agree = all(mm == ab == closed for _, mm, ab, closed, _, _ in table)
+    rows.append(Row("minimax and alpha-beta values of 1..21 coins against the closed form "
+                    "(the mover loses when coins % 3 == 0)", "-",
+                    f"{'all agree' if agree else 'DISAGREE'}; 21 coins: "
+                    f"{table[-1][1]:+d} for the first player",
+                    f"package's reading {'holds' if agree else 'fails'}: the closed form"))
+    games = 20 if quick else 100
+    for name, opponent, first_won in (("random", RandomPlayer(2, seed=seed + 10), 96),
+                                      ("rule-based", RulePlayer(2, seed=seed + 20), 0)):
+        first, _ = match(MinimaxPlayer(2, "minimax", seed=seed + 1), opponent, games, 21, 2)
+        rows.append(Row(f"minimax moving first against {name}, {games} games",
+                        f"{first_won}/100 won", f"{first}/{games} won",
+                        rate_verdict(first, games, first_won / 100)))
+        _, second = match(opponent, MinimaxPlayer(2, "minimax", seed=seed), games, 21, 2)
+        rows.append(Row(f"minimax moving second against {name}, {games} games",
+                        "100/100 won", f"{second}/{games} won",
+                        "same" if second == games else "differs"))
+    return rows
+
+
+def rate_verdict(wins, games, rate):
+    """Whether the material's winning ``rate`` lies in the 95% Wilson interval of
+    ``wins`` of ``games``."""
+    low, high = wilson(wins, games)
+    text = f"{rate:.0%} against the package's 95% interval [{low:.0%}, {high:.0%}]"
+    return ("same: " if low <= rate <= high else "differs: ") + text
+
+
+def _match_row(label, a, b, games, seed, progress, material="-", book=None):
+    """A match row; with ``book`` (the material's won, tied, lost) its verdict says
+    whether the material's score lies in the package's 95% interval, else whether
+    ``a`` beats ``b`` (the package's reading, labelled as such)."""
+    from scripts.arena.match import match
+    s = match(a, b, games, None, seed, 1, progress=progress).summary
+    low, high = s["score_ci"]
+    ours = f"{s['wins']}-{s['draws']}-{s['losses']}, score {s['score']:.3f} " \
+           f"[{low:.3f}, {high:.3f}]"
+    if book is not None:
+        w, d, l = book
+        score = (w + 0.5 * d) / (w + d + l)
+        verdict = ("same: the material's score is inside the package's interval"
+                   if low <= score <= high else "differs: the material's score is outside "
+                   "the package's interval")
+    else:
+        verdict = "package's reading: " + ("stronger" if low > 0.5 else "weaker"
+                                            if high < 0.5 else "not shown at this size")
+    return Row(label, material, ours, verdict)
+
+
+# The book's Connect Four agent in the package's words. Its ``minimax(env, depth=3)``
+# plays a move and then searches ``depth`` more plies below it, checking for the end of
+# the game before the depth: it looks 4 plies ahead, with payoffs +1 / -1 at a finished
+# game and 0 at the horizon. That is ``minimax:depth=4,heuristic=none`` here; the
+# tutorial's ``N_STEPS = 3`` counts its own move in the 3 (``minimax:depth=3``).
+BOOK_AGENT = "minimax:depth=4,heuristic=none,tactics=False"
+TUTORIAL_AGENT = "minimax:depth=3,tactics=False"
+THINK3 = "rules:lookahead=3"
+
+
+def book_payoff(game, state, depth):
+    """The book chapter's rule, in the package's own code: the payoff of ``state`` for
+    the side to move, -1 if the previous move won, 0 for a draw or at ``depth`` 0,
+    else the best of the negated payoffs of its children searched ``depth - 1``."""
+    if game.winner(state):
+        return -1
+    if game.is_terminal(state) or depth == 0:
+        return 0
+    return max(-book_payoff(game, game.result(state, a), depth - 1) for a in game.actions(state))
+
+
+def book_columns(game, state, depth=3):
+    """The columns the book's ``minimax(env, depth)`` chooses among: a move that wins at
+    once, else the moves of best payoff, each searched ``depth`` plies below the move."""
+    values = {}
+    for a in game.actions(state):
+        child = game.result(state, a)
+        if game.winner(child):
+            return [a]
+        values[a] = -book_payoff(game, child, depth)
+    top = max(values.values())
+    return [a for a, v in values.items() if v == top]
+
+
+def depth_conventions(n, seed):
+    """(positions, positions where the book's depth 3 picks the same columns as the
+    package's minimax at depth 4 with no heuristic, the same as at depth 3), on ``n``
+    seeded positions where the mover has no immediate win (the book then plays the first
+    winning column it finds, where the package rates every winning line alike)."""
+    import agents
+    from agents.board.rules import parse_position
+    from agents.players.baselines import best_columns
+    from agents.search.reference import ConnectX
+    game = ConnectX(6, 7, 4)
+    four = agents.make("minimax", depth=4, heuristic="none", tactics=False)
+    three = agents.make("minimax", depth=3, heuristic="none", tactics=False)
+    same4 = same3 = 0
+    rng, positions = random.Random(seed), []
+    while len(positions) < n:
+        s = tutorial_positions(1, rng)[0]
+        if not any(game.winner(game.result(s, a)) for a in game.actions(s)):
+            positions.append(s)
+    for board, mark in positions:
+        grid, heights, mark, cfg = parse_position({"board": list(board), "mark": mark},
+                                                  {"rows": 6, "columns": 7, "inarow": 4})
+        book = sorted(book_columns(game, (board, mark)))
+        for agent, count in ((four, 4), (three, 3)):
+            mine = sorted(best_columns(agent.scores(grid, heights, mark, cfg)[0], heights, cfg))
+            if count == 4:
+                same4 += mine == book
+            else:
+                same3 += mine == book
+    return n, same4, same3
+
+
+def connect4_think(quick=False, seed=0, progress=False):
+    games = 4 if quick else 100
+    n, same4, same3 = depth_conventions(2 if quick else 6, seed)
+    return [
+        Row(f"the book's minimax(env, depth=3), rewritten on the package's rules, against "
+            f"minimax:heuristic=none: the same best columns on {n} seeded positions, "
+            f"at depth 4 / at depth 3", "-", f"{same4}/{n} / {same3}/{n}",
+            "package's reading holds: the book's depth 3 is 4 plies" if same4 == n else
+            "package's reading fails: the book's depth 3 is not minimax:depth=4"),
+        _match_row(f"Connect Four, the book's agent ({BOOK_AGENT}: 4 plies, win/loss "
+                   f"payoffs) against think-3 ({THINK3}), {games} games (W-D-L)",
+                   BOOK_AGENT, THINK3, games, seed, progress, "68-6-26", (68, 6, 26)),
+        _match_row(f"Connect Four, the tutorial's heuristic minimax ({TUTORIAL_AGENT}: 3 "
+                   f"plies) against think-3, {games} games (W-D-L)", TUTORIAL_AGENT, THINK3,
+                   games, seed, progress),
+    ]
+
+
+def tutorial_positions(n, rng):
+    """``n`` seeded 7x6 positions (a flat Kaggle board and the mark to move) after 0-14
+    random moves, none finished."""
+    from agents.search.reference import ConnectX
+    game = ConnectX(6, 7, 4)
+    out = []
+    while len(out) < n:
+        s = game.initial()
+        for _ in range(rng.randrange(15)):
+            actions = game.actions(s)
+            s = game.result(s, actions[rng.randrange(len(actions))])
+            if game.is_terminal(s):
+                break
+        if not game.is_terminal(s):
+            out.append(s)
+    return out
+
+
+def tutorial(quick=False, seed=0, progress=False):
+    """The package's numba minimax against the tutorial's own code: the same best
+    columns on seeded positions, then the package's minimax against random."""
+    import agents
+    from agents.board.rules import parse_position
+    from agents.players.baselines import best_columns
+    from agents.players.tutorial import TutorialConfig, tutorial_best_columns
+    n = 3 if quick else 8  # the tutorial's pure Python: seconds a position
+    ours = agents.make("minimax", depth=3, tactics=False)
+    same = 0
+    for board, mark in tutorial_positions(n, random.Random(seed)):
+        config = {"rows": 6, "columns": 7, "inarow": 4}
+        grid, heights, mark, cfg = parse_position({"board": list(board), "mark": mark}, config)
+        scores, _ = ours.scores(grid, heights, mark, cfg)
+        mine = best_columns(scores, heights, cfg)
+        theirs = tutorial_best_columns(list(board), mark, TutorialConfig(6, 7, 4), 3)
+        same += sorted(mine) == sorted(theirs)
+    games = 4 if quick else 50
+    return [
+        Row(f"depth-3 minimax: the tutorial's set of best columns on {n} seeded positions",
+            "-", f"{same}/{n} the same", f"package's reading {'holds' if same == n else 'fails'}"
+            f": the tutorial's moves, in numba"),
+        _match_row(f"the package's minimax, depth 3 (the tutorial's moves, in numba) "
+                   f"against random, {games} games", "minimax:depth=3,tactics=False",
+                   "random", games, seed, progress),
+    ]
