@@ -223,19 +223,14 @@ def connect4_think(quick=False, seed=0, progress=False):
 
 def tutorial_positions(n, rng):
     """``n`` seeded 7x6 positions (a flat Kaggle board and the mark to move) after 0-14
-    random moves, none finished."""
-    from agents.search.reference import ConnectX
-    game = ConnectX(6, 7, 4)
+    random moves, none finished (the package's one maker, games that ended drawn again)."""
+    from agents.board.reference import random_position
     out = []
     while len(out) < n:
-        s = game.initial()
-        for _ in range(rng.randrange(15)):
-            actions = game.actions(s)
-            s = game.result(s, actions[rng.randrange(len(actions))])
-            if game.is_terminal(s):
-                break
-        if not game.is_terminal(s):
-            out.append(s)
+        stones = rng.randrange(15)
+        board = random_position(6, 7, 4, stones, rng, wins=True)
+        if board is not None:
+            out.append((tuple(board), 1 + stones % 2))
     return out
 
 
