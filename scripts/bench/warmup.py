@@ -1,8 +1,9 @@
 """A Kaggle file's cold compile, beside the previous release's; and does its background
 compile slow an opponent in the same process?
 
-    connectx bench warmup [--section cold|opponent|both] [--agents alphabeta,minimax,mcts,perfect]
-                          [--baseline 4e9cf9d] [--runs 1] [--opponent alphabeta:depth=11] [--moves 8]
+    connectx bench warmup [--section cold|strength|opponent|all]
+                          [--agents alphabeta,minimax,mcts,perfect] [--baseline 4e9cf9d]
+                          [--runs 1] [--games 1] [--opponent alphabeta:depth=11] [--moves 8]
 
 **cold** (the first section): for each agent, the file built from the working tree and
 the file built at ``--baseline`` (a git revision: default ``4e9cf9d``, the build of
@@ -22,6 +23,14 @@ fresh ``python -I`` processes loaded as kaggle-environments loads a file
   move outside the book waits for).
 
 Printed: each figure, new and baseline, and the ratio new/baseline.
+
+**strength** (what the fallback costs): the fallback alone
+(:func:`agents.players.warmup.fallback_move`, every move) against kaggle's ``negamax``,
+``--games`` games a seat in this process; then each agent's file (``--agents``, built
+now) against ``negamax`` through :func:`submission.validate.run_episode` (kaggle's
+loader, a fresh process, negamax in the file's process as kaggle-environments runs it
+locally: the file compiles only in its own moves' lent time and the tails of big
+units), ``--games`` a seat: results and the moves the fallback played.
 
 **opponent**: plays kaggle-environments games in ONE process, as a local ``env.run`` does: the
 ``perfect`` Kaggle file (built now, ``warmup=background``: its kernels compile in a
@@ -198,6 +207,60 @@ def cold_section(agents, baseline, runs, out=sys.stdout):
     return results
 
 
+def fallback_agent(obs, config):
+    """Every move :func:`agents.players.warmup.fallback_move`'s (what a file plays while
+    its kernels compile)."""
+    from agents.board.rules import parse_position
+    from agents.players.warmup import fallback_move
+    grid, heights, mark, cfg = parse_position(obs, config, False)
+    return fallback_move(grid, heights, mark, cfg.rows, cfg.columns, cfg.inarow)
+
+
+def score_line(label, results):
+    """``label: W-D-L`` from rewards seen by our side (1, 0, -1; None: we failed)."""
+    w = sum(r == 1 for r in results)
+    d = sum(r == 0 for r in results)
+    return f"{label}: {w} won, {d} drawn, {len(results) - w - d} lost of {len(results)}"
+
+
+def strength_section(agents, games, out=sys.stdout):
+    """The fallback alone vs negamax, then each file vs negamax (module docstring)."""
+    import random
+
+    from kaggle_environments import make
+
+    from submission.build import build
+    from submission.validate import run_episode
+    results = []
+    for g in range(games):
+        for seat in (0, 1):
+            random.seed(1000 * g + seat)  # negamax breaks ties with ``random``
+            env = make("connectx", debug=False)
+            players = [fallback_agent, "negamax"] if seat == 0 else ["negamax", fallback_agent]
+            env.run(players)
+            results.append(env.steps[-1][seat].reward)
+    print(score_line(f"fallback alone vs negamax ({games} a seat)", results), file=out,
+          flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        for agent in agents:
+            path = os.path.join(tmp, f"{agent}.py")
+            with open(path, "w") as f:
+                f.write(build(agent).text)
+            rewards, fallback, moves, firsts = [], 0, 0, []
+            for g in range(games):
+                for seat in (0, 1):
+                    rep = run_episode(path, "negamax", seat, seed=1000 * g + seat)
+                    rewards.append(rep["rewards"][seat] if rep["statuses"][seat] == "DONE"
+                                   else None)
+                    state = rep["copies"][0]["state"]
+                    fallback += (state.get("warmup") or {}).get("fallback_moves", 0)
+                    moves += state["calls"]
+                    firsts.append(rep["first_call_seconds"][0])
+            print(score_line(f"{agent} file vs negamax ({games} a seat)", rewards)
+                  + f"; {fallback} of its {moves} moves by the fallback; first call "
+                  f"{min(firsts):.2f}-{max(firsts):.2f} s", file=out, flush=True)
+
+
 def opponent_section(args):
     """The opponent's move times beside the perfect file's background compile (the
     module docstring's second section)."""
@@ -232,8 +295,10 @@ def main(argv=None, prog="python -m scripts.bench.warmup"):
     ap = ArgumentParser(prog=prog, description="Each Kaggle file's cold compile beside the "
                                                "baseline revision's; an opponent's move times "
                                                "beside the perfect file's background compile.")
-    ap.add_argument("--section", choices=("cold", "opponent", "both"), default="both",
-                    help="what to measure (default both)")
+    ap.add_argument("--section", choices=("cold", "strength", "opponent", "all"),
+                    default="all", help="what to measure (default all)")
+    ap.add_argument("--games", type=positive_int_arg, default=1,
+                    help="strength: games a seat against negamax (default 1)")
     ap.add_argument("--agents", default=",".join(AGENTS),
                     help=f"cold: the agents whose files are built (default {','.join(AGENTS)})")
     ap.add_argument("--baseline", default=BASELINE,
@@ -255,11 +320,13 @@ def main(argv=None, prog="python -m scripts.bench.warmup"):
         ap.error(f"--agents: unknown agent(s) {', '.join(unknown) or '(none given)'}; "
                  f"valid: {', '.join(agents.names())}")
     try:
-        if args.section in ("cold", "both"):
+        if args.section in ("cold", "all"):
             print(f"cold compile: each file in fresh processes, new vs {args.baseline} "
                   f"(median of {args.runs})", flush=True)
             cold_section(chosen, args.baseline, args.runs)
-        if args.section in ("opponent", "both"):
+        if args.section in ("strength", "all"):
+            strength_section(chosen, args.games)
+        if args.section in ("opponent", "all"):
             opponent_section(args)
     except ValueError as e:
         ap.error(str(e))
