@@ -256,7 +256,7 @@ def test_once_compiled_a_background_agent_plays_its_own_moves(name, options):
     """After its warm-up is done the agent's moves are its own: the same as a ``lazy``
     agent's on the same positions (fixed depth or iterations, seeded)."""
     import agents
-    from tests.conftest import board_from_moves
+    from agents.board.reference import board_from_moves
     cfg = {"rows": 6, "columns": 7, "inarow": 4, "actTimeout": 2}
     background = agents.make(name, warmup="background", **options)
     lazy = agents.make(name, **options)

@@ -124,15 +124,6 @@ print(json.dumps({"column": col, "first": first, "ready": ready, "solver": solve
 """
 
 
-def board_of(moves):
-    """Kaggle's flat 7x6 board after a 1-based move string, and the mark to move."""
-    from agents.board.reference import ref_drop
-    board = [0] * 42
-    for i, ch in enumerate(moves):
-        board = ref_drop(board, int(ch) - 1, 1 + i % 2, 6, 7)
-    return board, 1 + len(moves) % 2
-
-
 def build_at(revision, agent, path):
     """Write the Kaggle file of ``agent`` built by the package at git ``revision`` (None:
     the working tree) to ``path``."""
@@ -160,7 +151,8 @@ def build_at(revision, agent, path):
 
 def cold_run(path, moves=""):
     """One fresh process's figures (see COLD) for the file at ``path``."""
-    board, mark = board_of(moves)
+    from agents.board.reference import board_from_moves
+    board, mark = board_from_moves(moves), 1 + len(moves) % 2
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, CONNECTX_NUMBA_CACHE=cache)
         proc = subprocess.run([sys.executable, "-I", "-c", COLD, path, json.dumps(board),
