@@ -366,3 +366,11 @@ def build(agent_name=None, options=None, root=ROOT, data_dir=DATA_DIR, check_opt
     text = render(agent_name, options, modules, resources)
     check_last_callable(text)
     return Bundle(agent_name, options, modules, external, resources, text, why)
+
+
+if __name__ == "__main__":
+    # the library, not a command: say which command builds (python -m submission.build
+    # used to exit 0 writing nothing)
+    print("submission.build is the bundler's library: write a file with `connectx build --out "
+          "main.py` (python -m scripts.commands.build --out main.py)", file=sys.stderr)
+    sys.exit(2)

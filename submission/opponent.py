@@ -43,6 +43,10 @@ def serve(spec, stdin=sys.stdin, stdout=sys.stdout):
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
+    if argv in (["-h"], ["--help"]):
+        print("usage: python -m submission.opponent SPEC (a package agent answering one JSON "
+              "move a line; connectx validate starts it)")
+        return 0
     if len(argv) != 1:
         print("usage: python -m submission.opponent SPEC", file=sys.stderr)
         return 2

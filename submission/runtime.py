@@ -14,7 +14,9 @@
 # Kaggle exec()s this file and uses the *last callable* it defines, so ``agent``
 # is the last definition and nothing callable may follow it. Nothing runs at
 # exec time except these definitions: the modules are installed and the agent
-# is built on the first call (numba compiles during that first move).
+# is built on the first call (an agent built with warmup="background", the
+# build's default, compiles its numba kernels in a thread and answers without
+# them until they are ready: agents.players.warmup).
 # ---------------------------------------------------------------------------
 import base64 as _base64
 import hashlib as _hashlib
@@ -39,6 +41,8 @@ _STATE = {
     "compile_seconds": 0.0,    # numba compilation inside moves, all moves together
     "warmup": None,            # background compilation (agents.players.warmup), if the agent has one
     "first_move_seconds": None,
+    "first_move_source": None, # the agent's last["source"] after it: "warm-up" or "book"
+                               # when the first move waited for no kernel
     "first_move_cpu_seconds": None,  # less sensitive to a busy machine than wall time
     "max_move_seconds": 0.0,   # slowest move after the first
     "total_seconds": 0.0,
@@ -217,7 +221,9 @@ def _play(obs, config, legal):
         if warm is not None:
             _STATE["warmup"] = {"done": warm.done(), "units": len(warm.log),
                                 "seconds": round(sum(s for _, s in warm.log), 3),
-                                "errors": list(warm.errors)}
+                                "errors": list(warm.errors),
+                                # moves answered without kernels while they compiled
+                                "fallback_moves": getattr(_STATE["player"], "warm_moves", 0)}
         if isinstance(column, bool) or not isinstance(column, int) or column not in legal:
             raise RuntimeError(f"agent {_AGENT_NAME!r} returned {column!r}, not a legal column")
         return int(column)
@@ -249,6 +255,8 @@ def agent(obs, config):
     _STATE["total_seconds"] += seconds
     if _STATE["first_move_seconds"] is None:
         _STATE["first_move_seconds"] = seconds
+        last = getattr(_STATE["player"], "last", None)
+        _STATE["first_move_source"] = last.get("source") if isinstance(last, dict) else None
         _STATE["first_move_cpu_seconds"] = _time.process_time() - cpu
     else:
         _STATE["max_move_seconds"] = max(_STATE["max_move_seconds"], seconds)

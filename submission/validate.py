@@ -151,7 +151,8 @@ def _warmup_text(w):
         return ""
     errors = f", errors {w['errors']}" if w.get("errors") else ""
     return (f"background compile {'done' if w['done'] else 'NOT done'} ({w['units']} units, "
-            f"{w['seconds']} s{errors}), ")
+            f"{w['seconds']} s{errors}; {w.get('fallback_moves', 0)} moves played without "
+            f"the kernels), ")
 
 
 def _r(x):
@@ -177,3 +178,9 @@ def validate(path, games=GAMES, min_overage=MIN_OVERAGE, must_beat=(), seed=0, n
               flush=True)
         results.append((report, problems))
     return results
+
+
+if __name__ == "__main__":
+    print("submission.validate is the checker's library: check a file with `connectx validate "
+          "main.py` (python -m scripts.commands.validate main.py)", file=sys.stderr)
+    sys.exit(2)

@@ -27,15 +27,18 @@ def _loaded_callable(kaggle_agent):
     return None if cell is None else cell.cell_contents
 
 
-def _cpu_timed(kaggle_agent, log):
+def _cpu_timed(kaggle_agent, log, walls):
     """``kaggle_agent`` unchanged, with the process CPU time of each call appended to
-    ``log`` (the episode is synchronous: that is this agent's own CPU time)."""
+    ``log`` (the episode is synchronous: that is this agent's own CPU time) and its wall
+    time to ``walls`` (what kaggle-environments times: the first call also reads and
+    runs the file)."""
     def timed(observation, configuration):
-        start = time.process_time()
+        start, wall = time.process_time(), time.perf_counter()
         try:
             return kaggle_agent(observation, configuration)
         finally:
             log.append(time.process_time() - start)
+            walls.append(time.perf_counter() - wall)
     return timed
 
 
@@ -79,7 +82,8 @@ def run(spec):
     if spec.get("opponent_cmd"):
         opponent = _process_agent(spec["opponent_cmd"], spec.get("opponent_cwd"))
     cpu = [[] for _ in ours]
-    timed = [_cpu_timed(a, log) for a, log in zip(ours, cpu)]
+    walls = [[] for _ in ours]
+    timed = [_cpu_timed(a, log, wall) for a, log, wall in zip(ours, cpu, walls)]
     players = timed if opponent == "self" else \
         [timed[0], opponent] if spec["seat"] == 0 else [opponent, timed[0]]
 
@@ -106,6 +110,9 @@ def run(spec):
         # the overage left had each move taken its CPU time (an estimate for busy machines)
         "cpu_overage": [initial[seat] - sum(max(0.0, c - act) for c in log)
                         for seat, log in zip(our_seats, cpu)],
+        # each copy's first call, wall seconds around it (loading the file included): by
+        # kaggle's rule a first move over actTimeout would be a TIMEOUT without overage
+        "first_call_seconds": [w[0] if w else None for w in walls],
         "copies": [],
     }
     for kaggle_agent in ours:
@@ -122,5 +129,9 @@ def run(spec):
 
 
 if __name__ == "__main__":
+    if len(sys.argv) != 2 or not sys.argv[1].startswith("{"):
+        print("submission.worker plays one episode for connectx validate: run "
+              "`connectx validate main.py` (python -m scripts.commands.validate)", file=sys.stderr)
+        sys.exit(2)
     result = run(json.loads(sys.argv[1]))
     print(MARKER + json.dumps(result))

@@ -56,9 +56,9 @@ def test_bad_build_arguments_fail_with_a_message(tmp_path, capsys, args, word):
 
 
 def test_build_without_checking_options_still_rejects_unknown_agents():
-    # minimax's SUBMISSION_OPTIONS (line=False) join the options given
-    assert bld.build("minimax", {"depth": 2}, check_options=False).options == {"line": False,
-                                                                                 "depth": 2}
+    # minimax's SUBMISSION_OPTIONS (line=False, warmup=background) join the options given
+    assert bld.build("minimax", {"depth": 2}, check_options=False).options == {
+        "line": False, "warmup": "background", "depth": 2}
     with pytest.raises(bld.BuildError, match="nope"):
         bld.build("nope", check_options=False)
 

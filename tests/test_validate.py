@@ -83,24 +83,31 @@ def validate_file(tmp_path, agent, options, games, must_beat=(), no_numba=False,
 
 
 @pytest.mark.slow
-def test_alphabeta_file_passes_validate_and_beats_negamax(tmp_path):
-    # Each game pays a numba compile, so one game runs here: the file as second player
-    # (validate plays both seats, see test_judge's episodes check; the first seat is
-    # played by the perfect and minimax files' tests, games against random in the
-    # no-numba test).
-    path = tmp_path / "alphabeta.py"
-    path.write_text(bld.build("alphabeta", {"depth": 7}).text)
-    rep = val.run_episode(str(path), "negamax", 1)
+@pytest.mark.parametrize("agent,seat", [("alphabeta", 1), ("minimax", 0), ("mcts", 1),
+                                        ("perfect", 0)])
+def test_a_file_answers_its_first_move_at_once_and_beats_negamax(tmp_path, agent, seat):
+    """The file built from ``agent`` at its submission defaults (``warmup=background``:
+    its kernels compile in a thread), loaded by kaggle-environments' own loader in a
+    fresh ``python -I`` process (``submission.worker``), plays one game against
+    kaggle's ``negamax`` (in the file's process, as kaggle-environments runs it): its
+    first move needs no kernel (the warm-up's fallback answers, or perfect's book), it
+    is within ``actTimeout`` (2 s: by kaggle's rule, no TIMEOUT even without overage:
+    issue 43 asks exactly this; loading and answering take about 0.3-1.2 s on the
+    team's loaded machine), and the file wins. One game each, seats alternating, to
+    keep the suite short; the fallback's cost in strength is measured by
+    ``connectx bench warmup --section strength``."""
+    path = tmp_path / f"{agent}.py"
+    bundle = bld.build(agent)
+    assert bundle.options["warmup"] == "background"
+    path.write_text(bundle.text)
+    rep = val.run_episode(str(path), "negamax", seat)
     print(val.describe(rep))
     assert val.judge(rep, min_overage=0, must_beat=("negamax",)) == []
-    assert rep["opponent"] == "negamax" and rep["seats"] == [1]
-    assert rep["copies"][0]["state"]["numba"] is True
-    assert rep["copies"][0]["state"]["compile_seconds"] > 0
-
-
-@pytest.mark.slow
-def test_minimax_file_passes_kaggles_upload_check(tmp_path):
-    validate_file(tmp_path, "minimax", {}, ("self",))
+    assert rep["statuses"] == ["DONE", "DONE"] and rep["act_timeout"] == 2
+    state = rep["copies"][0]["state"]
+    assert state["numba"] is True and state["fallbacks"] == 0 and not state["warmup"]["errors"]
+    assert state["first_move_source"] in ("warm-up", "book")
+    assert rep["first_call_seconds"][0] <= rep["act_timeout"]
 
 
 @pytest.mark.slow

@@ -156,3 +156,115 @@ def test_finish_upto_a_unit_leaves_the_rest_to_the_thread():
     with pytest.raises(ValueError, match="no warmup unit 'z'"):
         w.ready("z")
     assert w.finish() and ran == ["a", "b", "c"]
+
+
+# ---------------------------------------------------------------------------
+# Every agent's warm-up (agents.players.base): the fallback move while kernels compile
+# ---------------------------------------------------------------------------
+
+
+def _wins(board, col, mark, rows, columns, inarow):
+    from agents.board.reference import ref_winner
+    return ref_winner(ref_drop(board, col, mark, rows, columns), rows, columns, inarow) == mark
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_fallback_move_wins_blocks_and_avoids_a_gift(shape):
+    """On seeded random positions, against the pure-Python rules: a plain int legal column
+    that wins when a win exists, else blocks an immediate threat, else (when a column
+    exists that does) does not hand the opponent a win in the cell above."""
+    from agents.players.warmup import fallback_move
+    rows, columns, inarow = shape
+    rng = random.Random(7 * sum(shape))
+    seen = 0
+    for _ in range(80):
+        b = random_position(rows, columns, inarow, rng.randrange(rows * columns), rng)
+        if b is None:
+            continue
+        legal = ref_legal_moves(b, rows, columns)
+        mark = 1 + sum(v != 0 for v in b) % 2
+        grid = np.array(b, dtype=np.int8)
+        col = fallback_move(grid, rules._heights_np(grid, rules.Config(rows, columns, inarow)),
+                            mark, rows, columns, inarow)
+        assert type(col) is int and col in legal
+        seen += 1
+        win = [c for c in legal if _wins(b, c, mark, rows, columns, inarow)]
+        if win:
+            assert col in win
+            continue
+        threats = [c for c in legal if _wins(b, c, 3 - mark, rows, columns, inarow)]
+        if threats:
+            assert col in threats
+            continue
+
+        def gift(c):
+            after = ref_drop(b, c, mark, rows, columns)
+            return c in ref_legal_moves(after, rows, columns) \
+                and _wins(after, c, 3 - mark, rows, columns, inarow)
+        if any(not gift(c) for c in legal):
+            assert not gift(col)
+    assert seen > 10
+
+
+WARMING = r"""
+import json, sys
+import agents.players.warmup
+agents.players.warmup.Warmup.start = lambda self: self   # no thread: see what a move needs
+import agents
+from agents.players import base, lookahead, mcts as mcts_player
+from agents.search import alphabeta, alphabeta_bb, mcts, minimax, tactics
+from agents.board import bitboard, grid, rules
+from agents.board.jit import is_compiled
+cfg = {"rows": 6, "columns": 7, "inarow": 4, "actTimeout": 2}
+out = {}
+for name in sys.argv[1:]:
+    a = agents.make(name, warmup="background")
+    board = [0] * 42
+    board[38] = 1
+    col = a({"board": board, "mark": 2, "remainingOverageTime": 60}, cfg)
+    out[name] = [col, (getattr(a, "last", None) or {}).get("source"), a.warm_moves,
+                 a.warm.done()]
+kernels = [getattr(m, k) for m in (base, lookahead, bitboard, grid, rules, alphabeta,
+                                   alphabeta_bb, minimax, mcts, tactics) for k in dir(m)
+           if hasattr(getattr(m, k), "overloads")]
+out["compiled"] = sorted(k.py_func.__name__ for k in kernels if is_compiled(k))
+print(json.dumps(out))
+"""
+
+
+def test_every_agent_answers_without_kernels_while_they_compile():
+    """With the compiler held back, each agent built with ``warmup="background"`` answers
+    its first move with the fallback (a legal int, counted in ``warm_moves``) and
+    compiles nothing to do so; ``random`` needs no kernel for its move at all."""
+    names = ["alphabeta", "minimax", "mcts", "onestep", "rules", "random"]
+    proc = subprocess.run([sys.executable, "-c", WARMING, *names], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout.splitlines()[-1])
+    assert report.pop("compiled") == []
+    for name in names[:-1]:
+        col, source, moves, done = report[name]
+        assert (source, moves, done) == ("warm-up", 1, False), name
+        assert col == 3  # the centre, the fallback's choice on this board
+    assert report["random"][2] == 0  # its own move: it needs no kernel
+
+
+@pytest.mark.parametrize("name,options", [("alphabeta", {"depth": 4}),
+                                          ("minimax", {"depth": 2, "seed": 1}),
+                                          ("mcts", {"iterations": 300, "seed": 5})])
+def test_once_compiled_a_background_agent_plays_its_own_moves(name, options):
+    """After its warm-up is done the agent's moves are its own: the same as a ``lazy``
+    agent's on the same positions (fixed depth or iterations, seeded)."""
+    import agents
+    from agents.board.reference import board_from_moves
+    cfg = {"rows": 6, "columns": 7, "inarow": 4, "actTimeout": 2}
+    background = agents.make(name, warmup="background", **options)
+    lazy = agents.make(name, **options)
+    obs = {"board": [0] * 42, "mark": 1, "remainingOverageTime": 0}
+    background(obs, cfg)  # starts the thread; this move may be the fallback's
+    assert background.warm.finish(time.perf_counter() + 300) and not background.warm.errors
+    for moves in ("4", "44", "4455", "332211", "4444443"):
+        obs = {"board": board_from_moves(moves), "mark": 1 + len(moves) % 2,
+               "remainingOverageTime": 0}
+        assert background(obs, cfg) == lazy(obs, cfg), moves
+        assert background.last.get("source") != "warm-up"

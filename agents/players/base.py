@@ -1,21 +1,34 @@
-"""What every agent shares: option checking, input validation, the time budget.
-(The tactics every agent shares are search kernels: :mod:`agents.search.tactics`.)
+"""What every agent shares: option checking, input validation, the time budget, when
+its kernels compile. (The tactics every agent shares are search kernels:
+:mod:`agents.search.tactics`.)
 
 An agent is a callable ``agent(obs, config) -> int`` that kaggle-environments runs
 directly. Subclasses declare ``OPTIONS`` (name -> (checker, default)) and implement
 ``choose(grid, heights, mark, cfg, clock)`` returning a legal column.
+
+Compiling (the option ``warmup`` every ConnectX agent takes, :func:`warmup_option`):
+``"lazy"`` (the default but for ``perfect``): numba compiles each kernel on its first
+call, or loads it from the package's disk cache; ``"now"``: the constructor compiles
+the agent's kernels (its :meth:`Agent.warmup_units`) for 7x6; ``"background"`` (what a
+Kaggle file uses, ``SUBMISSION_OPTIONS``): the first call starts a thread that compiles
+them (:mod:`agents.players.warmup`), and until they are ready each move is
+:func:`agents.players.warmup.fallback_move`'s (a move that needs no kernel), which lends
+the rest of its plain budget to the compiler. ``last["source"]`` is then
+``"warm-up"`` and ``warm_moves`` counts these moves.
 """
 import gc
 import time
 
 import numpy as np
 
-from agents.board.rules import parse_position
+from agents.board.rules import parse_config, parse_position
 
 # Seconds kept back from config.actTimeout: interpreter and kaggle-environments
 # overhead around the call, garbage collection, process scheduling.
 SAFETY_MARGIN = 0.25
 SAFETY_FRACTION = 0.1
+WARMUPS = ("lazy", "now", "background")
+RULES_UNIT = "grid.grid_winner+column_heights"
 
 
 def positive_number(name):
@@ -63,6 +76,11 @@ def choice(name, values):
                              f"got {value!r}")
         return value
     return check
+
+
+def warmup_option(default="lazy"):
+    """The ``warmup`` option's ``(checker, default)`` (module docstring)."""
+    return choice("warmup", WARMUPS), default
 
 
 def heuristic_name(value):
@@ -121,9 +139,14 @@ class Agent:
 
     OPTIONS = {}
     name = "agent"
-    # Input checks run as numba kernels, compiled at the first call; an agent that
-    # compiles in the background (perfect's Kaggle file) sets False: numpy until then.
-    COMPILE_CHECKS = True
+    # what submission.build uses unless told otherwise: a Kaggle file's first move must
+    # not wait for numba (module docstring)
+    SUBMISSION_OPTIONS = {"warmup": "background"}
+    # options of the private copy whose one move on an empty board compiles the
+    # kernels (the last unit of warmup_units: small tables, a short search), and that
+    # move's compile seconds on the development machine (hand-timed, for the schedule)
+    PRIVATE_OPTIONS = {}
+    MOVE_COMPILE_SECONDS = 1.0
 
     def __init__(self, **options):
         unknown = sorted(set(options) - set(self.OPTIONS))
@@ -135,6 +158,12 @@ class Agent:
             setattr(self, key, check(options[key]) if key in options else default)
         self.options = {k: getattr(self, k) for k in self.OPTIONS}
         self.rng = np.random.default_rng(getattr(self, "seed", None))
+        self.warm = None      # the agents.players.warmup.Warmup of its kernels, if any
+        self.warm_moves = 0   # moves answered by the fallback while they compiled
+        self._calls = 0
+        if getattr(self, "warmup", "lazy") == "now":
+            self.warm = self._shared_warmup(parse_config(None))
+            self.warm.finish()
 
     def __repr__(self):
         opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
@@ -142,15 +171,25 @@ class Agent:
 
     def __call__(self, obs, config):
         start = time.perf_counter()
-        grid, heights, mark, cfg = parse_position(obs, config, self.COMPILE_CHECKS)
+        self._calls += 1
+        background = getattr(self, "warmup", "lazy") == "background"
+        # background: the checks' kernels once compiled, numpy until then
+        grid, heights, mark, cfg = parse_position(obs, config, not background)
         clock = Clock(start, obs, config, getattr(self, "time_limit", None),
                       getattr(self, "use_overage", False),
                       moves_left=max(1, int((cfg.rows * cfg.columns - heights.sum()) // 2)))
+        if background and self._calls == 1:
+            self.warm = self.warm or self._shared_warmup(cfg)
+            self.warm.start()
         # No garbage-collector pause inside the timed search: collect later, between moves.
         gc_was_enabled = gc.isenabled()
         gc.disable()
         try:
-            col = int(self.choose(grid, heights, mark, cfg, clock))
+            if background and not self.warm.done() \
+                    and not self.ready_to_move(grid, heights, mark, cfg):
+                col = self._warming_move(grid, heights, mark, cfg, clock)
+            else:
+                col = int(self.choose(grid, heights, mark, cfg, clock))
         finally:
             if gc_was_enabled:
                 gc.enable()
@@ -161,16 +200,56 @@ class Agent:
     def choose(self, grid, heights, mark, cfg, clock):
         raise NotImplementedError
 
+    # -- compiling (module docstring) ------------------------------------------------------
+
+    def ready_to_move(self, grid, heights, mark, cfg):
+        """True if :meth:`choose` may run while the warm-up's units are not all done
+        (it needs none of them, or waits for what it needs itself): False here."""
+        return False
+
+    def warmup_units(self, cfg):
+        """Units for :class:`agents.players.warmup.Warmup` (``(label, call, expected
+        seconds)``) that compile every kernel a move of this agent on ``cfg``'s board
+        needs: the input checks, the shared tactics, then one move of a private copy
+        (``PRIVATE_OPTIONS``) on the empty board."""
+        def move():
+            twin = type(self)(**{**self.options, "warmup": "lazy", **self.PRIVATE_OPTIONS})
+            grid = np.zeros(cfg.rows * cfg.columns, dtype=np.int8)
+            heights = np.zeros(cfg.columns, dtype=np.int64)
+            twin.choose(grid, heights, 1, cfg,
+                        Clock(time.perf_counter(), None, None, time_limit=0.05))
+        return checks_units(cfg) + [(f"{self.name}.move", move, self.MOVE_COMPILE_SECONDS)]
+
+    def warmup_key(self, cfg):
+        """Agents with equal keys compile the same kernels: they share one Warmup."""
+        options = tuple(sorted((k, repr(v)) for k, v in self.options.items() if k != "warmup"))
+        return (type(self).__name__, options, tuple(cfg))
+
+    def _shared_warmup(self, cfg):
+        from agents.players.warmup import shared
+        return shared(self.warmup_key(cfg), lambda: self.warmup_units(cfg))
+
+    def _warming_move(self, grid, heights, mark, cfg, clock):
+        """:func:`agents.players.warmup.fallback_move`, then the rest of the move's plain
+        budget lent to the compiler (not on the first move, which also pays for loading)."""
+        from agents.players.warmup import fallback_move
+        col = fallback_move(grid, heights, mark, cfg.rows, cfg.columns, cfg.inarow)
+        self.warm_moves += 1
+        self.last = {"source": "warm-up", "column": col}
+        if self._calls > 1:
+            self.warm.lend(clock.plain_deadline)
+        return col
 
 
-def warmup_units():
+
+def checks_units(cfg=None):
     """Units for :class:`agents.players.warmup.Warmup`: the validation kernels every
     agent call runs (``grid_winner``, ``column_heights``) and the shared tactics
-    (``tactical_column``). The seconds are hand-timed compile costs on 7x6."""
+    (``tactical_column``), on ``cfg``'s board (default 7x6). The seconds are hand-timed
+    compile costs on 7x6."""
     from agents.board.grid import column_heights, grid_winner, scan_cells
-    from agents.board.rules import parse_config
     from agents.search.tactics import tactical_move
-    cfg = parse_config(None)
+    cfg = cfg or parse_config(None)
     grid = np.zeros(cfg.rows * cfg.columns, dtype=np.int8)
     heights = np.zeros(cfg.columns, dtype=np.int64)
 
@@ -180,8 +259,8 @@ def warmup_units():
         # the one-pass check of a Kaggle board (a list of ints: int64)
         scan_cells(np.zeros(cfg.rows * cfg.columns, dtype=np.int64), cfg.rows, cfg.columns,
                    grid.copy(), np.zeros(cfg.columns, dtype=np.int64))
-    return [("grid.grid_winner+column_heights", rules, 1.0),
-            ("tactics.tactical_column", lambda: tactical_move(grid, heights, cfg, 1), 0.3)]
+    return [(RULES_UNIT, rules, 1.7),
+            ("tactics.tactical_column", lambda: tactical_move(grid, heights, cfg, 1), 0.5)]
 
 
 def pick(rng, columns_list, cfg):

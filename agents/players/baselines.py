@@ -4,8 +4,8 @@ import numpy as np
 
 from heuristics import entry, get as get_heuristic
 
-from agents.players.base import (Agent, boolean, heuristic_name, legal_columns, pick, positive_int,
-                                 seed_value)
+from agents.players.base import (Agent, boolean, checks_units, heuristic_name, legal_columns, pick,
+                                 positive_int, seed_value, warmup_option)
 from agents.search.tactics import forced_result, safe_moves, safety_net, tactical_move
 from agents.players.tutorial import tutorial_best_columns
 from agents.board.grid import cell_window_table, drop, undo, window_table
@@ -17,7 +17,13 @@ class RandomAgent(Agent):
     """Uniformly random legal column (no tactics: the weakest baseline)."""
 
     name = "random"
-    OPTIONS = {"seed": (seed_value, None)}
+    OPTIONS = {"seed": (seed_value, None), "warmup": warmup_option()}
+
+    def ready_to_move(self, grid, heights, mark, cfg):
+        return True  # no kernel in a move (the input checks run numpy until compiled)
+
+    def warmup_units(self, cfg):
+        return checks_units(cfg)[:1]
 
     def choose(self, grid, heights, mark, cfg, clock):
         return pick(self.rng, legal_columns(heights, cfg), cfg)
@@ -31,7 +37,8 @@ class OneStepAgent(Agent):
 
     name = "onestep"
     OPTIONS = {"seed": (seed_value, None), "heuristic": (heuristic_name, "windows"),
-               "tactics": (boolean("tactics"), True)}
+               "tactics": (boolean("tactics"), True), "warmup": warmup_option()}
+    MOVE_COMPILE_SECONDS = 3.0
 
     def __init__(self, **options):
         super().__init__(**options)
@@ -75,7 +82,10 @@ class RulesAgent(Agent):
     what is left."""
 
     name = "rules"
-    OPTIONS = {"seed": (seed_value, None), "lookahead": (positive_int("lookahead", 8), 3)}
+    OPTIONS = {"seed": (seed_value, None), "lookahead": (positive_int("lookahead", 8), 3),
+               "warmup": warmup_option()}
+    PRIVATE_OPTIONS = {"lookahead": 1}
+    MOVE_COMPILE_SECONDS = 2.0
 
     def choose(self, grid, heights, mark, cfg, clock):
         t = tactical_move(grid, heights, cfg, mark)
@@ -99,7 +109,10 @@ class TutorialAgent(Agent):
     ``agents.players.tutorial``): slow (0.2-0.5 s a move at depth 3), for comparisons."""
 
     name = "tutorial"
-    OPTIONS = {"nsteps": (positive_int("nsteps", 5), 3), "seed": (seed_value, None)}
+    OPTIONS = {"nsteps": (positive_int("nsteps", 5), 3), "seed": (seed_value, None),
+               "warmup": warmup_option()}
+    ready_to_move = RandomAgent.ready_to_move  # plain Python: only the input checks compile
+    warmup_units = RandomAgent.warmup_units
 
     def choose(self, grid, heights, mark, cfg, clock):
         best = tutorial_best_columns([int(v) for v in grid], mark, cfg, self.nsteps)

@@ -12,6 +12,8 @@ import time
 FALLBACK_SHARE = 0.25
 FALLBACK_MAX = 0.4
 OVERAGE_KEEP = 5.0  # seconds of overage never spent
+COMPILE_MARGIN = 1.0  # seconds a move that waited for kernels keeps to search and return
+COMPILE_SHARE = 0.5   # at most this share of the overage above OVERAGE_KEEP, a move
 FALLBACK_MIN = 0.25  # seconds the alpha-beta fallback always gets
 # Settling (the weak search that keeps the value when the plain budget did not find
 # it): at most this share of the spare overage, and at most SETTLE_MAX seconds a
@@ -37,6 +39,15 @@ class BudgetMixin:
         """Seconds of ``remainingOverageTime`` left if this move ended now (Kaggle
         charges the overage with a move's excess over ``actTimeout``)."""
         return clock.overage - max(0.0, time.perf_counter() - clock.start - clock.act)
+
+    def _compile_deadline(self, clock):
+        """Until when a move that needs kernels still compiling may wait for them: the
+        plain budget and ``COMPILE_SHARE`` of the overage above ``OVERAGE_KEEP`` (with
+        ``use_overage``), less ``COMPILE_MARGIN`` for the move itself: a move never
+        TIMEOUTs on numba, and what is still compiling then goes on in the thread."""
+        spare = COMPILE_SHARE * max(0.0, clock.overage - OVERAGE_KEEP) if self.use_overage \
+            else 0.0
+        return max(clock.plain_deadline, clock.start + clock.act + spare - COMPILE_MARGIN)
 
     def _settle_deadline(self, clock, plain, stones, cfg):
         """How long the weak search that settles an unsettled position may run: a

@@ -8,7 +8,7 @@ import numpy as np
 from heuristics import HEURISTIC_IDS, entry, get as get_heuristic
 
 from agents.players.base import (Agent, boolean, heuristic_name, optional, positive_int,
-                                 positive_number, seed_value)
+                                 positive_number, seed_value, warmup_option)
 from agents.search.tactics import safety_net, tactical_move
 from agents.players.baselines import best_columns, tutorial_scores
 from agents.board.grid import cell_window_table, center_order, window_table
@@ -43,8 +43,11 @@ class MinimaxAgent(Agent):
     name = "minimax"
     OPTIONS = {"depth": (positive_int("depth", 12), 3), "heuristic": (heuristic_name, "windows"),
                "seed": (seed_value, None), "tactics": (boolean("tactics"), True),
-               "line": (boolean("line"), True)}
-    SUBMISSION_OPTIONS = {"line": False}  # what submission.build uses unless told otherwise
+               "line": (boolean("line"), True), "warmup": warmup_option()}
+    # what submission.build uses unless told otherwise
+    SUBMISSION_OPTIONS = {"line": False, "warmup": "background"}
+    PRIVATE_OPTIONS = {"depth": 1}
+    MOVE_COMPILE_SECONDS = 5.0
 
     def __init__(self, **options):
         super().__init__(**options)
@@ -121,7 +124,10 @@ class AlphaBetaAgent(Agent):
                "history": (boolean("history"), False),
                "pvs": (boolean("pvs"), False),
                "aspiration": (boolean("aspiration"), False),
-               "quiescence": (boolean("quiescence"), True)}
+               "quiescence": (boolean("quiescence"), True),
+               "warmup": warmup_option()}
+    PRIVATE_OPTIONS = {"depth": 2, "tt_bits": 10}
+    MOVE_COMPILE_SECONDS = 8.0
     # the aspiration window's growth on each fail (its half-width is the heuristic's
     # registry record's): after ASPIRATION_TRIES fails the window is (-INF, INF)
     ASPIRATION_GROWTH = 4
@@ -322,7 +328,7 @@ def warmup_units(heuristic="threats"):
         agent.search(grid, heights, 1, cfg, time.perf_counter() + 0.05, 2)
 
     if compiled:
-        return [("alphabeta.bitboards", search, 0.8)]
+        return [("alphabeta.bitboards", search, 8.0)]
 
     def array_search():
         agent.fixed_depth(grid, heights, 1, cfg, 2, kernel="recursive")

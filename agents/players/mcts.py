@@ -1,7 +1,8 @@
 """The ``mcts`` agent: options, clock and tree reuse over :mod:`agents.search.mcts`."""
 import numpy as np
 
-from agents.players.base import Agent, boolean, optional, positive_int, positive_number, seed_value
+from agents.players.base import (Agent, boolean, optional, positive_int, positive_number, seed_value,
+                                 warmup_option)
 from agents.search.mcts import DEFAULT_C, DEFAULT_MAX_NODES, Tree, best_child, copy_subtree, search
 from agents.search.counters import S_ITERATIONS, S_MAX_DEPTH
 
@@ -36,7 +37,10 @@ class MCTSAgent(Agent):
                "rollout": (rollout_policy, "light"),
                "max_nodes": (positive_int("max_nodes", 1 << 24), DEFAULT_MAX_NODES),
                "reuse": (boolean("reuse"), True),
-               "use_overage": (boolean("use_overage"), False)}
+               "use_overage": (boolean("use_overage"), False),
+               "warmup": warmup_option()}
+    PRIVATE_OPTIONS = {"iterations": 64, "max_nodes": 1024}
+    MOVE_COMPILE_SECONDS = 12.0
 
     def __init__(self, **options):
         super().__init__(**options)

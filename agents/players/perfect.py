@@ -70,42 +70,41 @@ import numpy as np
 
 from agents.board.bitboard import fits_bitboard
 from agents.board.grid import center_order
-from agents.players.base import Agent, boolean, choice, optional, positive_int, positive_number
+from agents.board.rules import parse_config
+from agents.players.base import (Agent, boolean, checks_units, optional, positive_int,
+                                 positive_number, warmup_option)
 from agents.players.budget import FALLBACK_MAX, FALLBACK_MIN, FALLBACK_SHARE, BudgetMixin
 from agents.players.lookahead import AlphaBetaAgent
 from agents.players.traps import BUDGET_BINS, WATCH_MAX, TrapsMixin
-from agents.players.warmup import Warmup
 from agents.solver.book import KIND_NAMES, load_book
 from agents.solver.position import Position
 from agents.solver.solver import DEFAULT_TT_BITS, Solver, kernel_calls
 
-WARMUPS = ("now", "background")
-SOLVER_READY = "solver._solve"  # the last solver unit of the warmup
-# compile seconds of the solver's kernel groups (agents.solver.solver.kernel_calls) on the
-# development machine, for the warm-up's schedule
-SOLVER_SECONDS = {"solver._search": 1.75, "solver._best_move": 0.85, "solver._columns": 0.9,
-                  "solver._solve": 0.3}
-_WARMUP = None
+# the unit after which a move outside the book can search: best_move's kernels (and the
+# weak search's: the same kernel); the columns' and solve's kernels serve only traps,
+# which wait for every unit (TrapsMixin._model_ready)
+SOLVER_READY = "solver._best_move"
+# compile CPU seconds of the solver's kernel groups (agents.solver.solver.kernel_calls) on
+# the development machine (2026-11-26), for the warm-up's schedule
+SOLVER_SECONDS = {"solver._search": 6.8, "solver._best_move": 2.8, "solver._columns": 2.7,
+                  "solver._solve": 0.1}
 
 
-def shared_warmup():
-    """The process's one :class:`agents.players.warmup.Warmup` of the kernels this agent plays
-    with (validation, tactics, solver, the ``alphabeta`` model and fallback): every
-    ``perfect`` agent of the process shares it, as they share the compiled kernels."""
-    global _WARMUP
-    if _WARMUP is None:
-        from agents.players.base import warmup_units as base_units
-        from agents.players.lookahead import warmup_units as alphabeta_units
-        rules, tactics = base_units()
-        units = solver_units()
-        assert units[-1][0] == SOLVER_READY
-        # what a move outside the book needs first (the solver), then what traps need:
-        # the alphabeta model on bitboards (the array kernels serve only boards the
-        # solver cannot take, where this agent is alphabeta and numba compiles them
-        # on first use)
-        model = [u for u in alphabeta_units() if u[0] == "alphabeta.bitboards"]
-        _WARMUP = Warmup([rules] + units + [tactics] + model)
-    return _WARMUP
+def warmup_units():
+    """The units of the kernels this agent plays with (validation, tactics, solver, the
+    ``alphabeta`` model and fallback), for :class:`agents.players.warmup.Warmup`: what a
+    move outside the book needs first (the solver), then what traps need: the
+    alphabeta model on bitboards (the array kernels serve only boards the solver cannot
+    take, where this agent is alphabeta and numba compiles them on first use). A move
+    outside the book waits for the units up to :data:`SOLVER_READY` only."""
+    from agents.players.lookahead import warmup_units as alphabeta_units
+    rules, tactics = checks_units()
+    units = solver_units()
+    ready = [u[0] for u in units].index(SOLVER_READY) + 1
+    model = [u for u in alphabeta_units() if u[0] == "alphabeta.bitboards"]
+    # the input checks run numpy until their kernels exist: after what an off-book move
+    # waits for (issue 43: that wait had grown from 10.4 to 14.3 s of CPU since 4e9cf9d)
+    return units[:ready] + [rules] + units[ready:] + [tactics] + model
 
 
 def solver_units(solver=None):
@@ -136,9 +135,9 @@ class PerfectAgent(BudgetMixin, TrapsMixin, Agent):
     one whose likely reply is a mistake, default True), ``warmup`` (when the numba
     kernels compile: ``"now"``, in the constructor, the default for local play;
     ``"background"``, in a thread while the book answers, see
-    :mod:`agents.players.warmup`: what the Kaggle file uses)."""
+    :mod:`agents.players.warmup`: what the Kaggle file uses; ``"lazy"``: when a move
+    first needs them)."""
 
-    COMPILE_CHECKS = False  # warmup="background" compiles them (agents.players.warmup)
     name = "perfect"
     # what submission.build uses unless told otherwise: on Kaggle the first move must
     # not wait for numba (see agents.players.warmup)
@@ -149,7 +148,7 @@ class PerfectAgent(BudgetMixin, TrapsMixin, Agent):
                "book": (boolean("book"), True),
                "database": (boolean("database"), True),
                "traps": (boolean("traps"), True),
-               "warmup": (choice("warmup", WARMUPS), "now")}
+               "warmup": warmup_option("now")}
 
     def __init__(self, **options):
         super().__init__(**options)
@@ -167,10 +166,27 @@ class PerfectAgent(BudgetMixin, TrapsMixin, Agent):
         self._budget_hits = np.zeros(len(BUDGET_BINS), dtype=np.int64)
         self._budget_obs = 0
         self.last = {}
-        self._calls = 0
-        self.warm = shared_warmup()
-        if self.warmup == "now":
-            self.warm.finish()
+        # the one Warmup of the process's perfect agents (with warmup="lazy" too: the
+        # moves below finish() what they need)
+        self.warm = self.warm or self._shared_warmup(parse_config(None))
+
+    def warmup_units(self, cfg):
+        return warmup_units()  # 7x6: the book's board, the only one Kaggle plays
+
+    def warmup_key(self, cfg):
+        return ("perfect",)  # the same kernels whatever the options
+
+    def ready_to_move(self, grid, heights, mark, cfg):
+        """Past the first move, :meth:`choose` waits for the units it needs (the
+        solver's, outside the book); the first move waits for none: the book answers,
+        or no line fits, or else :func:`agents.players.warmup.fallback_move`."""
+        if self._calls > 1 or cfg.inarow > max(cfg.rows, cfg.columns):
+            return True
+        if self.opening_book is None or not fits_bitboard(cfg.rows, cfg.columns):
+            return False
+        p = Position.from_grid(grid, cfg.rows, cfg.columns, cfg.inarow, mark)
+        hit = self.opening_book.lookup(p)
+        return hit is not None and p.can_play(hit[0])
 
     def solver(self, rows, columns, inarow):
         key = (rows, columns, inarow)
@@ -187,12 +203,6 @@ class PerfectAgent(BudgetMixin, TrapsMixin, Agent):
                     sys.stderr.write(f"perfect: opening database not used: {e}\n")
             self._solvers = {key: solver}
         return self._solvers[key]
-
-    def __call__(self, obs, config):
-        self._calls += 1
-        if self._calls == 1 and not self.warm.done():
-            self.warm.start()  # warmup="background": compile while the book answers
-        return super().__call__(obs, config)
 
     def choose(self, grid, heights, mark, cfg, clock):
         self._columns = cfg.columns
@@ -227,7 +237,10 @@ class PerfectAgent(BudgetMixin, TrapsMixin, Agent):
                     self._watch_reply(grid, heights, mark, cfg, hit[0],
                                       min(plain, time.perf_counter() + WATCH_MAX))
                 return hit[0]
-        self.warm.finish(upto=SOLVER_READY)  # the solver's kernels, in this move's time
+        if not self.warm.finish(self._compile_deadline(clock), upto=SOLVER_READY):
+            # the solver's kernels (compiled in this move's time, from the overage above
+            # OVERAGE_KEEP) are still not ready: a move that needs none, never a TIMEOUT
+            return self._warming_move(grid, heights, mark, cfg, clock)
         s = self.solver(cfg.rows, cfg.columns, cfg.inarow)
         # 1. the exact search, in the plain budget (less a reserve for the fallback)
         plain = clock.plain_deadline
@@ -266,7 +279,8 @@ class PerfectAgent(BudgetMixin, TrapsMixin, Agent):
         # the fallback: what is left of the plain budget (a settled loss needs no more:
         # every column loses), at least FALLBACK_MIN
         deadline = max(plain, time.perf_counter() + FALLBACK_MIN)
-        self.warm.finish()
+        if not self.warm.finish(self._compile_deadline(clock)):
+            return col  # the model's kernels not ready in time: the solver's column
         acol, val, depth, nodes = self.fallback.search(grid, heights, mark, cfg, deadline)
         if acol is None or acol < 0:
             return col

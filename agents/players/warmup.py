@@ -11,8 +11,11 @@ When a unit may start (checked before each one; a unit in flight is never
 interrupted):
 
 * **inside one of our own moves** (:meth:`Warmup.lend`): the move's answer is
-  known (a book move) and the rest of its plain budget is lent to the compiler:
-  a unit starts only if its expected cost fits before the move's deadline;
+  known (a book move, or :func:`fallback_move`'s) and the rest of its plain budget is
+  lent to the compiler: a unit starts only if its expected cost fits before the move's
+  deadline, or if it is *big* (its expected cost is more than the whole window: no
+  move could ever fit it) and nothing ran yet in this window: a big unit then runs
+  on past the move's end (on Kaggle, in the time the opponent thinks);
 * **while the process is otherwise idle**: the thread measures the CPU time the
   process's other threads use over a short window and starts a unit only if it
   is under ``IDLE_SHARE`` of that window. On Kaggle each agent runs in its own
@@ -25,6 +28,12 @@ interrupted):
 :meth:`Warmup.finish` is what a move that needs the kernels calls: it compiles
 what is left (or the units up to the one it needs) in the calling move's own time;
 :meth:`Warmup.ready` tells whether a unit has run.
+
+Every agent takes the option ``warmup`` (:data:`agents.players.base.WARMUPS`); with
+``"background"`` (what a Kaggle file uses) the agent's moves are answered by
+:func:`fallback_move` (plain Python: one ply of tactics and a window count, no kernel)
+until its units have run (:class:`agents.players.base.Agent`); :func:`shared` keeps one
+:class:`Warmup` a process for each set of kernels, as the kernels themselves are shared.
 
 Units are ``(label, fn, cost)``: ``fn()`` compiles, ``cost`` is its expected CPU
 seconds on a 2-core x86-64 development machine; the observed/expected ratio of
@@ -57,6 +66,8 @@ class Warmup:
         self.errors = []       # (label, repr(exception))
         self._next = 0
         self._window_end = 0.0  # perf_counter time until which a move of ours lends time
+        self._window_length = 0.0  # that window's length when it opened
+        self._window_units = 0     # units started in that window
         self._ratio = 1.0       # observed / expected cost of the units done so far
         self._fits = True       # False while finish() waits: start units whatever their cost
         self._cond = threading.Condition()
@@ -111,6 +122,8 @@ class Warmup:
             if self._next > last:
                 return True
             self._window_end = deadline
+            self._window_length = deadline - time.perf_counter()
+            self._window_units = 0
             self._fits = fits
             self._cond.notify_all()
             try:
@@ -137,7 +150,9 @@ class Warmup:
             end = self._window_end
             fits = self._fits
         if end > now:
-            return "go" if not fits or now + MARGIN * self._expected(i) <= end else "no room"
+            cost = MARGIN * self._expected(i)
+            big = cost > self._window_length and self._window_units == 0
+            return "go" if not fits or now + cost <= end or big else "no room"
         before = _others_cpu()
         time.sleep(IDLE_PROBE)
         if self._window_end > time.perf_counter():
@@ -158,6 +173,7 @@ class Warmup:
     def _run_unit(self):
         i = self._next
         label, fn, cost = self.units[i]
+        self._window_units += 1
         t0 = time.perf_counter()
         try:
             fn()
@@ -170,3 +186,62 @@ class Warmup:
             self._ratio = min(4.0, max(0.5, observed / expected)) if expected > 0 else 1.0
             self._next = i + 1
             self._cond.notify_all()
+
+
+_SHARED = {}
+
+
+def shared(key, units):
+    """The process's one :class:`Warmup` for ``key``, made with ``units()`` the first
+    time: agents whose kernels are the same share it, as they share the compiled
+    kernels (two copies of a Kaggle file in one process load the same modules)."""
+    if key not in _SHARED:
+        _SHARED[key] = Warmup(units())
+    return _SHARED[key]
+
+
+def fallback_move(grid, heights, mark, rows, columns, inarow):
+    """What an agent plays while its kernels compile (plain Python, no numpy call in the
+    loop, no kernel; well under a millisecond on 7x6): a column that wins now; else one
+    that blocks the opponent's immediate win; else, among the columns that do not put
+    the opponent's winning cell right above ours (all columns if every one does), the
+    one with the best window count: each line of ``inarow`` cells through the new stone
+    that holds no opponent stone counts 1 + 4 x our stones in it; ties to the centre.
+    ``grid``: Kaggle's flat board (row 0 at the top), ``heights``: stones a column; the
+    board must have a legal column. Returns a plain ``int``."""
+    cells = [int(v) for v in grid]
+    height = [int(h) for h in heights]
+    other = 3 - mark
+    order = sorted(range(columns), key=lambda c: (abs(2 * c - (columns - 1)), c))
+    legal = [c for c in order if height[c] < rows]
+
+    def lines(c, r):
+        """The lines of ``inarow`` cells through (row ``r``, column ``c``), as index lists."""
+        for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+            for back in range(inarow):
+                r0, c0 = r - back * dr, c - back * dc
+                r1, c1 = r0 + (inarow - 1) * dr, c0 + (inarow - 1) * dc
+                if 0 <= r0 < rows and 0 <= r1 < rows and 0 <= c0 < columns \
+                        and 0 <= c1 < columns:
+                    yield [(r0 + k * dr) * columns + c0 + k * dc for k in range(inarow)]
+
+    def wins(c, r, who):
+        """True if ``who`` completes a line by a stone at (``r``, ``c``) (an empty cell)."""
+        at = r * columns + c
+        return any(all(cells[i] == who or i == at for i in line) for line in lines(c, r))
+
+    def row_of(c, above=0):
+        return rows - 1 - height[c] - above
+
+    for who in (mark, other):  # win now, else block
+        for c in legal:
+            if wins(c, row_of(c), who):
+                return c
+    safe = [c for c in legal if height[c] + 1 >= rows or not wins(c, row_of(c, 1), other)]
+
+    def windows(c):
+        r = row_of(c)
+        return sum(1 + 4 * sum(cells[i] == mark for i in line)
+                   for line in lines(c, r) if all(cells[i] != other for i in line))
+    # max keeps the first best: the centre-most
+    return max(safe or legal, key=windows)
