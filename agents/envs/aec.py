@@ -13,10 +13,28 @@ from agents.envs.spaces import board_text, check_action, observation_space
 
 
 def env(**kwargs):
-    """:class:`raw_env` in PettingZoo's ``OrderEnforcingWrapper``, as
-    ``connect_four_v3.env()`` gives its own (illegal moves and actions out of range are
-    handled by the environment itself, see :class:`raw_env`)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    """:class:`raw_env` in PettingZoo's order-enforcing wrapper (:class:`OrderEnforcing`),
+    as ``connect_four_v3.env()`` gives its own (illegal moves and actions out of range
+    are handled by the environment itself, see :class:`raw_env`)."""
+    return OrderEnforcing(raw_env(**kwargs))
+
+
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper`` (the same checks) with ``last`` and
+    ``step`` handed to the environment at once: each attribute read through the
+    wrapper's ``__getattr__`` costs microseconds, and ``AECEnv.last`` makes six."""
+
+    def last(self, observe=True):
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)
+
+    def step(self, action):
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
 
 
 class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment
@@ -48,6 +66,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self.action_spaces = {a: spaces.Discrete(columns) for a in self.agents}
         self.observation_spaces = {a: observation_space(rows, columns) for a in self.agents}
         self._action = np.zeros(1, dtype=np.int64)
+        self._columns = columns
+        self._mark = {a: i + 1 for i, a in enumerate(self.agents)}
         self._empty_mask = np.zeros(columns, dtype=np.int8)
 
     def observation_space(self, agent):
@@ -58,7 +78,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
 
     def observe(self, agent):
         b = self.boards
-        own = self.possible_agents.index(agent) + 1 == b.me[0]  # the side to move's view
+        # the batch shows the side to move's view: the other player's is the planes swapped
+        own = self._mark[agent] == b.me[0]
         planes = b.obs[0] if own else b.obs[0, :, :, ::-1]
         mask = b.mask[0] if agent == self.agent_selection else self._empty_mask
         return {"observation": planes.copy(), "action_mask": mask.copy()}
@@ -79,17 +100,17 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         if self.terminations[mover] or self.truncations[mover]:
             return self._was_dead_step(action)
         b = self.boards
-        self._action[0] = check_action(action, b.cfg.columns)
-        b.step(self._action)
+        self._action[0] = check_action(action, self._columns)
+        b.play(self._action)
         self._cumulative_rewards[mover] = 0
         other = self._agent_selector.next()
-        if b.terminated[0]:
+        if b._terminated[0]:
             reward = float(b.rewards[0])  # the mover's: +1 a line, -1 an illegal move
             self.rewards[mover] = reward
             self.rewards[other] = -reward if reward > 0 else 0.0
             self.terminations = dict.fromkeys(self.agents, True)
-        self.agent_selection = other
-        self._accumulate_rewards()
+            self._accumulate_rewards()
+        self.agent_selection = other  # rewards are all 0 until the end: nothing to add
 
     def render(self):
         if self.render_mode == "ansi":

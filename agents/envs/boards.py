@@ -3,6 +3,7 @@
 The Gymnasium environments (:mod:`agents.envs.gym`) are thin over it."""
 import numpy as np
 
+from agents.board.bitboard import fits_bitboard
 from agents.board.rules import parse_config
 from agents.envs.core import EITHER, FIRST, RANDOM, SECOND, SELF_PLAY, step_boards
 from agents.envs.opponents import Opponent
@@ -49,11 +50,14 @@ class Boards:
         if seat not in SEATS:
             raise ValueError(f"seat must be one of {', '.join(SEATS)}, got {seat!r}")
         self.seat = seat
+        self._seat = SEATS[seat]
         self.opponent = Opponent(opponent, self.cfg)
         rows, columns, inarow = self.cfg
         n = self.n
         self.grid = np.zeros((n, rows * columns), dtype=np.int8)
         self.heights = np.zeros((n, columns), dtype=np.int64)
+        self.stones = np.zeros((n, 3), dtype=np.uint64)
+        self.bits = fits_bitboard(rows, columns)
         self.me = np.ones(n, dtype=np.int8)
         self.rngs = np.zeros(n, dtype=np.uint64)
         self.done = np.zeros(n, dtype=np.int8)
@@ -65,6 +69,12 @@ class Boards:
         self._terminated = np.zeros(n, dtype=np.int8)
         self._noop = np.zeros(n, dtype=np.int64)
         self.seed(None)
+        # step_boards' arguments before and after the actions (one tuple each: a step
+        # is a few microseconds, attribute reads count)
+        self._state = (self.grid, self.heights, self.stones, self.bits, self.me, self.rngs,
+                       self.done, self.pending)
+        self._rest = (rows, columns, inarow, self._seat, self.opponent.kind, self.obs,
+                      self.mask, self.rewards, self._terminated)
 
     @property
     def terminated(self):
@@ -85,7 +95,7 @@ class Boards:
 
     def reset(self):
         """Every board to a new episode (the opponent opens where the learner is second)."""
-        self._run(self._noop, True)
+        self.play(self._noop, True)
 
     def step(self, actions):
         """One move on every board: ``actions`` (n,) columns (ignored where the board is
@@ -96,17 +106,16 @@ class Boards:
             raise TypeError(f"actions must be integer columns, got dtype {a.dtype}")
         if a.shape != (self.n,):
             raise ValueError(f"actions must have shape ({self.n},), got {a.shape}")
-        columns = self.cfg.columns
-        if a.min() < 0 or a.max() >= columns:
-            b = int(np.flatnonzero((a < 0) | (a >= columns))[0])
-            raise ValueError(f"action {a[b]} of board {b} is out of range 0..{columns - 1}")
-        self._run(a.astype(np.int64, copy=False), False)
+        self.play(a if a.dtype == np.int64 else a.astype(np.int64), False)
 
-    def _run(self, actions, reset_all):
-        rows, columns, inarow = self.cfg
-        step_boards(self.grid, self.heights, self.me, self.rngs, self.done, self.pending,
-                    actions, rows, columns, inarow, SEATS[self.seat], self.opponent.kind,
-                    self.obs, self.mask, self.rewards, self._terminated, reset_all)
+    def play(self, actions, reset_all=False):
+        """One step of every board with ``actions`` as they are: int64 (n,), unchecked but for
+        the range (the kernel's; :meth:`step` checks the rest); or a reset of every board."""
+        bad = step_boards(*self._state, actions, *self._rest, reset_all)
+        if bad >= 0:
+            columns = self.cfg.columns
+            raise ValueError(f"action {actions[bad]} of board {bad} is out of range "
+                             f"0..{columns - 1}")
         if self.opponent.kind > RANDOM:
             self.opponent.finish(self)
 

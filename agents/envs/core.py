@@ -11,6 +11,8 @@ State, one row a board (the layouts are drawn once, in :mod:`agents.board`):
 
 * ``grid`` int8 (N, rows * columns): Kaggle's flat board, row 0 at the top;
 * ``heights`` int64 (N, columns): stones a column;
+* ``stones`` uint64 (N, 3): each mark's bitboard (``stones[b, mark]``), kept and used
+  for the line test when the board fits 64 bits (``bits``);
 * ``me`` int8 (N,): the mark the observations are shown for: the learner's mark against
   an opponent, the side to move in self-play;
 * ``rngs`` uint64 (N,): each board's xorshift64 state
@@ -30,10 +32,13 @@ the episode; otherwise the opponent replies (a line: -1; a full board: 0). In se
 (no opponent) the reward is the mover's and ``me`` passes to the other side.
 Observations: ``obs`` int8 (N, rows, columns, 2), plane 0 the stones of ``me``, plane 1
 the other mark's (PettingZoo's ``connect_four_v3`` layout), ``mask`` int8 (N, columns)
-the columns with room.
+the columns with room. Both are kept up to date stone by stone (a board's are rewritten
+whole only at a reset, and after each move in self-play, where the view turns): nothing
+but these kernels may write into them.
 """
 import numpy as np
 
+from agents.board.bitboard import bb_has_line
 from agents.board.grid import drop, is_win_at
 from agents.board.jit import njit
 from agents.search.alphabeta_bb import bb_root_search
@@ -137,14 +142,28 @@ def alphabeta_move(grid, heights, rows, columns, inarow, mark, depth, heuristic,
 
 
 @njit
-def _play(b, grid, heights, rows, columns, inarow, col, mark):
-    """Drop ``mark`` into ``col`` of board ``b``: 1 if it made a line, 2 if it filled the
-    board, 0 otherwise."""
+def _play(b, grid, heights, stones, bits, rows, columns, inarow, col, mark, me, obs, mask):
+    """Drop ``mark`` into ``col`` of board ``b`` and write the stone into its observation
+    (``me``'s plane or the other's) and the mask: 1 if it made a line, 2 if it filled the
+    board, 0 otherwise. With ``bits`` (the board fits 64 bits) the line test runs on the
+    board's bitboards ``stones[b, mark]`` (ten times faster than on the grid)."""
     idx = drop(grid[b], heights[b], rows, columns, col, mark)
-    if is_win_at(grid[b], rows, columns, inarow, idx):
+    obs[b, idx // columns, col, 0 if mark == me[b] else 1] = 1
+    if bits:
+        H = rows + 1
+        s = stones[b, mark] | (np.uint64(1) << np.uint64(col * H + heights[b, col] - 1))
+        stones[b, mark] = s
+        won = bb_has_line(s, H, inarow)
+    else:
+        won = is_win_at(grid[b], rows, columns, inarow, idx)
+    if idx < columns:  # the top row: the column is full
+        mask[b, col] = 0
+    if won:
         return 1
+    if idx >= columns:  # not the top row: the board has room
+        return 0
     for c in range(columns):
-        if heights[b, c] < rows:
+        if grid[b, c] == 0:
             return 0
     return 2
 
@@ -163,28 +182,35 @@ def observe(b, grid, heights, me, rows, columns, obs, mask):
 
 
 @njit
-def _finish(b, grid, heights, me, done, col, rows, columns, inarow, obs, mask, rewards,
-            terminated):
-    """Play the opponent's column ``col`` on board ``b`` (pending), then write the result
-    and the observation: the second half of a step."""
-    result = _play(b, grid, heights, rows, columns, inarow, col, 3 - me[b])
+def _finish(b, grid, heights, stones, bits, me, done, col, rows, columns, inarow, obs, mask,
+            rewards, terminated):
+    """Play the opponent's column ``col`` on board ``b`` (pending) and write the result:
+    the second half of a step."""
+    result = _play(b, grid, heights, stones, bits, rows, columns, inarow, col, 3 - me[b], me, obs,
+                   mask)
     if result == 1:
         rewards[b] = -1.0
         terminated[b] = 1
     elif result == 2:
         terminated[b] = 1
     done[b] = terminated[b]
-    observe(b, grid, heights, me, rows, columns, obs, mask)
 
 
 @njit
-def step_boards(grid, heights, me, rngs, done, pending, actions, rows, columns, inarow, seat,
-                kind, obs, mask, rewards, terminated, reset_all):
+def step_boards(grid, heights, stones, bits, me, rngs, done, pending, actions, rows, columns,
+                inarow, seat, kind, obs, mask, rewards, terminated, reset_all):
     """The learner's move on every board (module docstring) and, for ``kind`` RANDOM,
     the opponent's reply; with ``reset_all`` every board is reset instead (``actions``
     unused). Fills ``obs``, ``mask``, ``rewards`` and ``terminated``. For any other
     opponent (not SELF_PLAY) the boards that wait for its move are flagged in
-    ``pending``, for a reply kernel of this module to finish."""
+    ``pending``, for a reply kernel of this module to finish.
+
+    Returns -1, or the first board whose action is out of ``0..columns-1`` (then nothing
+    has been played: the caller raises)."""
+    if not reset_all:
+        for b in range(grid.shape[0]):
+            if actions[b] < 0 or actions[b] >= columns:
+                return b
     for b in range(grid.shape[0]):
         rewards[b] = 0.0
         terminated[b] = 0
@@ -193,6 +219,9 @@ def step_boards(grid, heights, me, rngs, done, pending, actions, rows, columns, 
             done[b] = 0
             grid[b, :] = 0
             heights[b, :] = 0
+            stones[b, :] = 0
+            obs[b] = 0
+            mask[b, :] = 1
             if kind == SELF_PLAY or seat == FIRST:
                 me[b] = 1
             elif seat == SECOND:
@@ -203,9 +232,8 @@ def step_boards(grid, heights, me, rngs, done, pending, actions, rows, columns, 
                 if kind != RANDOM:
                     pending[b] = 1
                     continue
-                _play(b, grid, heights, rows, columns, inarow,
-                      _pick_legal(heights[b], rows, columns, rngs[b:b + 1]), 1)
-            observe(b, grid, heights, me, rows, columns, obs, mask)
+                _play(b, grid, heights, stones, bits, rows, columns, inarow,
+                      _pick_legal(heights[b], rows, columns, rngs[b:b + 1]), 1, me, obs, mask)
             continue
         m = me[b]
         a = actions[b]
@@ -213,55 +241,58 @@ def step_boards(grid, heights, me, rngs, done, pending, actions, rows, columns, 
             rewards[b] = -1.0
             terminated[b] = 1
         else:
-            result = _play(b, grid, heights, rows, columns, inarow, a, m)
+            result = _play(b, grid, heights, stones, bits, rows, columns, inarow, a, m, me, obs,
+                           mask)
             if result == 1:
                 rewards[b] = 1.0
                 terminated[b] = 1
             elif result == 2:
                 terminated[b] = 1
-            elif kind == SELF_PLAY:
+            elif kind == SELF_PLAY:  # the other side to move: its view
                 me[b] = 3 - m
+                observe(b, grid, heights, me, rows, columns, obs, mask)
             elif kind == RANDOM:
-                _finish(b, grid, heights, me, done, _pick_legal(heights[b], rows, columns,
-                                                                rngs[b:b + 1]),
-                        rows, columns, inarow, obs, mask, rewards, terminated)
+                reply = _pick_legal(heights[b], rows, columns, rngs[b:b + 1])
+                _finish(b, grid, heights, stones, bits, me, done, reply, rows, columns, inarow,
+                        obs, mask, rewards, terminated)
                 continue
             else:
                 pending[b] = 1
                 continue
         done[b] = terminated[b]
-        observe(b, grid, heights, me, rows, columns, obs, mask)
+    return -1
 
 
 @njit
-def play_replies(grid, heights, me, done, pending, replies, rows, columns, inarow, obs, mask,
-                 rewards, terminated):
+def play_replies(grid, heights, stones, bits, me, done, pending, replies, rows, columns, inarow,
+                 obs, mask, rewards, terminated):
     """Finish every ``pending`` board with the opponent's column ``replies[b]`` (from
     Python, checked legal by the caller)."""
     for b in range(grid.shape[0]):
         if pending[b]:
             pending[b] = 0
-            _finish(b, grid, heights, me, done, replies[b], rows, columns, inarow, obs, mask,
-                    rewards, terminated)
+            _finish(b, grid, heights, stones, bits, me, done, replies[b], rows, columns, inarow,
+                    obs, mask, rewards, terminated)
 
 
 @njit
-def onestep_replies(grid, heights, me, rngs, done, pending, rows, columns, inarow, tactics,
-                    windows, cell_windows, stats, obs, mask, rewards, terminated):
+def onestep_replies(grid, heights, stones, bits, me, rngs, done, pending, rows, columns, inarow,
+                    tactics, windows, cell_windows, stats, obs, mask, rewards, terminated):
     """Finish every ``pending`` board with the ``onestep`` opponent's move."""
     for b in range(grid.shape[0]):
         if pending[b]:
             pending[b] = 0
             col = _onestep_move(grid[b], heights[b], rows, columns, inarow, 3 - me[b], tactics,
                                 rngs[b:b + 1], windows, cell_windows, stats)
-            _finish(b, grid, heights, me, done, col, rows, columns, inarow, obs, mask, rewards,
-                    terminated)
+            _finish(b, grid, heights, stones, bits, me, done, col, rows, columns, inarow, obs,
+                    mask, rewards, terminated)
 
 
 @njit
-def alphabeta_replies(grid, heights, me, done, pending, rows, columns, inarow, depth, heuristic,
-                      opts, quiescence, geo, order, zobrist, tt, killers, moves, history, pv,
-                      pvlen, stats, scores, windows, obs, mask, rewards, terminated):
+def alphabeta_replies(grid, heights, stones, bits, me, done, pending, rows, columns, inarow,
+                      depth, heuristic, opts, quiescence, geo, order, zobrist, tt, killers,
+                      moves, history, pv, pvlen, stats, scores, windows, obs, mask, rewards,
+                      terminated):
     """Finish every ``pending`` board with the fixed-depth ``alphabeta`` opponent's move
     (:func:`alphabeta_move`)."""
     for b in range(grid.shape[0]):
@@ -270,5 +301,5 @@ def alphabeta_replies(grid, heights, me, done, pending, rows, columns, inarow, d
             col = alphabeta_move(grid[b], heights[b], rows, columns, inarow, 3 - me[b], depth,
                                  heuristic, opts, quiescence, geo, order, zobrist, tt, killers,
                                  moves, history, pv, pvlen, stats, scores, windows)
-            _finish(b, grid, heights, me, done, col, rows, columns, inarow, obs, mask, rewards,
-                    terminated)
+            _finish(b, grid, heights, stones, bits, me, done, col, rows, columns, inarow, obs,
+                    mask, rewards, terminated)

@@ -123,18 +123,18 @@ class Opponent:
         (:class:`agents.envs.boards.Boards`, after its ``step_boards`` call)."""
         b = boards
         rows, columns, inarow = self.cfg
+        head = (b.grid, b.heights, b.stones, b.bits, b.me)
         tail = (b.obs, b.mask, b.rewards, b._terminated)
         if self.kind == ONESTEP:
-            onestep_replies(b.grid, b.heights, b.me, b.rngs, b.done, b.pending, rows, columns,
-                            inarow, self.params[0] != 0, *self.memory, *tail)
+            onestep_replies(*head, b.rngs, b.done, b.pending, rows, columns, inarow,
+                            self.params[0] != 0, *self.memory, *tail)
         elif self.kind == ALPHABETA:
-            alphabeta_replies(b.grid, b.heights, b.me, b.done, b.pending, rows, columns, inarow,
-                              *self.params, *self.memory, *tail)
+            alphabeta_replies(*head, b.done, b.pending, rows, columns, inarow, *self.params,
+                              *self.memory, *tail)
         elif self.kind == EXTERNAL:
             for i in np.flatnonzero(b.pending):
                 b.replies[i] = self.move([int(v) for v in b.grid[i]], 3 - int(b.me[i]))
-            play_replies(b.grid, b.heights, b.me, b.done, b.pending, b.replies, rows, columns,
-                         inarow, *tail)
+            play_replies(*head, b.done, b.pending, b.replies, rows, columns, inarow, *tail)
 
     def __repr__(self):
         return f"Opponent({self.label!r})"

@@ -43,6 +43,9 @@ class ConnectXEnv(gymnasium.Env):
         self.action_space = spaces.Discrete(columns)
         self._seeded = False
         self._over = True
+        self._action = np.zeros(1, dtype=np.int64)
+        self._columns = columns
+        self._obs, self._mask = self.boards.obs[0], self.boards.mask[0]
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
@@ -51,19 +54,21 @@ class ConnectXEnv(gymnasium.Env):
             self._seeded = True
         self.boards.reset()
         self._over = False
-        return self._observation(), {"mark": self.boards.to_move(0)}
+        self._mark = self.boards.to_move(0)
+        return self._observation(), {"mark": self._mark}
 
     def step(self, action):
         if self._over:
             raise RuntimeError("the episode is over (or never began): call reset()")
         b = self.boards
-        b.step(np.array([check_action(action, b.cfg.columns)], dtype=np.int64))
-        self._over = bool(b.terminated[0])
-        return (self._observation(), float(b.rewards[0]), self._over, False,
-                {"mark": b.to_move(0)})
+        self._action[0] = check_action(action, self._columns)
+        b.play(self._action)
+        self._over = bool(b._terminated[0])
+        return self._observation(), float(b.rewards[0]), self._over, False, {"mark": self._mark}
 
     def _observation(self):
-        return {"observation": self.boards.obs[0].copy(), "action_mask": self.boards.mask[0].copy()}
+        """Copies of board 0's planes and mask (the batch's own arrays change next step)."""
+        return {"observation": self._obs.copy(), "action_mask": self._mask.copy()}
 
     def action_masks(self):
         """The legal columns as a bool array (sb3-contrib's ``MaskablePPO`` convention)."""

@@ -17,6 +17,8 @@ def check_action(action, columns):
     """``action`` as a plain int in ``0..columns-1``: ``TypeError`` for anything but an
     integer (a numpy integer or a 0-d integer array too; never a bool or a float),
     ``ValueError`` out of range."""
+    if type(action) is int and 0 <= action < columns:  # the common case, first
+        return action
     if isinstance(action, np.ndarray) and action.ndim == 0:
         action = action[()]
     if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
