@@ -7,6 +7,7 @@ import pytest
 import agents
 from agents.board.reference import random_position, ref_drop, ref_winner
 from agents.envs.boards import Boards
+from agents.envs.opponents import ALPHABETA_TT_BITS
 
 gymnasium = pytest.importorskip("gymnasium")
 from agents.envs.single import ConnectXEnv  # noqa: E402
@@ -139,7 +140,7 @@ def kernel_reply(boards, board):
 def test_alphabeta_kernel_plays_the_agents_move(shape):
     boards = Boards(1, *shape, opponent="alphabeta:depth=4")
     rows, columns, inarow = boards.cfg
-    agent = agents.make("alphabeta", depth=4, tt_bits=14)
+    agent = agents.make("alphabeta", depth=4, tt_bits=ALPHABETA_TT_BITS)
     for board in positions(*shape, 25, 2):
         col, mover = kernel_reply(boards, board)
         # a long clock: the agent's first move compiles (or loads) its kernels

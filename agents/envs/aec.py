@@ -67,7 +67,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self.observation_spaces = {a: observation_space(rows, columns) for a in self.agents}
         self._action = np.zeros(1, dtype=np.int64)
         self._columns = columns
-        self._mark = {a: i + 1 for i, a in enumerate(self.agents)}
+        b = self.boards
+        self._planes, self._swapped, self._mask = b.obs[0], b.obs[0, :, :, ::-1], b.mask[0]
+        self._viewer = self.agents[0]
         self._empty_mask = np.zeros(columns, dtype=np.int8)
 
     def observation_space(self, agent):
@@ -77,11 +79,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         return self.action_spaces[agent]
 
     def observe(self, agent):
-        b = self.boards
-        # the batch shows the side to move's view: the other player's is the planes swapped
-        own = self._mark[agent] == b.me[0]
-        planes = b.obs[0] if own else b.obs[0, :, :, ::-1]
-        mask = b.mask[0] if agent == self.agent_selection else self._empty_mask
+        # the board shows one player's view (``_viewer``: the side to move, or the last
+        # mover once the game is over); the other's is the planes swapped
+        planes = self._planes if agent == self._viewer else self._swapped
+        mask = self._mask if agent == self.agent_selection else self._empty_mask
         return {"observation": planes.copy(), "action_mask": mask.copy()}
 
     def reset(self, seed=None, options=None):
@@ -94,6 +95,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self.infos = {a: {} for a in self.agents}
         self._agent_selector = AgentSelector(self.agents)
         self.agent_selection = self._agent_selector.reset()
+        self._viewer = self.agent_selection
 
     def step(self, action):
         mover = self.agent_selection
@@ -110,7 +112,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             self.rewards[other] = -reward if reward > 0 else 0.0
             self.terminations = dict.fromkeys(self.agents, True)
             self._accumulate_rewards()
-        self.agent_selection = other  # rewards are all 0 until the end: nothing to add
+        else:  # rewards are all 0 until the end: nothing to add
+            self._viewer = other
+        self.agent_selection = other
 
     def render(self):
         if self.render_mode == "ansi":

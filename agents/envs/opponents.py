@@ -21,7 +21,7 @@ Kernel forms (the same moves as the agent, computed in numba, several boards a c
   agent's move (:func:`agents.envs.core.alphabeta_move`), any registered heuristic with
   a compiled hookup. Its table has ``2**tt_bits`` slots, :data:`ALPHABETA_TT_BITS` unless
   the spec gives ``tt_bits`` (the agent's 2**20 would take longer to clear than a
-  depth-4 search takes); it then plays as ``alphabeta:...,tt_bits=14`` does.
+  depth-4 search takes); it then plays as ``alphabeta:...,tt_bits=10`` does.
 
 Any other opponent is called from Python between two kernel calls.
 """
@@ -40,7 +40,10 @@ from agents.search.stats import new_stats
 from heuristics import entry
 from heuristics.bitboard import eval_geometry
 
-ALPHABETA_TT_BITS = 14
+# 1024 slots (the agent's least) for a depth-4 search's ~300 nodes: clearing the agent's
+# 2**20 (24 MB) before each move would cost far more than the search; 2**14 cost ~20 us
+# a move more than 2**10 (128 against 107 us, connectx bench env's positions, load 6)
+ALPHABETA_TT_BITS = 10
 KERNEL_FORMS = "random, onestep, alphabeta:depth=N (no time_limit, no aspiration)"
 
 

@@ -11,7 +11,10 @@ side by side in one run (issue 44):
 each with its ratio to the kaggle wrapper against the same opponent (and the AEC rows to
 PettingZoo's), and the score of the depth-4 alpha-beta against kaggle's ``negamax``
 (``--games`` games, colours alternating). The learner plays a uniformly random legal
-column everywhere; its choice is part of the loop timed. An *agent step* is one move of
+column everywhere (random numbers drawn beforehand: the same small cost everywhere); its
+choice is part of the loop timed. Times are CPU seconds of this process (the machine is
+shared; everything runs here, numba on one thread: one core), wall seconds beside them.
+An *agent step* is one move of
 the learner with the opponent's reply: one ``step`` of a Gymnasium environment, one
 ``step`` of an AEC environment or one ``apply_action`` of OpenSpiel (the loop plays both
 sides there, each ply a step), ``num_envs`` of a vector step (the steps that only reset
@@ -20,10 +23,13 @@ a board are not counted). Everything runs in this process: numba on one core.
     connectx bench env [--seconds 2] [--boards 4096] [--kaggle-steps 300] [--negamax-steps 20]
                        [--games 4] [--tiny]
 """
+import os
+import sys
 import time
 
 import numpy as np
 
+from agents.envs.opponents import ALPHABETA_TT_BITS
 from scripts.arena.extras import require
 from scripts.arena.match import match
 from scripts.args import ArgumentParser, positive_int_arg
@@ -50,16 +56,16 @@ class Policy:
 
 def _timed(loop, seconds, limit):
     """Run ``loop(k)`` (plays up to ``k`` agent steps, returns how many it played) in
-    chunks until ``seconds`` have passed or ``limit`` steps: (steps, seconds). One step
-    first, untimed: the kernels compile or load there."""
+    chunks until ``seconds`` of CPU time have passed or ``limit`` steps: (steps, CPU
+    seconds, wall seconds). One step first, untimed: the kernels compile or load there."""
     loop(1)
     steps, chunk = 0, 1
-    t0 = time.perf_counter()
+    c0, t0 = time.process_time(), time.perf_counter()
     while True:
         steps += loop(min(chunk, limit - steps))
-        dt = time.perf_counter() - t0
-        if dt >= seconds or steps >= limit:
-            return steps, dt
+        cpu = time.process_time() - c0
+        if cpu >= seconds or steps >= limit or time.perf_counter() - t0 >= 20 * seconds:
+            return steps, cpu, time.perf_counter() - t0
         chunk = min(chunk * 2, 1 << 16)
 
 
@@ -163,33 +169,36 @@ def rows(args):
     for opponent in OPPONENTS:
         limit = args.perfect_steps if opponent == "perfect" else big
         out.append(("ConnectXEnv", opponent, *single_rate(opponent, s, limit)))
-        boards = args.boards if opponent == "random" else max(1, args.boards // 64)
+        boards = {"random": args.boards, ALPHABETA: max(1, args.boards // 64)}.get(opponent, 4)
         out.append((f"ConnectXVectorEnv x{boards}", opponent,
                     *vector_rate(opponent, boards, s, max(limit, boards))))
     return out
 
 
 def table(measured):
-    """The printed table: steps/s and the ratios to kaggle's wrapper against the same
-    opponent (negamax for the searching opponents) and to PettingZoo's environment."""
-    rate = {(label, opp): n / dt for label, opp, n, dt in measured}
+    """The printed table: agent steps per CPU second (one core: everything runs in this
+    process, numba on one thread) and per wall second, the ratios (CPU) to kaggle's
+    wrapper against the same opponent (negamax for the searching opponents) and to
+    PettingZoo's environment."""
+    rate = {(label, opp): n / cpu for label, opp, n, cpu, _ in measured}
     base = {opp: r for (label, opp), r in rate.items() if label == "kaggle env.train"}
     pz = rate.get(("PettingZoo connect_four_v3", "(both sides)"))
-    lines = [f"{'environment':30}{'opponent':20}{'steps':>10}{'seconds':>9}{'steps/s':>13}"
-             f"{'/ kaggle':>11}{'/ PettingZoo':>14}"]
-    for label, opp, n, dt in measured:
-        r = n / dt
+    lines = [f"{'environment':28}{'opponent':19}{'steps':>9}{'CPU s':>7}{'steps/CPU s':>13}"
+             f"{'steps/s':>12}{'/ kaggle':>10}{'/ PettingZoo':>13}"]
+    for label, opp, n, cpu, wall in measured:
+        r = n / cpu
         k = base.get("random" if opp in ("random", "(both sides)") else "negamax")
-        ratio_k = f"{r / k:10.0f}x" if k else f"{'':11}"
-        ratio_pz = f"{r / pz:13.1f}x" if pz else ""
-        lines.append(f"{label:30}{opp:20}{n:10d}{dt:9.2f}{r:13,.0f}{ratio_k}{ratio_pz}")
+        ratio_k = f"{r / k:9,.0f}x" if k else f"{'':10}"
+        ratio_pz = f"{r / pz:12.1f}x" if pz else ""
+        lines.append(f"{label:28}{opp:19}{n:9d}{cpu:7.2f}{r:13,.0f}{n / wall:12,.0f}"
+                     f"{ratio_k}{ratio_pz}")
     return "\n".join(lines)
 
 
 def alphabeta_score(games):
-    """The depth-4 alpha-beta (the environments' kernel form: ``tt_bits=14``) against
+    """The depth-4 alpha-beta (the environments' kernel form: ``tt_bits=10``) against
     kaggle's ``negamax``: (wins, draws, losses)."""
-    s = match(ALPHABETA + ",tt_bits=14", "negamax", games=games, progress=False).summary
+    s = match(f"{ALPHABETA},tt_bits={ALPHABETA_TT_BITS}", "negamax", games=games, progress=False).summary
     return s["wins"], s["draws"], s["losses"]
 
 
@@ -201,7 +210,7 @@ def main(argv=None, prog="python -m scripts.bench.env"):
                    help="time each environment for about this long (default 2)")
     p.add_argument("--boards", type=positive_int_arg, default=4096,
                    help="boards of the vector environment against random (default 4096; "
-                        "1/64 of it against the searching opponents)")
+                        "1/64 of it against alphabeta, 4 against perfect)")
     p.add_argument("--kaggle-steps", type=positive_int_arg, default=300,
                    help="at most this many steps of kaggle's wrapper against random")
     p.add_argument("--negamax-steps", type=positive_int_arg, default=20,
@@ -224,11 +233,16 @@ def main(argv=None, prog="python -m scripts.bench.env"):
         require("kaggle_environments", "connectx bench env (kaggle's env.train)")
     except ValueError as e:
         p.error(str(e))
+    print(f"connectx bench env {' '.join(argv if argv is not None else sys.argv[1:])}".strip())
+    print(f"{time.strftime('%Y-%m-%d %H:%M %Z')}, load average {os.getloadavg()[0]:.2f} "
+          f"at the start, {os.cpu_count()} cores")
     measured = rows(args)
     print(table(measured))
+    print(f"load average {os.getloadavg()[0]:.2f} at the end")
     if args.games:
         w, d, lost = alphabeta_score(args.games)
-        print(f"{ALPHABETA} (tt_bits=14, the environments' opponent) against kaggle's negamax: "
+        print(f"{ALPHABETA},tt_bits={ALPHABETA_TT_BITS} (the environments' opponent) against "
+              "kaggle's negamax: "
               f"W-D-L {w}-{d}-{lost} in {args.games} games, colours alternating")
 
 
