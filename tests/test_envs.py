@@ -1,6 +1,8 @@
 """The batched core (agents.envs.core, agents.envs.boards) and the Gymnasium environments
 against the package's pure-Python reference rules (agents.board.reference) on seeded
 random games, the kernel opponents against the agents they stand for, and bad input."""
+import random
+
 import numpy as np
 import pytest
 
@@ -112,11 +114,10 @@ def test_searching_opponents_follow_the_reference_rules(opponent):
 
 
 def positions(rows, columns, inarow, count, seed):
-    rng = np.random.default_rng(seed)
+    rng = random.Random(seed)
     out = []
     while len(out) < count:
-        board = random_position(rows, columns, inarow, int(rng.integers(0, rows * columns - 4)),
-                                rng)
+        board = random_position(rows, columns, inarow, rng.randrange(rows * columns - 4), rng)
         if board is not None:
             out.append(board)
     return out

@@ -36,7 +36,7 @@ from agents.options import split_spec
 from agents.search.alphabeta import Tables
 from agents.search.alphabeta_bb import OPT_HISTORY, OPT_KILLERS, OPT_PVS, packed_table
 from agents.search.horizon import QUIESCENCE_PLIES
-from agents.search.stats import new_stats
+from agents.search.counters import new_counters
 from heuristics import entry
 from heuristics.bitboard import eval_geometry
 
@@ -112,13 +112,13 @@ class Opponent:
         rows, columns, inarow = self.cfg
         if self.kind == ONESTEP:
             return (window_table(rows, columns, inarow), cell_window_table(rows, columns, inarow),
-                    new_stats())
+                    new_counters())
         bits = fits_bitboard(rows, columns)
         t = Tables(rows, columns, self.agent.table_bits(self.cfg))
         return (eval_geometry(rows, columns, inarow) if bits else np.zeros(1, dtype=np.int64),
                 center_order(columns), t.zobrist.view(np.int64),
                 packed_table(self.agent.table_bits(self.cfg)), t.killers, t.moves, t.history,
-                t.pv, t.pvlen, new_stats(), np.zeros(columns, dtype=np.int64),
+                t.pv, t.pvlen, new_counters(), np.zeros(columns, dtype=np.int64),
                 None if bits else window_table(rows, columns, inarow))
 
     def finish(self, boards):
