@@ -45,3 +45,27 @@ def test_bad_games_and_agents():
         AgentBot(pyspiel.load_game("connect_four"), "nobody")
     with pytest.raises(ValueError, match="needs an agent"):
         AgentBot(pyspiel.load_game("connect_four"), None)
+
+
+def test_an_openspiel_bot_plays_the_packages_match():
+    import random
+
+    from agents.board.reference import board_from_moves, random_position
+    from agents.envs.spiel import bot_agent, game_config, history_of
+    from scripts.arena.match import match
+    game = pyspiel.load_game("connect_four(rows=5,columns=6,x_in_row=4)")
+    cfg = game_config(game)
+    rng = random.Random(0)
+    for _ in range(40):  # the history found replays to the board
+        moves = random_position(5, 6, 4, rng.randrange(25), rng, as_moves=True)
+        if moves is not None:
+            board = board_from_moves(moves, 5, 6)
+            assert board_from_moves(history_of(board, cfg), 5, 6) == board
+    with pytest.raises(ValueError, match="2 stones of mark 1 and 0 of mark 2"):
+        history_of([0] * 24 + [1, 1, 0, 0, 0, 0], cfg)  # two stones of mark 1, bottom row
+    with pytest.raises(ValueError, match="above an empty cell"):
+        history_of([1] + [0] * 29, cfg)
+    result = match(bot_agent(mcts_bot(game, 0), game), "random", games=2,
+                   cfg="rows=5,columns=6,inarow=4", progress=False)
+    assert result.summary["games"] == 2
+    assert result.summary["agents"][0] == "openspiel.MCTSBot"
