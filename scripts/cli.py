@@ -25,6 +25,7 @@ BENCHMARKS = {
     "perfect": "the perfect agent on labelled positions: value kept",
     "warmup": "an opponent's moves beside the file's background compile",
     "analysis": "every column of 0-12 stone positions, with and without the database",
+    "env": "RL environments' agent steps/s: kaggle, PettingZoo, OpenSpiel, agents.envs",
 }
 
 # duplicates: a table, one row a command (name -> module, help), not repeated code.

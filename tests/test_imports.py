@@ -3,7 +3,7 @@
     board (agents.board) <- heuristics <- search (agents.search) <- solver (agents.solver)
         <- players (agents.players)
     games (agents.games: the lessons' wing, pure Python) <- search (its ConnectX reference)
-        <- registry (agents) <- submission
+        <- registry (agents) <- submission, environments (agents.envs)
         <- scripts.arena (games between agents) <- scripts.server (the browser app)
         <- scripts.args (the argument layer) <- scripts.cli, and the commands, benchmarks
            and tools (scripts.commands, scripts.bench, scripts.tools, scripts.lessons)
@@ -22,7 +22,7 @@ from submission.build import ROOT, imported_names, module_file
 PACKAGES = ("agents", "heuristics", "scripts", "submission", "tests")
 
 # what a command, a benchmark or a tool may use
-TOOLS = ("agents", "heuristics", "submission", "scripts.arena", "scripts.args")
+TOOLS = ("agents", "heuristics", "submission", "scripts.arena", "scripts.args")  # agents.envs too
 # room -> the rooms (besides itself) its modules may import; a module's room is the
 # longest prefix listed in ROOMS
 BELOW_REGISTRY = ("agents.board", "heuristics", "agents.resources", "agents.search",
@@ -46,6 +46,10 @@ ROOMS = {
                        "agents.solver"),
     # the registry: agents/__init__.py (it names the players by string, imports them lazily)
     "agents": BELOW_REGISTRY,
+    # the reinforcement-learning environments: the board, the searches and the players
+    # through the registry (agents.make, agents.options); nothing imports them but the
+    # benchmarks and the tests (``import agents`` stays free of gymnasium)
+    "agents.envs": BELOW_REGISTRY + ("agents",),
     # the submission's builder, runtime and validation: the agents only (its command
     # lines are scripts.commands.build and .validate)
     "submission": ("agents",),

@@ -1,0 +1,125 @@
+"""PettingZoo's AEC environment of ConnectX, a drop-in for ``connect_four_v3`` on 6x7 (the
+same agents ``player_0`` and ``player_1``, the same observation dict and mask, the same
+rewards and illegal-move rule) and the same on any board, on the batched core's rules
+(one board of :class:`agents.envs.boards.Boards` in self-play)."""
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+from pettingzoo.utils.agent_selector import AgentSelector
+
+from agents.envs.boards import Boards
+from agents.envs.spaces import board_text, check_action, observation_space
+
+
+def env(**kwargs):
+    """:class:`raw_env` in PettingZoo's order-enforcing wrapper (:class:`OrderEnforcing`),
+    as ``connect_four_v3.env()`` gives its own (illegal moves and actions out of range
+    are handled by the environment itself, see :class:`raw_env`)."""
+    return OrderEnforcing(raw_env(**kwargs))
+
+
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper`` (the same checks) with ``last`` and
+    ``step`` handed to the environment at once: each attribute read through the
+    wrapper's ``__getattr__`` costs microseconds, and ``AECEnv.last`` makes six."""
+
+    def last(self, observe=True):
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)
+
+    def step(self, action):
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
+
+
+class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment
+    """Two players, ``player_0`` (mark 1, moves first) and ``player_1``, on ``rows`` x
+    ``columns``, ``inarow`` to win.
+
+    ``observe(agent)``: ``observation`` (rows, columns, 2) int8, plane 0 the agent's
+    stones, plane 1 the other's (row 0 the top), and ``action_mask`` (columns,) int8, the
+    columns with room on the agent's turn (also once the game is over, as
+    ``connect_four_v3`` gives it), zeros otherwise. Rewards: +1 to the player who
+    connects, -1 to the other, 0 each for a draw. A full column ends the game with -1
+    for the player who chose it and 0 for the other (``connect_four_v3``'s
+    ``TerminateIllegalWrapper`` rule, which also sets every truncation: here only the
+    terminations are set); an action that is not an integer is a
+    ``TypeError``, a column out of range a ``ValueError``. No randomness: ``seed`` is
+    accepted and changes nothing."""
+
+    metadata = {"render_modes": ["ansi"], "name": "connectx_v0", "is_parallelizable": False,
+                "render_fps": 2}
+
+    def __init__(self, rows=6, columns=7, inarow=4, render_mode=None):
+        super().__init__()
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.boards = Boards(1, rows, columns, inarow, opponent=None)
+        self.render_mode = render_mode
+        self.agents = ["player_0", "player_1"]
+        self.possible_agents = self.agents[:]
+        self.action_spaces = {a: spaces.Discrete(columns) for a in self.agents}
+        self.observation_spaces = {a: observation_space(rows, columns) for a in self.agents}
+        self._action = np.zeros(1, dtype=np.int64)
+        self._columns = columns
+        b = self.boards
+        self._planes, self._swapped, self._mask = b.obs[0], b.obs[0, :, :, ::-1], b.mask[0]
+        self._viewer = self.agents[0]
+        self._empty_mask = np.zeros(columns, dtype=np.int8)
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    def observe(self, agent):
+        # the board shows one player's view (``_viewer``: the side to move, or the last
+        # mover once the game is over); the other's is the planes swapped
+        planes = self._planes if agent == self._viewer else self._swapped
+        mask = self._mask if agent == self.agent_selection else self._empty_mask
+        return {"observation": planes.copy(), "action_mask": mask.copy()}
+
+    def reset(self, seed=None, options=None):
+        self.boards.reset()
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._agent_selector = AgentSelector(self.agents)
+        self.agent_selection = self._agent_selector.reset()
+        self._viewer = self.agent_selection
+
+    def step(self, action):
+        mover = self.agent_selection
+        if self.terminations[mover] or self.truncations[mover]:
+            return self._was_dead_step(action)
+        b = self.boards
+        self._action[0] = check_action(action, self._columns)
+        b.play(self._action)
+        self._cumulative_rewards[mover] = 0
+        other = self._agent_selector.next()
+        if b._terminated[0]:
+            reward = float(b.rewards[0])  # the mover's: +1 a line, -1 an illegal move
+            self.rewards[mover] = reward
+            self.rewards[other] = -reward if reward > 0 else 0.0
+            self.terminations = dict.fromkeys(self.agents, True)
+            self._accumulate_rewards()
+        else:  # rewards are all 0 until the end: nothing to add
+            self._viewer = other
+        self.agent_selection = other
+
+    def render(self):
+        if self.render_mode == "ansi":
+            return board_text(self.boards.grid[0], self.boards.cfg.rows, self.boards.cfg.columns)
+        return None
+
+    def close(self):
+        pass
