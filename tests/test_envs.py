@@ -164,6 +164,17 @@ def test_onestep_kernel_plays_one_of_the_agents_best_moves():
         assert col in best, (board, best)
 
 
+def test_rules_kernel_plays_one_of_the_agents_moves():
+    """The agent's choices over 40 seeds: the kernel's move is one of them."""
+    boards = Boards(1, opponent="rules:lookahead=3")
+    for board in positions(6, 7, 4, 20, 5):
+        col, mover = kernel_reply(boards, board)
+        chosen = {agents.make("rules", lookahead=3, seed=s)({"board": board, "mark": mover},
+                                                             {"actTimeout": 600})
+                  for s in range(40)}
+        assert col in chosen, (board, chosen)
+
+
 def test_seeds_replay_and_board_i_is_seed_plus_i():
     def episode(n, seed, board):
         b = Boards(n, 6, 7, 4, opponent="random", seat="random")

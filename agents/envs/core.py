@@ -2,8 +2,8 @@
 at once in numba. :func:`step_boards` plays the learner's moves on every board and, for
 the random opponent, its replies in the same call; a searching opponent's kernel form
 (:mod:`agents.envs.opponents`) replies on every board in one more call
-(:func:`onestep_replies`, :func:`alphabeta_replies`), an opponent without one from
-Python (:func:`play_replies`). The searches are kept out of :func:`step_boards` so that
+(:func:`onestep_replies`, :func:`rules_replies`, :func:`alphabeta_replies`), an opponent
+without one from Python (:func:`play_replies`). The searches are kept out of :func:`step_boards` so that
 an environment compiles only its own opponent's kernels (the whole in one kernel took
 three times the alpha-beta agent's compile on this machine).
 
@@ -39,18 +39,18 @@ but these kernels may write into them.
 import numpy as np
 
 from agents.board.bitboard import bb_has_line
-from agents.board.grid import drop, is_win_at
+from agents.board.grid import drop, is_win_at, undo
 from agents.board.jit import njit
 from agents.search.alphabeta_bb import bb_root_search
 from agents.search.minimax import minimax_scores_counts
 from agents.search.rollout import rand_below
 from agents.search.scores import INF, PROVEN
 # duplicates: none; _safety_case is the onestep agent's safety net kernel, called as is
-from agents.search.tactics import _safety_case, tactical_column
+from agents.search.tactics import _safety_case, forced_result, safe_moves, tactical_column
 
 # opponent kinds of the kernels (``kind``): none (self-play), moves from Python, and the
 # kernel forms of agents.envs.opponents
-SELF_PLAY, RANDOM, EXTERNAL, ONESTEP, ALPHABETA = 0, 1, 2, 3, 4
+SELF_PLAY, RANDOM, EXTERNAL, ONESTEP, ALPHABETA, RULES = 0, 1, 2, 3, 4, 5
 # the learner's seat (``seat``): first (mark 1), second (mark 2), drawn at each reset
 FIRST, SECOND, EITHER = 0, 1, 2
 
@@ -102,6 +102,47 @@ def _onestep_move(grid, heights, rows, columns, inarow, mark, tactics, rng, wind
     k = rand_below(rng, n)
     for c in range(columns):
         if best[c]:
+            if k == 0:
+                return c
+            k -= 1
+    return -1
+
+
+@njit
+def _rules_move(grid, heights, rows, columns, inarow, mark, lookahead, rng):
+    """The ``rules`` agent's move (:class:`agents.players.baselines.RulesAgent`): the
+    immediate win or forced block; else among the moves that hand the opponent no win on
+    top (all, if none), those with the best forced result within ``lookahead`` plies, one
+    drawn from ``rng``."""
+    t = tactical_column(grid, heights, rows, columns, inarow, mark)
+    if t >= 0:
+        return t
+    safe = safe_moves(grid, heights, rows, columns, inarow, mark)
+    candidate = np.zeros(columns, dtype=np.bool_)
+    n = 0
+    for c in range(columns):
+        if heights[c] < rows and safe[c]:
+            candidate[c] = True
+            n += 1
+    if n == 0:
+        for c in range(columns):
+            candidate[c] = heights[c] < rows
+    values = np.full(columns, -2, dtype=np.int64)
+    top = -2
+    for c in range(columns):
+        if candidate[c]:
+            idx = drop(grid, heights, rows, columns, c, mark)
+            values[c] = -forced_result(grid, heights, rows, columns, inarow, 3 - mark,
+                                       lookahead - 1, idx)
+            undo(grid, heights, rows, columns, c)
+            top = max(top, values[c])
+    n = 0
+    for c in range(columns):
+        if values[c] == top:
+            n += 1
+    k = rand_below(rng, n)
+    for c in range(columns):
+        if values[c] == top:
             if k == 0:
                 return c
             k -= 1
@@ -301,5 +342,18 @@ def alphabeta_replies(grid, heights, stones, bits, me, done, pending, rows, colu
             col = alphabeta_move(grid[b], heights[b], rows, columns, inarow, 3 - me[b], depth,
                                  heuristic, opts, quiescence, geo, order, zobrist, tt, killers,
                                  moves, history, pv, pvlen, stats, scores, windows)
+            _finish(b, grid, heights, stones, bits, me, done, col, rows, columns, inarow, obs,
+                    mask, rewards, terminated)
+
+
+@njit
+def rules_replies(grid, heights, stones, bits, me, rngs, done, pending, rows, columns, inarow,
+                  lookahead, obs, mask, rewards, terminated):
+    """Finish every ``pending`` board with the ``rules`` opponent's move."""
+    for b in range(grid.shape[0]):
+        if pending[b]:
+            pending[b] = 0
+            col = _rules_move(grid[b], heights[b], rows, columns, inarow, 3 - me[b], lookahead,
+                              rngs[b:b + 1])
             _finish(b, grid, heights, stones, bits, me, done, col, rows, columns, inarow, obs,
                     mask, rewards, terminated)

@@ -17,6 +17,8 @@ Kernel forms (the same moves as the agent, computed in numba, several boards a c
   ``seed`` option is replaced by the environment's seed);
 * ``onestep`` with its default ``windows`` heuristic: the agent's best columns (its
   safety net with ``tactics``), one drawn from the board's random numbers;
+* ``rules``: the agent's best columns (win, block, safe moves, forced results within its
+  ``lookahead``), one drawn from the board's random numbers;
 * ``alphabeta`` with a fixed ``depth``, no ``time_limit`` and no ``aspiration``: the
   agent's move (:func:`agents.envs.core.alphabeta_move`), any registered heuristic with
   a compiled hookup. Its table has ``2**tt_bits`` slots, :data:`ALPHABETA_TT_BITS` unless
@@ -30,8 +32,8 @@ import numpy as np
 from agents import AGENTS, make
 from agents.board.bitboard import fits_bitboard
 from agents.board.grid import cell_window_table, center_order, window_table
-from agents.envs.core import (ALPHABETA, EXTERNAL, ONESTEP, RANDOM, SELF_PLAY, alphabeta_replies,
-                              onestep_replies, play_replies)
+from agents.envs.core import (ALPHABETA, EXTERNAL, ONESTEP, RANDOM, RULES, SELF_PLAY,
+                              alphabeta_replies, onestep_replies, play_replies, rules_replies)
 from agents.options import split_spec
 from agents.search.alphabeta import Tables
 from agents.search.alphabeta_bb import OPT_HISTORY, OPT_KILLERS, OPT_PVS, packed_table
@@ -44,7 +46,6 @@ from heuristics.bitboard import eval_geometry
 # 2**20 (24 MB) before each move would cost far more than the search; 2**14 cost ~20 us
 # a move more than 2**10 (128 against 107 us, connectx bench env's positions, load 6)
 ALPHABETA_TT_BITS = 10
-KERNEL_FORMS = "random, onestep, alphabeta:depth=N (no time_limit, no aspiration)"
 
 
 class Struct(dict):
@@ -94,6 +95,8 @@ class Opponent:
                 self.kind = RANDOM
             elif name == "onestep" and a.heuristic == "windows":
                 self.kind, depth = ONESTEP, int(a.tactics)
+            elif name == "rules":
+                self.kind, depth = RULES, a.lookahead
             elif name == "alphabeta" and a.depth is not None and a.time_limit is None \
                     and not a.aspiration and a.record.id is not None:
                 self.kind, depth, heuristic = ALPHABETA, a.depth, a.record.id
@@ -131,6 +134,9 @@ class Opponent:
         if self.kind == ONESTEP:
             onestep_replies(*head, b.rngs, b.done, b.pending, rows, columns, inarow,
                             self.params[0] != 0, *self.memory, *tail)
+        elif self.kind == RULES:
+            rules_replies(*head, b.rngs, b.done, b.pending, rows, columns, inarow,
+                          self.params[0], *tail)
         elif self.kind == ALPHABETA:
             alphabeta_replies(*head, b.done, b.pending, rows, columns, inarow, *self.params,
                               *self.memory, *tail)

@@ -198,7 +198,8 @@ def table(measured):
 def alphabeta_score(games):
     """The depth-4 alpha-beta (the environments' kernel form: ``tt_bits=10``) against
     kaggle's ``negamax``: (wins, draws, losses)."""
-    s = match(f"{ALPHABETA},tt_bits={ALPHABETA_TT_BITS}", "negamax", games=games, progress=False).summary
+    s = match(f"{ALPHABETA},tt_bits={ALPHABETA_TT_BITS}", "negamax", games=games,
+              progress=False).summary
     return s["wins"], s["draws"], s["losses"]
 
 
