@@ -35,6 +35,7 @@ from agents.board.grid import cell_window_table, center_order, window_table
 from agents.envs.core import (ALPHABETA, EXTERNAL, ONESTEP, RANDOM, RULES, SELF_PLAY,
                               alphabeta_replies, onestep_replies, play_replies, rules_replies)
 from agents.options import split_spec
+from agents.players.base import Struct
 from agents.search.alphabeta import Tables
 from agents.search.alphabeta_bb import OPT_HISTORY, OPT_KILLERS, OPT_PVS, packed_table
 from agents.search.horizon import QUIESCENCE_PLIES
@@ -46,18 +47,6 @@ from heuristics.bitboard import eval_geometry
 # 2**20 (24 MB) before each move would cost far more than the search; 2**14 cost ~20 us
 # a move more than 2**10 (128 against 107 us, connectx bench env's positions, load 6)
 ALPHABETA_TT_BITS = 10
-
-
-class Struct(dict):
-    """A dict that also reads as attributes, as kaggle-environments' observations do."""
-
-    # duplicates: scripts.arena.specs.Struct, a room above this one
-
-    def __getattr__(self, name):
-        try:
-            return self[name]
-        except KeyError:
-            raise AttributeError(name) from None
 
 
 class Opponent:

@@ -31,6 +31,18 @@ WARMUPS = ("lazy", "now", "background")
 RULES_UNIT = "grid.grid_winner+column_heights"
 
 
+class Struct(dict):
+    """A dict that also reads as attributes, as kaggle-environments' observations and
+    configurations do (``obs.board`` and ``obs["board"]``): what the package hands an
+    agent when it plays one itself (the arena, the environments)."""
+
+    def __getattr__(self, name):
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
 def positive_number(name):
     def check(value):
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:

@@ -29,7 +29,8 @@ from agents.board.grid import drop, is_win_at
 from scripts.arena.games import play_out
 from scripts.arena.loading import build_agent
 from scripts.arena.progress import progress_bar
-from scripts.arena.specs import (MatchConfig, Struct, config_struct, parse_match_config,
+from agents.players.base import Struct
+from scripts.arena.specs import (MatchConfig, config_struct, parse_match_config,
                                  parse_spec)
 
 # Agents that are not ConnectX players or have no time management of their own.

@@ -13,7 +13,8 @@ import threading
 import types
 
 import agents
-from scripts.arena.specs import OVERAGE, Struct, config_struct, load_submission
+from agents.players.base import Struct
+from scripts.arena.specs import OVERAGE, config_struct, load_submission
 
 _local = threading.local()  # per process and thread: loaded agents, warmed specs
 

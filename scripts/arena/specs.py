@@ -21,6 +21,7 @@ from collections import namedtuple
 import agents
 from agents.board.rules import parse_config
 from agents.options import parse_options
+from agents.players.base import Struct
 from scripts.arena.extras import require
 
 KAGGLE_PREFIX = "kaggle."
@@ -32,16 +33,6 @@ OVERAGE = 60.0
 
 Spec = namedtuple("Spec", "text kind name options")  # kind: registry | kaggle | file | callable
 MatchConfig = namedtuple("MatchConfig", "rows columns inarow actTimeout remainingOverageTime")
-
-
-class Struct(dict):
-    """A dict that also reads as attributes, like kaggle-environments' observations."""
-
-    def __getattr__(self, name):
-        try:
-            return self[name]
-        except KeyError:
-            raise AttributeError(name) from None
 
 
 def parse_spec(text):

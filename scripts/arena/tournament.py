@@ -29,7 +29,8 @@ from scripts.arena.suites import pair_openings
 from scripts.arena.pools import run_games
 from scripts.arena.progress import progress_bar
 from scripts.arena.report import json_safe
-from scripts.arena.specs import Struct, in_process_only, parse_match_config, parse_spec
+from agents.players.base import Struct
+from scripts.arena.specs import in_process_only, parse_match_config, parse_spec
 from scripts.arena.stats import Z95
 
 PRIOR_SD = 1000.0  # Elo; weak next to the few hundred Elo between agents that score 25-75%

@@ -14,7 +14,8 @@ import sys
 
 from scripts.arena.games import play_out, start_position
 from scripts.arena.loading import build_agent
-from scripts.arena.specs import (OVERAGE, MatchConfig, Struct, config_struct, parse_match_config,
+from agents.players.base import Struct
+from scripts.arena.specs import (OVERAGE, MatchConfig, config_struct, parse_match_config,
                                  parse_spec)
 from scripts.args import (ArgumentParser, SPEC_HELP, add_config_argument,
                           add_quiet_argument, positive_int_arg, progress_bar)

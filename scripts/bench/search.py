@@ -28,7 +28,8 @@ from agents.board.reference import random_position
 from agents.players.tutorial import TutorialConfig, make_tutorial_agent, tutorial_scores
 from agents.board.grid import column_heights
 from agents.board.rules import parse_config
-from scripts.arena.specs import Struct, config_struct, parse_match_config
+from agents.players.base import Struct
+from scripts.arena.specs import config_struct, parse_match_config
 from scripts.args import ArgumentParser, add_positions_arguments, positive_int_arg, progress
 
 SECTIONS = ["scripts.bench.mcts"]
