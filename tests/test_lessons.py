@@ -13,7 +13,7 @@ from scripts.commands.lessons import main
 from scripts.lessons import by_name, experiments
 from scripts.lessons.sampling import _moves_of, book_move, lost_value_share, rollout_book
 
-SLOW = {"connect4-think3", "tutorial-lookahead", "search-windows"}  # numba compiles, the pure-Python tutorial
+SLOW = {"connect4-think3", "tutorial-lookahead", "search-windows", "horizon-effect"}  # numba compiles, the pure-Python tutorial
 
 # The seed material's own figures and claims, copied by hand from ../shared/seeds/ (never
 # read at test time); a lesson's "material" cell may hold one of these or "-" (nothing).
@@ -37,6 +37,8 @@ MATERIAL = {
     "a book can learn bad moves",
     "uniform sampling is inefficient; UCT samples promising actions more",
     "SSS*: best-first, can take less time, at a heavy cost in space",
+    "the horizon effect: a move best to the search's depth can be bad just beyond it",
+    "quiescence search mitigates the horizon effect",
     # 004: the tic-tac-toe article
     "e (the centre)",  # its minimax's reply to x in the corner a
     "3",               # its small tree's value

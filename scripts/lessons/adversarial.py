@@ -202,7 +202,8 @@ def pruning_verdict(plain, shallow, paranoid, exact):
         return "differs: shallow pruning changed a value"
     if shallow == paranoid == plain:
         return "not shown at this depth: neither search prunes a node"
-    return "same" if shallow > paranoid else "differs: shallow pruning saved as much"
+    return "same" if shallow > paranoid else \
+        "differs: shallow pruning saved at least as much at this depth"
 
 
 def sloppy(quick=False, seed=0, progress=False):

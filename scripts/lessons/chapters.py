@@ -27,9 +27,12 @@ def think(quick=False, seed=0, progress=False):
     perfect = lambda s: PerfectPlayer(seed=s)  # noqa: E731
     rows = []
     w, t, l = tally(perfect, lambda s: ThinkPlayer(3, seed=s), 10, seed)
+    # two 10-game samples: each rate inside the other's 95% interval, and no loss
+    mine, theirs = wilson(w, 10), wilson(5, 10)
     verdict = "same" if (w, t, l) == (5, 5, 0) else (
-        "not shown at this size: no loss, 10 games (see the rate below)" if l == 0
-        else "differs: minimax lost")
+        f"same: {w} and 5 wins of 10 lie in each other's 95% intervals, no loss"
+        if l == 0 and mine[0] <= 0.5 <= mine[1] and theirs[0] <= w / 10 <= theirs[1]
+        else "differs")
     rows.append(Row("minimax against think-3, 10 games (won-tied-lost)", "5-5-0",
                     f"{w}-{t}-{l}", verdict))
     games = 100 if quick else 2000
