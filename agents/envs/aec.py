@@ -1,14 +1,14 @@
 """PettingZoo's AEC environment of ConnectX, a drop-in for ``connect_four_v3`` on 6x7 (the
 same agents ``player_0`` and ``player_1``, the same observation dict and mask, the same
 rewards and illegal-move rule) and the same on any board, on the batched core's rules
-(one board of :class:`agents.envs.boards.Boards` in self-play)."""
+(one board of :class:`agents.envs.boards.Boards`, played by :func:`agents.envs.core.play_one`)."""
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
-from pettingzoo.utils.agent_selector import AgentSelector
 
 from agents.envs.boards import Boards
+from agents.envs.core import play_one
 from agents.envs.spaces import board_text, check_action, observation_space
 
 
@@ -65,11 +65,14 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self.possible_agents = self.agents[:]
         self.action_spaces = {a: spaces.Discrete(columns) for a in self.agents}
         self.observation_spaces = {a: observation_space(rows, columns) for a in self.agents}
-        self._action = np.zeros(1, dtype=np.int64)
         self._columns = columns
         b = self.boards
-        self._planes, self._swapped, self._mask = b.obs[0], b.obs[0, :, :, ::-1], b.mask[0]
-        self._viewer = self.agents[0]
+        # player_0's view is kept (``me`` stays 1: play_one never turns it), player_1's
+        # is the planes swapped
+        self._view = {"player_0": b.obs[0], "player_1": b.obs[0, :, :, ::-1]}
+        self._mask = b.mask[0]
+        self._play = (b.grid, b.heights, b.stones, b.me, b.obs, b.mask)
+        self._inarow = inarow
         self._empty_mask = np.zeros(columns, dtype=np.int8)
 
     def observation_space(self, agent):
@@ -79,9 +82,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         return self.action_spaces[agent]
 
     def observe(self, agent):
-        # the board shows one player's view (``_viewer``: the side to move, or the last
-        # mover once the game is over); the other's is the planes swapped
-        planes = self._planes if agent == self._viewer else self._swapped
+        planes = self._view[agent]
         mask = self._mask if agent == self.agent_selection else self._empty_mask
         return {"observation": planes.copy(), "action_mask": mask.copy()}
 
@@ -93,27 +94,23 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
-        self._agent_selector = AgentSelector(self.agents)
-        self.agent_selection = self._agent_selector.reset()
-        self._viewer = self.agent_selection
+        self.agent_selection = self.agents[0]
+        self._next = dict(zip(self.agents, self.agents[::-1]))
 
     def step(self, action):
         mover = self.agent_selection
         if self.terminations[mover] or self.truncations[mover]:
             return self._was_dead_step(action)
-        b = self.boards
-        self._action[0] = check_action(action, self._columns)
-        b.play(self._action)
+        result = play_one(*self._play, check_action(action, self._columns), self._inarow)
         self._cumulative_rewards[mover] = 0
-        other = self._agent_selector.next()
-        if b._terminated[0]:
-            reward = float(b.rewards[0])  # the mover's: +1 a line, -1 an illegal move
+        other = self._next[mover]
+        if result:  # 1 a line (+1 to the mover), 2 a full board, 3 an illegal move (-1)
+            reward = 1.0 if result == 1 else -1.0 if result == 3 else 0.0
             self.rewards[mover] = reward
             self.rewards[other] = -reward if reward > 0 else 0.0
             self.terminations = dict.fromkeys(self.agents, True)
             self._accumulate_rewards()
-        else:  # rewards are all 0 until the end: nothing to add
-            self._viewer = other
+        # rewards are all 0 until the end: nothing to add
         self.agent_selection = other
 
     def render(self):

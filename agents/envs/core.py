@@ -38,7 +38,7 @@ but these kernels may write into them.
 """
 import numpy as np
 
-from agents.board.bitboard import bb_has_line
+from agents.board.bitboard import MAX_BITBOARD_BITS, bb_has_line
 from agents.board.grid import drop, is_win_at, undo
 from agents.board.jit import njit
 from agents.search.alphabeta_bb import bb_root_search
@@ -207,6 +207,23 @@ def _play(b, grid, heights, stones, bits, rows, columns, inarow, col, mark, me, 
         if grid[b, c] == 0:
             return 0
     return 2
+
+
+@njit
+def play_one(grid, heights, stones, me, obs, mask, col, inarow):
+    """One move on board 0 of the arrays (the AEC environment's single board; few
+    arguments: a call from Python costs per argument): the side to move (mark 1 after an
+    even number of stones) drops into ``col``, the observation kept for ``me[0]``
+    (never turned). Returns 3 if ``col`` (in range) is full (nothing played), else
+    :func:`_play`'s 1 (a line), 2 (a full board) or 0."""
+    rows, columns = obs.shape[1], obs.shape[2]
+    if heights[0, col] >= rows:
+        return 3
+    n = 0
+    for c in range(columns):
+        n += heights[0, c]
+    return _play(0, grid, heights, stones, columns * (rows + 1) <= MAX_BITBOARD_BITS, rows, columns, inarow,
+                 col, 1 + n % 2, me, obs, mask)
 
 
 @njit
