@@ -24,6 +24,7 @@ BENCHMARKS = {
     "value": "agents on labelled positions: how often the value is kept",
     "perfect": "the perfect agent on labelled positions: value kept",
     "warmup": "an opponent's moves beside the file's background compile",
+    "levels": "perfect:skill=S and elo=E calibrated against anchors (ratings, scores)",
     "analysis": "every column of 0-12 stone positions, with and without the database",
     "env": "RL environments' agent steps/s: kaggle, PettingZoo, OpenSpiel, agents.envs",
 }
