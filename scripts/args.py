@@ -21,7 +21,7 @@ import sys
 # parser, the optional-dependency check and the progress bars
 from agents.options import parse_option, parse_options, parse_value  # noqa: F401
 from scripts.arena.extras import require  # noqa: F401
-from scripts.arena.progress import progress, progress_bar  # noqa: F401
+from scripts.arena.progress import ProgressCallback, progress, progress_bar  # noqa: F401
 
 SPEC_HELP = ("agent spec: NAME[:key=value,...] of the package (e.g. alphabeta:depth=6), "
              "a kaggle built-in (negamax, kaggle.random) or a submission .py file")

@@ -24,6 +24,7 @@ BENCHMARKS = {
     "value": "agents on labelled positions: how often the value is kept",
     "perfect": "the perfect agent on labelled positions: value kept",
     "warmup": "an opponent's moves beside the file's background compile",
+    "levels": "perfect:skill=S and elo=E calibrated against anchors (ratings, scores)",
     "analysis": "every column of 0-12 stone positions, with and without the database",
     "env": "RL environments' agent steps/s: kaggle, PettingZoo, OpenSpiel, agents.envs",
 }
@@ -35,8 +36,10 @@ COMMANDS = {
     "play": ("scripts.commands.play", "play against an agent in the terminal"),
     "solve": ("scripts.commands.solve", "exact solver: scores of move strings read on stdin"),
     "blunders": ("scripts.commands.blunders", "a match's games judged by the solver: who lost the value"),
+    "score": ("scripts.commands.score", "judge an agent against perfect play on a labelled set"),
     "build": ("scripts.commands.build", "write the one-file Kaggle submission (main.py)"),
     "validate": ("scripts.commands.validate", "play a submission file the way Kaggle does"),
+    "dataset": ("scripts.commands.dataset", "a labelled set: positions from play, every column's exact score"),
     "fuzz": ("scripts.commands.fuzz", "random configurations and positions: no failure allowed"),
     "lessons": ("scripts.commands.lessons", "the seed material's experiments beside its figures"),
     "serve": ("scripts.commands.serve", "play and analyse in the browser (a local web server)"),

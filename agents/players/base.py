@@ -51,6 +51,14 @@ def positive_number(name):
     return check
 
 
+def number(name):
+    def check(value):
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+            raise ValueError(f"option {name} must be a number, got {value!r}")
+        return float(value)
+    return check
+
+
 def positive_int(name, maximum=None):
     def check(value):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1 \

@@ -71,9 +71,10 @@ import numpy as np
 from agents.board.bitboard import fits_bitboard
 from agents.board.grid import center_order
 from agents.board.rules import parse_config
-from agents.players.base import (Agent, boolean, checks_units, optional, positive_int,
-                                 positive_number, warmup_option)
+from agents.players.base import (Agent, boolean, checks_units, number, optional, positive_int,
+                                 positive_number, seed_value, warmup_option)
 from agents.players.budget import FALLBACK_MAX, FALLBACK_MIN, FALLBACK_SHARE, BudgetMixin
+from agents.players.levels import SKILL_MAX, LevelsMixin, skill_value
 from agents.players.lookahead import AlphaBetaAgent
 from agents.players.traps import BUDGET_BINS, WATCH_MAX, TrapsMixin
 from agents.solver.book import KIND_NAMES, load_book
@@ -84,6 +85,7 @@ from agents.solver.solver import DEFAULT_TT_BITS, Solver, kernel_calls
 # weak search's: the same kernel); the columns' and solve's kernels serve only traps,
 # which wait for every unit (TrapsMixin._model_ready)
 SOLVER_READY = "solver._best_move"
+ANALYSIS_READY = "solver._columns"  # and after it, the analysis of every column (the levels)
 # compile CPU seconds of the solver's kernel groups (agents.solver.solver.kernel_calls) on
 # the development machine (2026-11-26), for the warm-up's schedule
 SOLVER_SECONDS = {"solver._search": 6.8, "solver._best_move": 2.8, "solver._columns": 2.7,
@@ -121,7 +123,7 @@ def _settled(lo, hi, complete):
     return complete or lo >= 1 or (lo >= 0 and hi <= 0) or hi <= -1
 
 
-class PerfectAgent(BudgetMixin, TrapsMixin, Agent):
+class PerfectAgent(BudgetMixin, TrapsMixin, LevelsMixin, Agent):
     """Plays the game-theoretic best move: opening book, exact solver under the
     time budget, the ``alphabeta`` agent if the solver cannot finish. Works on
     every board with ``columns * (rows + 1) <= 64`` (the book only on 7x6/4);
@@ -136,7 +138,11 @@ class PerfectAgent(BudgetMixin, TrapsMixin, Agent):
     kernels compile: ``"now"``, in the constructor, the default for local play;
     ``"background"``, in a thread while the book answers, see
     :mod:`agents.players.warmup`: what the Kaggle file uses; ``"lazy"``: when a move
-    first needs them)."""
+    first needs them).
+
+    Strength (:mod:`agents.players.levels`): ``skill`` (0..20, default 20: full
+    strength) or ``elo`` (a rating on the scale of ``connectx bench levels``, kaggle's
+    negamax at 1000; not with ``skill``); ``seed`` seeds the lower levels' choices."""
 
     name = "perfect"
     # what submission.build uses unless told otherwise: on Kaggle the first move must
@@ -148,12 +154,18 @@ class PerfectAgent(BudgetMixin, TrapsMixin, Agent):
                "book": (boolean("book"), True),
                "database": (boolean("database"), True),
                "traps": (boolean("traps"), True),
-               "warmup": warmup_option("now")}
+               "warmup": warmup_option("now"),
+               "skill": (skill_value, SKILL_MAX),
+               "elo": (optional(number("elo")), None),
+               "seed": (seed_value, None)}
 
     def __init__(self, **options):
         super().__init__(**options)
         if self.tt_bits < 10:
             raise ValueError(f"option tt_bits must be at least 10, got {self.tt_bits}")
+        if self.elo is not None and "skill" in options:
+            raise ValueError("give option skill or option elo, not both")
+        self.level = self._level()  # ValueError for an elo outside the fitted scale
         self._solvers = {}
         self.opening_book = load_book() if self.book else None
         self.fallback = AlphaBetaAgent()
@@ -204,7 +216,27 @@ class PerfectAgent(BudgetMixin, TrapsMixin, Agent):
             self._solvers = {key: solver}
         return self._solvers[key]
 
+    def book_move(self, grid, mark, cfg):
+        """The opening book's column for the position (plain Python), or None."""
+        if self.opening_book is None or not fits_bitboard(cfg.rows, cfg.columns):
+            return None
+        p = Position.from_grid(grid, cfg.rows, cfg.columns, cfg.inarow, mark)
+        hit = self.opening_book.lookup(p)
+        return hit[0] if hit is not None and p.can_play(hit[0]) else None
+
+    def solver_ready(self):
+        """True once the kernels of the analysis of every column are compiled (at once
+        with ``warmup="now"``)."""
+        return self.warm.ready(ANALYSIS_READY)
+
     def choose(self, grid, heights, mark, cfg, clock):
+        if self.level < SKILL_MAX:
+            return self._level_move(grid, heights, mark, cfg, clock,
+                                    lambda: self._best(grid, heights, mark, cfg, clock))
+        return self._best(grid, heights, mark, cfg, clock)
+
+    def _best(self, grid, heights, mark, cfg, clock):
+        """The full-strength move (book, solver, fallback; traps)."""
         self._columns = cfg.columns
         self._observe(grid, mark)
         if cfg.inarow > max(cfg.rows, cfg.columns):

@@ -98,3 +98,19 @@ def dask_map(function, tasks, dask, module, done):
     finally:
         if own:
             client.close()
+
+
+def run_tasks(function, tasks, workers=1, done=None, dask=None, module=None):
+    """``done(function(task))`` for each of ``tasks``: in this process (in order), in
+    ``workers`` forked processes or on a Dask cluster (``module``: where ``function``
+    lives, see :func:`dask_map`), in completion order."""
+    if dask is not None:
+        dask_map(function, tasks, dask, module, done)
+    elif workers > 1 and len(tasks) > 1:
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+        with ProcessPoolExecutor(workers, mp_context=fork_context()) as pool:
+            for f in as_completed([pool.submit(function, t) for t in tasks]):
+                done(f.result())
+    else:
+        for t in tasks:
+            done(function(t))

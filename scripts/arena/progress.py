@@ -18,3 +18,24 @@ def progress(items, desc, unit, enabled=True):
         return items
     from tqdm.auto import tqdm
     return tqdm(items, desc=desc, unit=unit, file=sys.stderr, leave=False)
+
+
+class ProgressCallback:
+    """``on_progress(done, total)`` for a long job: a bar made at the first call (when
+    ``enabled``), its total kept up to date; :meth:`close` ends it."""
+
+    def __init__(self, desc, unit, enabled=True):
+        self.desc, self.unit, self.enabled, self.bar = desc, unit, enabled, None
+
+    def __call__(self, done, total):
+        if self.bar is None:
+            self.bar = progress_bar(total, self.desc, self.unit, self.enabled)
+            if self.bar is None:
+                return
+        self.bar.total = total
+        self.bar.update(done - self.bar.n)
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None

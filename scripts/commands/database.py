@@ -17,7 +17,7 @@ built here.
 import sys
 
 from scripts.args import (ArgumentParser, add_config_argument, board_fields, count_arg,
-                          positive_int_arg, progress_bar)
+                          positive_int_arg, ProgressCallback)
 
 
 def board(ap, text):
@@ -53,15 +53,7 @@ def main(argv=None, prog="python -m scripts.commands.database build"):
     rows, columns, inarow = board(ap, args.config)
 
     from scripts.tools import database_build
-    bar = None
-
-    def on_progress(done, total):
-        nonlocal bar
-        if bar is None:
-            bar = progress_bar(total, "positions", "pos", not args.no_progress)
-            if bar is None:
-                return
-        bar.update(done - bar.n)
+    on_progress = ProgressCallback("positions", "pos", not args.no_progress)
 
     error = None
     try:
@@ -74,15 +66,12 @@ def main(argv=None, prog="python -m scripts.commands.database build"):
     except OSError as e:
         error = f"{args.out}: {e.strerror or e}"
     except KeyboardInterrupt:
-        if bar is not None:
-            bar.close()
-            bar = None
+        on_progress.close()
         print(f"{prog}: interrupted; the solved chunks are kept in {args.out}.parts/: the same "
               f"command resumes", file=sys.stderr)
         return 130
     finally:
-        if bar is not None:
-            bar.close()
+        on_progress.close()
     if error:
         ap.error(error)
     resumed = f", {report.resumed} found solved" if report.resumed else ""

@@ -516,7 +516,10 @@ async function start() {
     const info = await api("/api/agents");
     const list = $("agent-names");
     for (const a of info.agents) {
-      for (const text of [a.name, ...("time_limit" in a.options ? [`${a.name}:time_limit=0.5`] : [])]) {
+      // the perfect player's levels (skill 0-20: 20 is the default, full strength)
+      const levels = "skill" in a.options ? [0, 5, 10, 15].map((s) => `${a.name}:skill=${s}`) : [];
+      for (const text of [a.name, ...("time_limit" in a.options ? [`${a.name}:time_limit=0.5`] : []),
+                          ...levels]) {
         const o = document.createElement("option");
         o.value = text;
         list.appendChild(o);

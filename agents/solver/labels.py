@@ -1,0 +1,165 @@
+"""Labelled sets: positions with the exact score of every column, to judge players by.
+
+A labelled set is a compressed numpy archive (``.npz``; ``numpy.load`` reads it with
+``allow_pickle=False``) of ``n`` positions of one board shape:
+
+=========  =========================  ====================================================
+array      dtype, shape               meaning
+=========  =========================  ====================================================
+planes     uint8 (n, rows, columns, 2) ``[..., 0]`` the stones of the side to move,
+                                        ``[..., 1]`` the opponent's; row 0 is the top row
+                                        (Kaggle's layout: ``board[c + r * columns]``)
+scores     int16 (n, columns)          the exact score of playing each column, the
+                                        solver's scale (:mod:`agents.solver.solver`: side
+                                        to move, 0 a draw, a faster win higher);
+                                        :data:`FULL` (-1000) for a full column
+stage      int8 (n,)                   0 opening, 1 middle, 2 end (:data:`STAGES`,
+                                        :func:`stage_of`)
+moves      str (n,)                    the 1-based move string that led there (columns
+                                        past 9: comma-separated numbers)
+meta       str ()                      JSON: ``format``, ``rows``, ``columns``,
+                                        ``inarow``, ``seed`` and ``made`` (how the set was
+                                        made: the command and the players)
+=========  =========================  ====================================================
+
+The side to move is mark 1 when the number of stones is even (Kaggle's first player),
+else mark 2. Positions are never over (no line on the board, not full). Numpy and the
+standard library only; :func:`save_labels` writes the same bytes for the same set
+(the archive's dates are fixed), so a rebuild can be compared byte for byte.
+"""
+import io
+import json
+import zipfile
+
+import numpy as np
+
+FORMAT = 1
+FULL = -1000  # the score of a full column (the solver's INVALID_MOVE)
+STAGES = ("opening", "middle", "end")
+ARRAYS = ("planes", "scores", "stage", "moves", "meta")
+_DATE = (1980, 1, 1, 0, 0, 0)  # every member's date: the same set, the same bytes
+
+
+def stage_of(stones, rows, columns):
+    """The stage of a position of ``stones`` stones: 0 (opening) below a third of the
+    board's cells, 1 (middle) below two thirds, else 2 (end). 7x6: 0-13, 14-27, 28-41."""
+    cells = rows * columns
+    return 0 if 3 * stones < cells else (1 if 3 * stones < 2 * cells else 2)
+
+
+def move_text(columns_played, columns):
+    """A 1-based move string of 0-based ``columns_played``: digits up to 9 columns,
+    comma-separated numbers on wider boards."""
+    if columns <= 9:
+        return "".join(str(c + 1) for c in columns_played)
+    return ",".join(str(c + 1) for c in columns_played)
+
+
+class LabelledSet:
+    """``n`` positions of one board with each column's exact score (see the module
+    docstring for the arrays). ``ValueError`` if the arrays do not agree."""
+
+    def __init__(self, rows, columns, inarow, planes, scores, stage, moves, seed=None, made=None):
+        self.rows, self.columns, self.inarow = int(rows), int(columns), int(inarow)
+        self.planes = np.ascontiguousarray(planes, dtype=np.uint8)
+        self.scores = np.ascontiguousarray(scores, dtype=np.int16)
+        self.stage = np.ascontiguousarray(stage, dtype=np.int8)
+        self.moves = np.asarray(moves, dtype=str)
+        self.seed = seed
+        self.made = made if made is not None else {}
+        n = len(self.planes)
+        if self.planes.shape != (n, self.rows, self.columns, 2):
+            raise ValueError(f"planes are {self.planes.shape}, expected (n, {self.rows}, "
+                             f"{self.columns}, 2)")
+        if self.scores.shape != (n, self.columns) or self.stage.shape != (n,) \
+                or self.moves.shape != (n,):
+            raise ValueError(f"scores {self.scores.shape}, stage {self.stage.shape} and moves "
+                             f"{self.moves.shape} do not match {n} positions of {self.columns} "
+                             "columns")
+        if n and (self.stage.min() < 0 or self.stage.max() >= len(STAGES)):
+            raise ValueError("stage values must be 0, 1 or 2")
+        full = self.planes[:, 0].sum(axis=-1) > 0  # the top row taken: a full column
+        if n and not np.array_equal(full, self.scores == FULL):
+            raise ValueError("the scores mark full columns that the planes do not (or miss one)")
+
+    def __len__(self):
+        return len(self.planes)
+
+    @property
+    def config(self):
+        return self.rows, self.columns, self.inarow
+
+    def stones(self):
+        """The number of stones of each position (int64, n)."""
+        return self.planes.sum(axis=(1, 2, 3)).astype(np.int64)
+
+    def legal(self, i):
+        """The legal columns of position ``i`` (0-based, left to right)."""
+        return [c for c in range(self.columns) if self.scores[i, c] != FULL]
+
+    def best(self, i):
+        """The columns of position ``i`` with the best score."""
+        s = self.scores[i]
+        top = s[s != FULL].max()
+        return [c for c in range(self.columns) if s[c] == top]
+
+    def value(self, i):
+        """The exact score of position ``i`` (its best column's)."""
+        s = self.scores[i]
+        return int(s[s != FULL].max())
+
+    def observation(self, i):
+        """``(board, mark)`` of position ``i``: Kaggle's flat board (a list of 0, 1, 2,
+        row 0 at the top) and the mark to move."""
+        stones = int(self.planes[i].sum())
+        mark = 1 + stones % 2
+        grid = self.planes[i, :, :, 0].astype(np.int64) * mark \
+            + self.planes[i, :, :, 1].astype(np.int64) * (3 - mark)
+        return [int(v) for v in grid.ravel()], mark
+
+    def subset(self, index):
+        """The positions ``index`` (an index array or a slice) as a new set."""
+        return LabelledSet(self.rows, self.columns, self.inarow, self.planes[index],
+                           self.scores[index], self.stage[index], self.moves[index], self.seed,
+                           self.made)
+
+
+def planes_of(board, mark, rows, columns):
+    """The (rows, columns, 2) uint8 planes of Kaggle's flat ``board`` with ``mark`` to move."""
+    grid = np.asarray(board, dtype=np.int64).reshape(rows, columns)
+    return np.stack([grid == mark, grid == 3 - mark], axis=-1).astype(np.uint8)
+
+
+def save_labels(path, labelled):
+    """Write ``labelled`` (a :class:`LabelledSet`) to ``path`` (a compressed ``.npz``)."""
+    meta = {"format": FORMAT, "rows": labelled.rows, "columns": labelled.columns,
+            "inarow": labelled.inarow, "seed": labelled.seed, "made": labelled.made}
+    arrays = {"planes": labelled.planes, "scores": labelled.scores, "stage": labelled.stage,
+              "moves": labelled.moves, "meta": np.array(json.dumps(meta, sort_keys=True))}
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for name in ARRAYS:
+            buf = io.BytesIO()
+            np.lib.format.write_array(buf, np.asanyarray(arrays[name]), allow_pickle=False)
+            info = zipfile.ZipInfo(f"{name}.npy", _DATE)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(info, buf.getvalue())
+
+
+def load_labels(path):
+    """The :class:`LabelledSet` in ``path``; ``ValueError`` naming the file if it is not one."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            missing = [a for a in ARRAYS if a not in data.files]
+            if missing:
+                raise ValueError(f"no array(s) {', '.join(missing)}")
+            arrays = {a: data[a] for a in ARRAYS}
+        meta = json.loads(str(arrays["meta"]))
+        if meta.get("format") != FORMAT:
+            raise ValueError(f"format {meta.get('format')!r}, this version reads {FORMAT}")
+        return LabelledSet(meta["rows"], meta["columns"], meta["inarow"], arrays["planes"],
+                           arrays["scores"], arrays["stage"], arrays["moves"], meta.get("seed"),
+                           meta.get("made"))
+    except OSError as e:
+        raise ValueError(f"cannot read labelled set {path!r}: {e.strerror or e}") from None
+    except (ValueError, KeyError, TypeError, zipfile.BadZipFile) as e:
+        raise ValueError(f"{path!r} is not a labelled set: {e}") from None

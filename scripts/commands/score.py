@@ -1,0 +1,100 @@
+"""``connectx score``: judge any player against perfect play on a labelled set (the
+library: :func:`scripts.arena.judging.score`, which defines the rates).
+
+    connectx score negamax
+    connectx score perfect:skill=10 --json
+    connectx score my_submission.py --set my7x6.npz
+    connectx score alphabeta:depth=4 --config rows=5,columns=6,inarow=4 --positions 300
+
+Default set: the shipped ``scripts/data/labelled/7x6.npz`` (1000 positions, see
+``connectx dataset``). ``--config`` on another board makes a set first (``--positions``,
+``--seed``; kept with ``--out``). Every position is one call of the agent with
+``actTimeout`` = ``--act`` and a fresh ``remainingOverageTime`` = ``--overage`` (default
+0: each move must fit the act time). A failing agent is judged, never stops the run.
+"""
+import json
+import sys
+
+from scripts.args import (ArgumentParser, SPEC_HELP, add_config_argument, board_fields,
+                          positive_int_arg, progress_bar)
+
+
+
+def main(argv=None, prog="python -m scripts.commands.score"):
+    ap = ArgumentParser(prog=prog, description="Judge an agent against perfect play: perfect- "
+                        "and good-move rates by stage, with 95% intervals.")
+    ap.add_argument("agent", help=SPEC_HELP)
+    ap.add_argument("--set", metavar="FILE", default=None,
+                    help="a labelled set (connectx dataset; default: the shipped 7x6 set)")
+    add_config_argument(ap, board_only=True)
+    ap.add_argument("--positions", type=positive_int_arg, default=300,
+                    help="with --config: positions of the set to make (default 300)")
+    ap.add_argument("--seed", type=int, default=0,
+                    help="the agent's seed, and with --config the set's (default 0)")
+    ap.add_argument("--out", metavar="FILE", default=None,
+                    help="with --config: keep the set made in FILE")
+    ap.add_argument("--act", type=float, default=2.0, help="seconds a move (default 2)")
+    ap.add_argument("--overage", type=float, default=0.0,
+                    help="overage seconds a position (default 0)")
+    ap.add_argument("--workers", type=positive_int_arg, default=1,
+                    help="processes judging positions in parallel (default 1; the result is "
+                         "the same)")
+    ap.add_argument("--json", action="store_true", help="print the result as JSON")
+    ap.add_argument("--no-progress", action="store_true", help="no progress bar")
+    args = ap.parse_args(argv)
+    if args.set and args.config:
+        ap.error("give --set or --config, not both")
+    if args.act <= 0 or args.overage < 0:
+        ap.error("--act must be > 0 and --overage >= 0")
+
+    from agents.solver.labels import load_labels, save_labels
+    from scripts.arena.judging import DEFAULT_SET, format_report, score
+    from scripts.arena.specs import parse_spec
+    try:
+        parse_spec(args.agent)
+        if args.config:
+            from scripts.tools.dataset import make_set
+            shape = {"rows": 6, "columns": 7, "inarow": 4, **board_fields(ap, args.config)}
+            labelled = make_set(shape["rows"], shape["columns"], shape["inarow"], args.positions,
+                                args.seed)
+            if args.out:
+                save_labels(args.out, labelled)
+        else:
+            labelled = load_labels(args.set or DEFAULT_SET)
+    except ValueError as e:
+        ap.error(str(e))
+    bar = None
+
+    def on_move():  # the bar starts at the first judged move (after the agent's warm-up)
+        nonlocal bar
+        if bar is None:
+            bar = progress_bar(len(labelled), "positions", "pos")
+        bar.update(1)
+    try:
+        result = score(args.agent, labelled, args.act, args.overage, args.seed,
+                       on_move=None if args.no_progress or args.json else on_move,
+                       workers=args.workers)
+    except ValueError as e:
+        ap.error(str(e))
+    finally:
+        if bar is not None:
+            bar.close()
+    if args.json:
+        out = {k: v for k, v in result.items() if k != "columns"}
+        print(json.dumps(_no_nan(out), indent=1))
+    else:
+        print(format_report(result))
+    return 0
+
+
+def _no_nan(value):
+    """``value`` with NaN (an empty stage's rates) as None: JSON has no NaN."""
+    if isinstance(value, dict):
+        return {k: _no_nan(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_no_nan(v) for v in value]
+    return None if isinstance(value, float) and value != value else value
+
+
+if __name__ == "__main__":
+    sys.exit(main())
