@@ -112,14 +112,29 @@ def board_fields(parser, text):
     return values
 
 
+def board_shape(parser, text):
+    """``(rows, columns, inarow)`` of a board-only ``--config`` text (kaggle's 6, 7, 4 for
+    the fields it leaves out); anything else is ``parser.error``."""
+    shape = {"rows": 6, "columns": 7, "inarow": 4, **board_fields(parser, text)}
+    return shape["rows"], shape["columns"], shape["inarow"]
+
+
 def add_games_arguments(parser):
     """``--config``, ``--workers`` and ``--dask``: where and how many-game commands
     (match, tournament) play."""
     add_config_argument(parser)
-    parser.add_argument("--workers", type=positive_int_arg, default=1,
-                        help="processes playing games in parallel (default 1)")
-    parser.add_argument("--dask", metavar="ADDRESS", default=None,
-                        help="play on a Dask scheduler, e.g. tcp://host:8786 (the cluster extra)")
+    add_pool_arguments(parser, "playing games", "play", exclusive=False)
+
+
+def add_pool_arguments(parser, doing, verb, exclusive=True):
+    """``--workers N`` (processes ``doing`` in parallel, default 1) and ``--dask ADDRESS``
+    (``verb`` on a Dask scheduler): where a command's many tasks run; with ``exclusive``
+    the two may not be given together."""
+    where = parser.add_mutually_exclusive_group() if exclusive else parser
+    where.add_argument("--workers", type=positive_int_arg, default=1,
+                       help=f"processes {doing} in parallel (default 1)")
+    where.add_argument("--dask", metavar="ADDRESS", default=None,
+                       help=f"{verb} on a Dask scheduler, e.g. tcp://host:8786 (the cluster extra)")
 
 
 def add_trust_arguments(parser, sprt=True):

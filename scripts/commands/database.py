@@ -16,14 +16,8 @@ built here.
 """
 import sys
 
-from scripts.args import (ArgumentParser, add_config_argument, board_fields, count_arg,
-                          positive_int_arg, ProgressCallback)
-
-
-def board(ap, text):
-    """``(rows, columns, inarow)`` of ``--config`` (kaggle's 6, 7, 4 by default)."""
-    shape = {"rows": 6, "columns": 7, "inarow": 4, **board_fields(ap, text)}
-    return shape["rows"], shape["columns"], shape["inarow"]
+from scripts.args import (ArgumentParser, ProgressCallback, add_config_argument,
+                          add_pool_arguments, board_shape, count_arg, positive_int_arg)
 
 
 def main(argv=None, prog="python -m scripts.commands.database build"):
@@ -34,11 +28,7 @@ def main(argv=None, prog="python -m scripts.commands.database build"):
                     help="the number of stones of the database's positions")
     ap.add_argument("--out", required=True, metavar="FILE",
                     help="the database file to write (chunks wait in FILE.parts/ until the end)")
-    where = ap.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=positive_int_arg, default=1,
-                       help="processes solving chunks in parallel (default 1)")
-    where.add_argument("--dask", metavar="ADDRESS", default=None,
-                       help="solve on a Dask scheduler, e.g. tcp://host:8786 (the cluster extra)")
+    add_pool_arguments(ap, "solving chunks", "solve")
     ap.add_argument("--chunk", type=positive_int_arg, default=None,
                     help="positions a task and a chunk file (default: about 200 chunks, at most 2000 "
                          "positions each); a resumed build must use the same")
@@ -50,7 +40,7 @@ def main(argv=None, prog="python -m scripts.commands.database build"):
                         help="no database at the leaves: the plain solver")
     ap.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = ap.parse_args(argv)
-    rows, columns, inarow = board(ap, args.config)
+    rows, columns, inarow = board_shape(ap, args.config)
 
     from scripts.tools import database_build
     on_progress = ProgressCallback("positions", "pos", not args.no_progress)

@@ -14,8 +14,8 @@ command writes the same bytes. ``connectx score`` judges an agent on such a file
 """
 import sys
 
-from scripts.args import (ArgumentParser, add_config_argument, add_seed_argument, board_fields,
-                          positive_int_arg, ProgressCallback)
+from scripts.args import (ArgumentParser, ProgressCallback, add_config_argument,
+                          add_pool_arguments, add_seed_argument, board_shape, positive_int_arg)
 
 
 def main(argv=None, prog="python -m scripts.commands.dataset"):
@@ -26,17 +26,12 @@ def main(argv=None, prog="python -m scripts.commands.dataset"):
                     help="the number of positions (distinct, one a game)")
     add_seed_argument(ap, "the games")
     ap.add_argument("--out", required=True, metavar="FILE", help="the .npz file to write")
-    where = ap.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=positive_int_arg, default=1,
-                       help="processes playing and labelling games in parallel (default 1)")
-    where.add_argument("--dask", metavar="ADDRESS", default=None,
-                       help="work on a Dask scheduler, e.g. tcp://host:8786 (the cluster extra)")
+    add_pool_arguments(ap, "playing and labelling games", "work")
     ap.add_argument("--no-database", action="store_true",
                     help="label without the installed opening database (7x6: slower, same labels)")
     ap.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = ap.parse_args(argv)
-    shape = {"rows": 6, "columns": 7, "inarow": 4, **board_fields(ap, args.config)}
-    rows, columns, inarow = shape["rows"], shape["columns"], shape["inarow"]
+    rows, columns, inarow = board_shape(ap, args.config)
 
     from agents.solver.labels import STAGES, save_labels
     from scripts.tools.dataset import make_set

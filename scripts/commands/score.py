@@ -15,7 +15,7 @@ Default set: the shipped ``scripts/data/labelled/7x6.npz`` (1000 positions, see
 import json
 import sys
 
-from scripts.args import (ArgumentParser, SPEC_HELP, add_config_argument, board_fields,
+from scripts.args import (ArgumentParser, SPEC_HELP, add_config_argument, board_shape,
                           positive_int_arg, progress_bar)
 
 
@@ -54,9 +54,7 @@ def main(argv=None, prog="python -m scripts.commands.score"):
         parse_spec(args.agent)
         if args.config:
             from scripts.tools.dataset import make_set
-            shape = {"rows": 6, "columns": 7, "inarow": 4, **board_fields(ap, args.config)}
-            labelled = make_set(shape["rows"], shape["columns"], shape["inarow"], args.positions,
-                                args.seed)
+            labelled = make_set(*board_shape(ap, args.config), args.positions, args.seed)
             if args.out:
                 save_labels(args.out, labelled)
         else:
