@@ -56,6 +56,22 @@ FIRST, SECOND, EITHER = 0, 1, 2
 
 
 @njit
+def _pick(flags, rng):
+    """A uniformly random index ``i`` with ``flags[i]`` (from the xorshift state ``rng``;
+    -1 if there is none): the onestep and rules opponents' draw among their best columns."""
+    n = 0
+    for i in range(flags.shape[0]):
+        n += flags[i]
+    k = rand_below(rng, n)
+    for i in range(flags.shape[0]):
+        if flags[i]:
+            if k == 0:
+                return i
+            k -= 1
+    return -1
+
+
+@njit
 def _pick_legal(heights, rows, columns, rng):
     """A uniformly random column with room (from the xorshift state ``rng``)."""
     n = 0
@@ -95,17 +111,7 @@ def _onestep_move(grid, heights, rows, columns, inarow, mark, tactics, rng, wind
         elif case == 2:
             for c in range(columns):
                 best[c] = keep[c]
-    n = 0
-    for c in range(columns):
-        if best[c]:
-            n += 1
-    k = rand_below(rng, n)
-    for c in range(columns):
-        if best[c]:
-            if k == 0:
-                return c
-            k -= 1
-    return -1
+    return _pick(best, rng)
 
 
 @njit
@@ -136,17 +142,7 @@ def _rules_move(grid, heights, rows, columns, inarow, mark, lookahead, rng):
                                        lookahead - 1, idx)
             undo(grid, heights, rows, columns, c)
             top = max(top, values[c])
-    n = 0
-    for c in range(columns):
-        if values[c] == top:
-            n += 1
-    k = rand_below(rng, n)
-    for c in range(columns):
-        if values[c] == top:
-            if k == 0:
-                return c
-            k -= 1
-    return -1
+    return _pick(values == top, rng)
 
 
 @njit
