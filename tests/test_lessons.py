@@ -15,7 +15,7 @@ from scripts.lessons.sampling import _moves_of, book_move, lost_value_share, rol
 
 SLOW = {"connect4-think3", "tutorial-lookahead", "search-windows", "horizon-effect"}  # numba compiles, the pure-Python tutorial
 
-# The seed material's own figures and claims, copied by hand from ../shared/seeds/ (never
+# The seed material's own figures and claims, copied by hand from the seed material (the team's seeds folder, outside the repository; never
 # read at test time); a lesson's "material" cell may hold one of these or "-" (nothing).
 MATERIAL = {
     # 000: book, chapter 5 (depth pruning in minimax)

@@ -9,7 +9,8 @@ import pytest
 from agents.games.game import alphabeta_value, minimax_value
 from agents.games.trees import MAX, Tree, backed_up, draw, pruned_leaves, root_value
 
-# The material's printed values, copied by hand from ../shared/seeds/ (never read here).
+# The material's printed values, copied by hand from the seed material (the team's seeds
+# folder, outside the repository; never read here).
 # 004, the tic-tac-toe article: its tree, MAX at the root, and the values it backs up
 ARTICLE_TREE = [[3, 5], [2, 9]]
 ARTICLE_VALUES = {(0,): 3, (1,): 2, (): 3}
