@@ -56,6 +56,17 @@ def positive_int_arg(text):
     return _int_at_least(text, 1)
 
 
+def positive_float_arg(text):
+    """argparse type: a finite number > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = None
+    if value is None or not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number > 0, got {text!r}")
+    return value
+
+
 def count_arg(text):
     """argparse type: an integer >= 0."""
     return _int_at_least(text, 0)
@@ -93,8 +104,15 @@ def add_seed_argument(parser, of):
 
 
 def add_quiet_argument(parser):
-    """``--quiet``: no progress bars."""
-    parser.add_argument("--quiet", action="store_true", help="no progress bars")
+    """``--quiet`` (or its other name ``--no-progress``): no progress bars; ``args.quiet``."""
+    parser.add_argument("--quiet", "--no-progress", dest="quiet", action="store_true",
+                        help="no progress bars")
+
+
+def add_seconds_argument(parser, default, what):
+    """``--seconds S`` (a number > 0, ``default``): ``what`` ("solver time a position ...")."""
+    parser.add_argument("--seconds", type=positive_float_arg, default=default,
+                        help=f"{what} (default {default:g})")
 
 
 def board_fields(parser, text):
@@ -135,6 +153,16 @@ def add_pool_arguments(parser, doing, verb, exclusive=True):
                        help=f"processes {doing} in parallel (default 1)")
     where.add_argument("--dask", metavar="ADDRESS", default=None,
                        help=f"{verb} on a Dask scheduler, e.g. tcp://host:8786 (the cluster extra)")
+
+
+def add_board_job_arguments(parser, out_help, doing, verb):
+    """A command that works on one board and writes one file from many tasks (``database
+    build``, ``dataset``): the board-only ``--config``, ``--out FILE`` (required,
+    ``out_help``), the pool (:func:`add_pool_arguments`) and ``--quiet``."""
+    add_config_argument(parser, board_only=True)
+    parser.add_argument("--out", required=True, metavar="FILE", help=out_help)
+    add_pool_arguments(parser, doing, verb)
+    add_quiet_argument(parser)
 
 
 def add_trust_arguments(parser, sprt=True):

@@ -6,13 +6,29 @@
 Each subcommand is the ``main(argv, prog=...)`` of a module (:data:`COMMANDS`: name
 -> (module, one-line summary), or a nested table for a group such as ``bench``); the
 module still runs on its own (``python -m scripts.commands.match ...``). Adding a command is
-one line in the table. Unknown commands exit 2 with one line, like bad arguments.
+one line in a table. Unknown commands exit 2 with one line, like bad arguments.
 """
 import importlib
 import inspect
 import sys
 
 from scripts.args import report
+
+# `connectx NAME` runs scripts/commands/NAME.py: name -> one-line summary
+SUBCOMMANDS = {
+    "match": "head-to-head match, colours alternating, with Elo interval",
+    "tournament": "round robin with a cross table and ratings",
+    "play": "play against an agent in the terminal",
+    "solve": "exact solver: scores of move strings read on stdin",
+    "blunders": "a match's games judged by the solver: who lost the value",
+    "score": "judge an agent against perfect play on a labelled set",
+    "build": "write the one-file Kaggle submission (main.py)",
+    "validate": "play a submission file the way Kaggle does",
+    "dataset": "a labelled set: positions from play, every column's exact score",
+    "fuzz": "random configurations and positions: no failure allowed",
+    "lessons": "the seed material's experiments beside its figures",
+    "serve": "play and analyse in the browser (a local web server)",
+}
 
 # `connectx bench NAME` runs scripts/bench/NAME.py: name -> one-line summary
 BENCHMARKS = {
@@ -29,21 +45,16 @@ BENCHMARKS = {
     "env": "RL environments' agent steps/s: kaggle, PettingZoo, OpenSpiel, agents.envs",
 }
 
-# duplicates: a table, one row a command (name -> module, help), not repeated code.
+
+def _modules(package, summaries):
+    """``{name: (package.name, summary)}``: a table of summaries as a dispatch table."""
+    return {name: (f"{package}.{name}", summary) for name, summary in summaries.items()}
+
+
+# The dispatch table: name -> (module, summary), or a nested table for a group.
 COMMANDS = {
-    "match": ("scripts.commands.match", "head-to-head match, colours alternating, with Elo interval"),
-    "tournament": ("scripts.commands.tournament", "round robin with a cross table and ratings"),
-    "play": ("scripts.commands.play", "play against an agent in the terminal"),
-    "solve": ("scripts.commands.solve", "exact solver: scores of move strings read on stdin"),
-    "blunders": ("scripts.commands.blunders", "a match's games judged by the solver: who lost the value"),
-    "score": ("scripts.commands.score", "judge an agent against perfect play on a labelled set"),
-    "build": ("scripts.commands.build", "write the one-file Kaggle submission (main.py)"),
-    "validate": ("scripts.commands.validate", "play a submission file the way Kaggle does"),
-    "dataset": ("scripts.commands.dataset", "a labelled set: positions from play, every column's exact score"),
-    "fuzz": ("scripts.commands.fuzz", "random configurations and positions: no failure allowed"),
-    "lessons": ("scripts.commands.lessons", "the seed material's experiments beside its figures"),
-    "serve": ("scripts.commands.serve", "play and analyse in the browser (a local web server)"),
-    "bench": {name: (f"scripts.bench.{name}", summary) for name, summary in BENCHMARKS.items()},
+    **_modules("scripts.commands", SUBCOMMANDS),
+    "bench": _modules("scripts.bench", BENCHMARKS),
     "database": {
         "build": ("scripts.commands.database", "an opening database: every position of N stones solved"),
     },

@@ -26,6 +26,6 @@ def test_tiny_run_prints_every_row(capsys):
 
 
 def test_bad_arguments(capsys):
-    assert "--seconds must be positive" in cli_error_line(["bench", "env", "--seconds", "0"],
-                                                          capsys)
+    assert "--seconds: expected a number > 0, got '0'" in cli_error_line(
+        ["bench", "env", "--seconds", "0"], capsys)
     assert "--games must be >= 0" in cli_error_line(["bench", "env", "--games", "-1"], capsys)

@@ -32,7 +32,7 @@ import numpy as np
 from agents.envs.opponents import ALPHABETA_TT_BITS
 from scripts.arena.extras import require
 from scripts.arena.match import match
-from scripts.args import ArgumentParser, positive_int_arg
+from scripts.args import ArgumentParser, add_seconds_argument, positive_int_arg
 
 ALPHABETA = "alphabeta:depth=4"
 OPPONENTS = ("random", ALPHABETA, "perfect")
@@ -207,8 +207,7 @@ def alphabeta_score(games):
 # the same way as the others from scripts.args.
 def main(argv=None, prog="python -m scripts.bench.env"):
     p = ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
-    p.add_argument("--seconds", type=float, default=2.0,
-                   help="time each environment for about this long (default 2)")
+    add_seconds_argument(p, 2.0, "time each environment for about this long")
     p.add_argument("--boards", type=positive_int_arg, default=4096,
                    help="boards of the vector environment against random (default 4096; "
                         "1/64 of it against alphabeta, 4 against perfect)")
@@ -226,8 +225,6 @@ def main(argv=None, prog="python -m scripts.bench.env"):
     if args.tiny:
         args.seconds, args.boards, args.games = 0.01, 64, 0
         args.kaggle_steps = args.negamax_steps = args.perfect_steps = 2
-    if not args.seconds > 0:
-        p.error("--seconds must be positive")
     if args.games < 0:
         p.error("--games must be >= 0")
     try:

@@ -22,7 +22,7 @@ import os
 import sys
 import time
 
-from scripts.args import ArgumentParser, positive_int_arg
+from scripts.args import ArgumentParser, add_quiet_argument, positive_int_arg
 
 ANCHORS = ("random", "onestep", "negamax", "minimax:depth=3", "alphabeta:time_limit=0.1",
            "mcts:time_limit=0.1")
@@ -86,7 +86,7 @@ def main(argv=None, prog="python -m scripts.bench.levels"):
                          "(default 7.5,12.5; 'none': no probes)")
     ap.add_argument("--seed", type=int, default=0, help="the tournament's seed (default 0)")
     ap.add_argument("--json", metavar="PATH", default=None, help="write the figures as JSON")
-    ap.add_argument("--quiet", action="store_true", help="no progress bars")
+    add_quiet_argument(ap)
     args = ap.parse_args(argv)
     try:
         levels = [int(x) for x in args.levels.split(",")]

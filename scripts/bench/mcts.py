@@ -116,13 +116,10 @@ def run(seconds=1.0):
 # duplicates: each benchmark has a command line of its own (connectx bench NAME), built
 # the same way as the others from scripts.args.
 def main(argv=None, prog="python -m scripts.bench.mcts"):
-    from scripts.args import ArgumentParser
+    from scripts.args import ArgumentParser, add_seconds_argument
     p = ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
-    p.add_argument("--seconds", type=float, default=1.0,
-                   help="search time for the simulations/s figure (default 1)")
+    add_seconds_argument(p, 1.0, "search time for the simulations/s figure")
     args = p.parse_args(argv)
-    if not args.seconds > 0:
-        p.error("--seconds must be positive")
     run(args.seconds)
 
 

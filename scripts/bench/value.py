@@ -37,7 +37,8 @@ import time
 from scripts.arena.report import load_games
 from scripts.arena.specs import observation, parse_spec
 from scripts.arena.stats import wilson
-from scripts.args import ArgumentParser, positive_int_arg, progress_bar
+from scripts.args import (ArgumentParser, add_quiet_argument, add_seconds_argument,
+                          positive_int_arg, progress_bar)
 from scripts.bench.perfect import board_of, read_lines, sign
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -122,9 +123,8 @@ def main(argv=None, prog="python -m scripts.bench.value"):
     ap.add_argument("--label", metavar="GAMES", help="a match's --out file to label")
     ap.add_argument("--out", help="where --label writes the positions")
     ap.add_argument("--stones", default="5-16", help="--label: stones on the board, N-M")
-    ap.add_argument("--seconds", type=float, default=5.0,
-                    help="--label: solver time a position before it is left out")
-    ap.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_seconds_argument(ap, 5.0, "--label: solver time a position before it is left out")
+    add_quiet_argument(ap)
     args = ap.parse_args(argv)
     if args.label:
         if args.agents or not args.out:
@@ -133,8 +133,6 @@ def main(argv=None, prog="python -m scripts.bench.value"):
             stones = parse_range(args.stones)
         except ValueError as e:
             ap.error(str(e))
-        if not args.seconds > 0:
-            ap.error("--seconds must be positive")
         try:
             games, cfg = load_games(args.label)
         except ValueError as e:
@@ -145,7 +143,7 @@ def main(argv=None, prog="python -m scripts.bench.value"):
         from agents.solver.solver import Solver
         solver = Solver()
         attach(solver)  # the opening database, when the books extra is installed
-        bar = progress_bar(len(games), "games", "game", not args.no_progress)
+        bar = progress_bar(len(games), "games", "game", not args.quiet)
         lines = label(games, solver, stones, args.seconds, bar)
         if bar is not None:
             bar.close()
@@ -173,7 +171,7 @@ def main(argv=None, prog="python -m scripts.bench.value"):
         agent = agents.make(s.name, **s.options)
         run(agent, lines[:1], args.act)  # compile before the clock
         t0 = time.perf_counter()
-        bar = progress_bar(len(lines), s.text, "pos", not args.no_progress)
+        bar = progress_bar(len(lines), s.text, "pos", not args.quiet)
         played.append([])
         res = run(agent, lines, args.act, bar, played[-1])
         if bar is not None:

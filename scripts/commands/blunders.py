@@ -22,7 +22,7 @@ import time
 from collections import Counter
 
 from scripts.arena.report import load_games
-from scripts.args import ArgumentParser, positive_int_arg
+from scripts.args import ArgumentParser, add_seconds_argument, positive_int_arg
 
 
 def _sign(v):
@@ -79,8 +79,7 @@ def summarize(games, solver, seconds, bucket=4, firsts=None):
 def main(argv=None, prog="python -m scripts.commands.blunders"):
     ap = ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     ap.add_argument("games", help="a match's --out JSON file")
-    ap.add_argument("--seconds", type=float, default=3.0,
-                    help="solver time a position before it is skipped (default 3)")
+    add_seconds_argument(ap, 3.0, "solver time a position before it is skipped")
     ap.add_argument("--bucket", type=positive_int_arg, default=4,
                     help="stones a row of the by-stones table (default 4)")
     ap.add_argument("--lines", type=int, default=10,
@@ -90,8 +89,6 @@ def main(argv=None, prog="python -m scripts.commands.blunders"):
         games, cfg = load_games(args.games)
     except ValueError as e:
         ap.error(str(e))
-    if not args.seconds > 0:
-        ap.error("--seconds must be positive")
     from agents.board.bitboard import fits_bitboard
     from agents.solver.solver import Solver
     if not fits_bitboard(cfg["rows"], cfg["columns"]):

@@ -16,19 +16,17 @@ built here.
 """
 import sys
 
-from scripts.args import (ArgumentParser, ProgressCallback, add_config_argument,
-                          add_pool_arguments, board_shape, count_arg, positive_int_arg)
+from scripts.args import (ArgumentParser, ProgressCallback, add_board_job_arguments,
+                          board_shape, count_arg, positive_int_arg)
 
 
 def main(argv=None, prog="python -m scripts.commands.database build"):
     ap = ArgumentParser(prog=prog, description="Solve every position of N stones of a board and "
                         "write them as an opening database (resumable).")
-    add_config_argument(ap, board_only=True)
     ap.add_argument("--plies", type=count_arg, required=True,
                     help="the number of stones of the database's positions")
-    ap.add_argument("--out", required=True, metavar="FILE",
-                    help="the database file to write (chunks wait in FILE.parts/ until the end)")
-    add_pool_arguments(ap, "solving chunks", "solve")
+    add_board_job_arguments(ap, "the database file to write (chunks wait in FILE.parts/ until "
+                            "the end)", "solving chunks", "solve")
     ap.add_argument("--chunk", type=positive_int_arg, default=None,
                     help="positions a task and a chunk file (default: about 200 chunks, at most 2000 "
                          "positions each); a resumed build must use the same")
@@ -38,12 +36,11 @@ def main(argv=None, prog="python -m scripts.commands.database build"):
                              "(default: the installed 12-ply database on 7x6/4)")
     leaves.add_argument("--no-database", action="store_true",
                         help="no database at the leaves: the plain solver")
-    ap.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = ap.parse_args(argv)
     rows, columns, inarow = board_shape(ap, args.config)
 
     from scripts.tools import database_build
-    on_progress = ProgressCallback("positions", "pos", not args.no_progress)
+    on_progress = ProgressCallback("positions", "pos", not args.quiet)
 
     error = None
     try:

@@ -14,28 +14,25 @@ command writes the same bytes. ``connectx score`` judges an agent on such a file
 """
 import sys
 
-from scripts.args import (ArgumentParser, ProgressCallback, add_config_argument,
-                          add_pool_arguments, add_seed_argument, board_shape, positive_int_arg)
+from scripts.args import (ArgumentParser, ProgressCallback, add_board_job_arguments,
+                          add_seed_argument, board_shape, positive_int_arg)
 
 
 def main(argv=None, prog="python -m scripts.commands.dataset"):
     ap = ArgumentParser(prog=prog, description="Write a labelled set: positions from realistic "
                         "play with the exact score of every column (a compressed .npz).")
-    add_config_argument(ap, board_only=True)
+    add_board_job_arguments(ap, "the .npz file to write", "playing and labelling games", "work")
     ap.add_argument("--positions", type=positive_int_arg, required=True,
                     help="the number of positions (distinct, one a game)")
     add_seed_argument(ap, "the games")
-    ap.add_argument("--out", required=True, metavar="FILE", help="the .npz file to write")
-    add_pool_arguments(ap, "playing and labelling games", "work")
     ap.add_argument("--no-database", action="store_true",
                     help="label without the installed opening database (7x6: slower, same labels)")
-    ap.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = ap.parse_args(argv)
     rows, columns, inarow = board_shape(ap, args.config)
 
     from agents.solver.labels import STAGES, save_labels
     from scripts.tools.dataset import make_set
-    on_progress = ProgressCallback("games", "game", not args.no_progress)
+    on_progress = ProgressCallback("games", "game", not args.quiet)
 
     command = (f"connectx dataset --config rows={rows},columns={columns},inarow={inarow} "
                f"--positions {args.positions} --seed {args.seed}")

@@ -15,8 +15,8 @@ Default set: the shipped ``scripts/data/labelled/7x6.npz`` (1000 positions, see
 import json
 import sys
 
-from scripts.args import (ArgumentParser, SPEC_HELP, add_config_argument, board_shape,
-                          positive_int_arg, progress_bar)
+from scripts.args import (ArgumentParser, SPEC_HELP, add_config_argument, add_quiet_argument,
+                          board_shape, positive_int_arg, progress_bar)
 
 
 
@@ -40,7 +40,7 @@ def main(argv=None, prog="python -m scripts.commands.score"):
                     help="processes judging positions in parallel (default 1; the result is "
                          "the same)")
     ap.add_argument("--json", action="store_true", help="print the result as JSON")
-    ap.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_quiet_argument(ap)
     args = ap.parse_args(argv)
     if args.set and args.config:
         ap.error("give --set or --config, not both")
@@ -70,7 +70,7 @@ def main(argv=None, prog="python -m scripts.commands.score"):
         bar.update(1)
     try:
         result = score(args.agent, labelled, args.act, args.overage, args.seed,
-                       on_move=None if args.no_progress or args.json else on_move,
+                       on_move=None if args.quiet or args.json else on_move,
                        workers=args.workers)
     except ValueError as e:
         ap.error(str(e))
