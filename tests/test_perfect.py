@@ -381,11 +381,14 @@ def test_book_generator_is_resumable(tmp_path):
 def test_keeps_the_value_outside_the_book_with_the_overage():
     """Positions of 6-12 stones (tests/data/positions/early.txt, every 15th line, and
     5334156, a win that the agent once played into a loss): with a fresh 60 s
-    overage each, the chosen column keeps the win, the draw or the loss. The full
+    overage each, the chosen column keeps the win, the draw or the loss, within the
+    move's budget. The full
     file is ``python -m scripts.bench.perfect``."""
     from scripts.bench.perfect import read_lines, run
     lines = read_lines(os.path.join(POSITIONS, "early.txt"))
     chosen = lines[::15] + [line for line in lines if line[0] == "5334156"]
     records = run(chosen, overage=60.0, act=2.0)
     assert [r["moves"] for r in records if not r["kept"]] == []
-    assert all(r["seconds"] < 30 for r in records)
+    # Kaggle's rule, not a speed figure (those are the benchmark's): no move spends more
+    # than actTimeout plus the overage it was given.
+    assert all(r["seconds"] < 2.0 + 60.0 for r in records)
