@@ -192,6 +192,7 @@ def test_book_round_trip_and_mirror():
 
 
 def test_committed_book_is_consistent():
+    from agents.solver.database import attach
     book = B.load_book()
     if book is None:
         pytest.skip("no opening book in agents/data")
@@ -204,7 +205,7 @@ def test_committed_book_is_consistent():
     rng.shuffle(items)
     for key, (col, score, kind) in items:
         # rebuild the position from its key: mask = key's lowest set bits per column
-        p = position_from_key(key)
+        p = Position.from_key(key)
         assert p.can_play(col)
         if kind == B.WEAK and checked < 3 and p.moves >= 7:
             q = p.copy()
@@ -214,23 +215,13 @@ def test_committed_book_is_consistent():
                 q.play(col)
                 assert -solver.solve(q, weak=True) == score
             checked += 1
-
-
-def position_from_key(key, rows=6, columns=7):
-    """Inverse of ``pos + mask``: a column with h stones holds 2**h - 1 + (its pos bits)."""
-    H = rows + 1
-    pos = mask = n = 0
-    for c in range(columns):
-        k = (key >> (c * H)) & ((1 << H) - 1)
-        if (k + 1) & k == 0:  # 2**h - 1: h stones, none of the side to move
-            h, p = (k + 1).bit_length() - 1, 0
-        else:
-            h = k.bit_length() - 1
-            p = k - ((1 << h) - 1)
-        pos |= p << (c * H)
-        mask |= ((1 << h) - 1) << (c * H)
-        n += h
-    return Position(rows, columns, 4, pos, mask, n)
+    exact = Solver(tt_bits=16)
+    if attach(exact) is None:
+        return  # the databases extra is not installed: the EXACT entries are not checked
+    for key, (col, score, kind) in items[:40]:  # EXACT: the column scores best, as stored
+        p = Position.from_key(key)
+        scores = exact.analyze(p)
+        assert (kind == B.EXACT) == (scores[col] == max(scores) == score), (key, scores, col)
 
 
 def test_options_are_checked():
@@ -326,17 +317,49 @@ def grid_of_position(p):
 
 
 def test_lost_book_entry_is_played_from_the_book(agent):
-    """A position proven lost: the book's (alphabeta) column, at once."""
+    """A position proven lost whose book column is a slowest loss (EXACT): the book's
+    column, at once."""
     if agent.opening_book is None:
         pytest.skip("no opening book in agents/data")
     lost = [k for k, (c, s, kind) in sorted(agent.opening_book.table.items())
-            if kind == B.WEAK and s < 0]
+            if kind == B.EXACT and s < 0]
     if not lost:
         pytest.skip("no lost entry in the book")
-    p = position_from_key(lost[0])
+    p = Position.from_key(lost[0])
     col = agent({"board": grid_of_position(p), "mark": 1 + p.moves % 2}, CFG)
     assert p.can_play(col) and agent.last["source"] == "book" and agent.last["score"] < 0
     assert col == agent.opening_book.lookup(p)[0]
+
+
+def test_weak_book_entries_give_way_to_the_database(agent):
+    """A WEAK entry keeps the win or the loss but is not the fastest win or the slowest
+    loss: with the 12-ply database the solver's best column, without it the book's."""
+    from agents.solver.database import attach
+    if agent.opening_book is None:
+        pytest.skip("no opening book in agents/data")
+    exact = Solver(tt_bits=16)
+    if attach(exact) is None:
+        pytest.skip("the databases extra is not installed")
+    table = agent.opening_book.table
+    weak = sorted((Position.from_key(k).moves, k) for k, (c, s, kind) in table.items()
+                  if kind == B.WEAK)
+    assert weak and all(table[k][1] != 0 for _, k in weak)
+    lost = [k for _, k in weak if table[k][1] < 0]
+    a = agent
+    for key in [k for _, k in weak[:2]] + lost[:2]:  # the fewest stones (wins); losses
+        p = Position.from_key(key)
+        scores = exact.analyze(p)
+        obs = {"board": grid_of_position(p), "mark": 1 + p.moves % 2, "remainingOverageTime": 0}
+        col = a(obs, CFG)
+        assert scores[col] == max(scores) and a.last["source"] in ("solver", "trap"), key
+        saved = a.database, a._solvers
+        try:
+            a.database, a._solvers = False, {}
+            col = a(obs, CFG)
+            assert a.last["source"] == "book" and col == a.opening_book.lookup(p)[0]
+            assert scores[col] < max(scores) and (scores[col] > 0) == (max(scores) > 0)
+        finally:
+            a.database, a._solvers = saved
 
 
 def test_playout_book_pieces(agent):

@@ -13,7 +13,10 @@ For each move, in this order:
    opponent the most problems (``make_book --lost-heuristic``). A few lost
    positions past 7 stones that games against ``alphabeta`` keep passing through
    hold the optimal column that lost least when played out against a ladder of
-   ``alphabeta`` opponents (``scripts/tools/playout_book.py``);
+   ``alphabeta`` opponents (``scripts/tools/playout_book.py``). Entries whose column
+   has the best score are EXACT (``make_book --rescore``, with the 12-ply database);
+   where a WEAK entry's column is not the fastest win or the slowest loss and the
+   solver has the database, the solver's exact move replaces it (step 2);
 2. the exact solver (:func:`agents.solver.solver.Solver.best_move`) under the time
    budget. Its first probes ask "can I win?" then "can I at least draw?", so
    even when it runs out of time it often knows a column that keeps the
@@ -77,7 +80,7 @@ from agents.players.budget import FALLBACK_MAX, FALLBACK_MIN, FALLBACK_SHARE, Bu
 from agents.players.levels import SKILL_MAX, LevelsMixin, skill_value
 from agents.players.lookahead import AlphaBetaAgent
 from agents.players.traps import BUDGET_BINS, WATCH_MAX, TrapsMixin
-from agents.solver.book import KIND_NAMES, load_book
+from agents.solver.book import EXACT, KIND_NAMES, WEAK, load_book
 from agents.solver.position import Position
 from agents.solver.solver import DEFAULT_TT_BITS, Solver, kernel_calls
 
@@ -224,6 +227,17 @@ class PerfectAgent(BudgetMixin, TrapsMixin, LevelsMixin, Agent):
         hit = self.opening_book.lookup(p)
         return hit[0] if hit is not None and p.can_play(hit[0]) else None
 
+    def _solver_beats_book(self, hit, cfg):
+        """True when the book's entry ``hit`` may not be a best column and the solver
+        knows one at once: the entry is not EXACT (a WEAK win or loss keeps the value,
+        not always the fastest win or the slowest loss; a HEURISTIC one is a guess) and
+        the solver has the 12-ply database (every book position in milliseconds) and its
+        kernels. Without the database (a Kaggle file) the book's column stands."""
+        if hit[2] == EXACT or (hit[2] == WEAK and hit[1] == 0) or not self.database \
+                or not self.warm.ready(SOLVER_READY):
+            return False
+        return self.solver(cfg.rows, cfg.columns, cfg.inarow).database is not None
+
     def solver_ready(self):
         """True once the kernels of the analysis of every column are compiled (at once
         with ``warmup="now"``)."""
@@ -252,7 +266,7 @@ class PerfectAgent(BudgetMixin, TrapsMixin, LevelsMixin, Agent):
         p = Position.from_grid(grid, cfg.rows, cfg.columns, cfg.inarow, mark)
         if self.opening_book is not None:
             hit = self.opening_book.lookup(p)
-            if hit is not None and p.can_play(hit[0]):
+            if hit is not None and p.can_play(hit[0]) and not self._solver_beats_book(hit, cfg):
                 self.last = {"source": "book", "column": hit[0], "score": hit[1],
                              "kind": KIND_NAMES[hit[2]]}
                 if not self.warm.done():

@@ -91,6 +91,21 @@ class Position:
         return p
 
     @classmethod
+    def from_key(cls, key, rows=6, columns=7, inarow=4):
+        """The position of a key (``pos + mask``, :meth:`key`; the book's and the
+        databases' canonical keys are keys too): a column of ``h`` stones holds
+        ``2**h - 1`` plus its stones of the side to move."""
+        H = rows + 1
+        pos = mask = n = 0
+        for c in range(columns):
+            k = (key >> (c * H)) & ((1 << H) - 1)
+            h = (k + 1).bit_length() - 1 if (k + 1) & k == 0 else k.bit_length() - 1
+            pos |= (k - ((1 << h) - 1)) << (c * H)
+            mask |= ((1 << h) - 1) << (c * H)
+            n += h
+        return cls(rows, columns, inarow, pos, mask, n)
+
+    @classmethod
     def from_grid(cls, grid, rows, columns, inarow, mark):
         """The position of a Kaggle flat grid with ``mark`` to move."""
         pos = mask = 0

@@ -23,6 +23,10 @@ rerun skips what is there. Usage::
         [--work DIR] [--out FILE]
 
 ``--depth`` is the largest number of stones on the board in a book position.
+``--rescore BOOK`` generates nothing: it marks EXACT, with its exact score, each entry of
+BOOK whose column is a best one (:func:`rescore`, with the 12-ply database)::
+
+    python -m scripts.tools.make_book --rescore agents/data/book7x6.bin
 """
 import os
 import sys
@@ -37,10 +41,11 @@ if ROOT not in sys.path:
 import numpy as np  # noqa: E402
 
 from agents.players.lookahead import AlphaBetaAgent
-from agents.solver.book import BOOK_NAME, EXACT, HEURISTIC, KIND_NAMES, WEAK, encode_book
+from agents.solver.book import (BOOK_NAME, EXACT, HEURISTIC, KIND_NAMES, WEAK, decode_book,
+                                encode_book)
 from agents.board.rules import parse_config
 from agents.solver.position import Position, canonical
-from agents.solver.solver import DEFAULT_TT_BITS, Solver
+from agents.solver.solver import DEFAULT_TT_BITS, INVALID_MOVE, Solver
 
 ROWS, COLUMNS, INAROW = 6, 7, 4
 
@@ -150,6 +155,26 @@ def generate(depth, work, exact_from=0, weak=False, heuristic_depth=8,
     return {k: (c, sc, kd) for k, (c, sc, kd, n) in solved.items() if n <= depth}
 
 
+def rescore(table, solver):
+    """``(table', changed)``: the book ``table`` (``{key: (column, score, kind)}``) with
+    each entry whose column is a best one marked EXACT with the position's exact score
+    (``changed`` such entries). ``solver`` analyses every entry's position: give it the
+    12-ply database (:func:`agents.solver.database.attach`), which answers every book
+    position in milliseconds. The other entries (a WEAK column that keeps the value but
+    is not the fastest win or the slowest loss) keep their column, score and kind: the
+    ``perfect`` agent asks its solver there when it has the database. Columns never
+    change, so the positions the agent meets from the book are the same."""
+    out, changed = {}, 0
+    for key, (col, score, kind) in table.items():
+        scores = solver.analyze(Position.from_key(key, ROWS, COLUMNS, INAROW))
+        best = max(v for v in scores if v > INVALID_MOVE)
+        if kind != EXACT and scores[col] == best:
+            out[key], changed = (col, best, EXACT), changed + 1
+        else:
+            out[key] = (col, score, kind)
+    return out, changed
+
+
 def position_of(seq):
     p = Position(ROWS, COLUMNS, INAROW)
     for c in seq:
@@ -160,8 +185,12 @@ def position_of(seq):
 def main(argv=None, prog="python -m scripts.tools.make_book"):
     from scripts.args import ArgumentParser, add_quiet_argument
     ap = ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
-    ap.add_argument("--depth", type=int, required=True,
+    ap.add_argument("--depth", type=int, default=None,
                     help="largest number of stones in a book position")
+    ap.add_argument("--rescore", metavar="BOOK", default=None,
+                    help="instead of generating: mark EXACT, with the exact score, the entries "
+                         "of BOOK whose column is a best one (needs the 12-ply database) and "
+                         "write the book to --out")
     ap.add_argument("--work", default=os.path.join(ROOT, "build", "book"),
                     help="directory of the resumable progress file")
     ap.add_argument("--out", default=os.path.join(ROOT, "agents", "data", BOOK_NAME),
@@ -179,19 +208,48 @@ def main(argv=None, prog="python -m scripts.tools.make_book"):
                     help=f"solver transposition table of about 2**TT_BITS slots (default {DEFAULT_TT_BITS})")
     add_quiet_argument(ap)
     args = ap.parse_args(argv)
+    if args.rescore is not None:
+        return rescore_file(ap, args.rescore, args.out)
+    if args.depth is None:
+        ap.error("--depth is required (or --rescore BOOK)")
     if not 0 <= args.depth <= 20:
         ap.error(f"--depth must be in 0..20, got {args.depth}")
     t0 = time.perf_counter()
     entries = generate(args.depth, args.work, args.exact_from, args.weak, args.heuristic_depth,
                        args.tt_bits, args.quiet, args.first_exact_from, args.lost_heuristic)
-    data = encode_book(entries, ROWS, COLUMNS, INAROW, args.depth)
-    with open(args.out, "wb") as f:
+    size, kinds = write_book(args.out, entries, ROWS, COLUMNS, INAROW, args.depth)
+    print(f"{len(entries)} positions {kinds}, {size} bytes -> {args.out} "
+          f"({time.perf_counter() - t0:.0f} s)")
+
+
+def write_book(path, entries, rows, columns, inarow, max_stones):
+    """Write the book of ``entries`` to ``path``: ``(bytes, {kind name: entries})``."""
+    data = encode_book(entries, rows, columns, inarow, max_stones)
+    with open(path, "wb") as f:
         f.write(data)
     kinds = {}
     for _, _, kind in entries.values():
         kinds[KIND_NAMES[kind]] = kinds.get(KIND_NAMES[kind], 0) + 1
-    print(f"{len(entries)} positions {kinds}, {len(data)} bytes -> {args.out} "
-          f"({time.perf_counter() - t0:.0f} s)")
+    return len(data), kinds
+
+
+def rescore_file(ap, path, out):
+    """``--rescore``: :func:`rescore` the book in ``path``, written to ``out``."""
+    from agents.solver.database import INSTALL_HINT, DatabaseError, attach
+    with open(path, "rb") as f:
+        rows, columns, inarow, max_stones, table = decode_book(f.read())
+    solver = Solver(rows, columns, inarow, DEFAULT_TT_BITS)
+    try:
+        if attach(solver) is None:
+            ap.error(f"--rescore needs the 12-ply database: {INSTALL_HINT}")
+    except DatabaseError as e:
+        ap.error(f"--rescore needs the 12-ply database: {e}")
+    t0 = time.perf_counter()
+    table, changed = rescore(table, solver)
+    size, kinds = write_book(out, table, rows, columns, inarow, max_stones)
+    print(f"{changed} of {len(table)} entries now EXACT {kinds}, {size} bytes -> {out} "
+          f"({time.perf_counter() - t0:.1f} s)")
+    return 0
 
 
 if __name__ == "__main__":
