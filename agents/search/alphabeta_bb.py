@@ -37,6 +37,7 @@ from agents.search.scores import CHECK_EVERY, EXACT, INF, LOWER, S_ABORTED, S_NO
 
 # ``opts`` bits of the kernels (the alphabeta agent's options of the same names)
 OPT_KILLERS, OPT_HISTORY, OPT_PVS = 1, 2, 4
+FRAME_ROWS = 11  # bb_negamax's per-frame values (window, best, move, key, moves, ...)
 __all__ = ["bb_negamax", "bb_order_moves", "bb_root_search", "packed_table", "stones_of"]
 
 
@@ -103,10 +104,13 @@ def packed_table(tt_bits):
 @njit
 def bb_negamax(stones, heights, rows, columns, inarow, geo, heuristic, order,
                depth, alpha, beta, mark, root_mark, nstones, key, zobrist, tt, killers, moves,
-               ply, deadline, counters, grid, windows, opts, history, pv, pvlen, quiescence):
+               ply, deadline, counters, grid, windows, opts, history, pv, pvlen, quiescence,
+               frames):
     """:func:`agents.search.alphabeta.negamax` on bitboards (same contract, same tree;
     ``key`` and ``zobrist`` as int64, the table from :func:`packed_table`); with
-    given ``windows`` on ``grid`` (``stones`` and ``geo`` unused).
+    given ``windows`` on ``grid`` (``stones`` and ``geo`` unused). ``frames``: int64
+    work space of :data:`FRAME_ROWS` rows and at least ``depth + 1`` columns, its
+    content unused.
 
     ``opts`` (bits ``OPT_*``): killers, history ordering (``history``: int64[3, cells],
     cut-offs by mark and Kaggle cell) and principal variation search (each move after
@@ -126,18 +130,13 @@ def bb_negamax(stones, heights, rows, columns, inarow, geo, heuristic, order,
     ENTER the child), RETURN a value to the parent (take the move back, fold the
     value in, cut off or go on with NEXT)."""
     H = rows + 1
-    size = depth + 1
-    f_alpha = np.empty(size, dtype=np.int64)
-    f_beta = np.empty(size, dtype=np.int64)
-    f_orig = np.empty(size, dtype=np.int64)
-    f_best = np.empty(size, dtype=np.int64)
-    f_move = np.empty(size, dtype=np.int64)
-    f_key = np.empty(size, dtype=np.int64)
-    f_n = np.empty(size, dtype=np.int64)
-    f_i = np.empty(size, dtype=np.int64)
-    f_col = np.empty(size, dtype=np.int64)
-    f_slot = np.empty(size, dtype=np.int64)
-    f_scout = np.zeros(size, dtype=np.int64)  # the child was searched with a null window
+    # the frames' rows (one allocation, by the caller, for all its calls: eleven arrays
+    # a call cost more than a depth-1 search's nodes)
+    f_alpha, f_beta, f_orig, f_best = frames[0], frames[1], frames[2], frames[3]
+    f_move, f_key, f_n, f_i = frames[4], frames[5], frames[6], frames[7]
+    f_col, f_slot = frames[8], frames[9]
+    f_scout = frames[10]  # the child was searched with a null window
+    f_scout[:depth + 1] = 0
     f = 0
     f_alpha[0] = alpha
     f_beta[0] = beta
@@ -334,6 +333,7 @@ def bb_root_search(grid, heights, rows, columns, inarow, geo, heuristic, order, 
     n = bb_order_moves(heights, rows, columns, order, first_move, killers, np.int64(0), moves[0],
                        opts & ~OPT_HISTORY, history, mark)
     root_moves = moves[0].copy()
+    frames = np.empty((FRAME_ROWS, max(depth, 1)), dtype=np.int64)
     best = -INF
     best_move = -1
     pvlen[0] = 0
@@ -363,7 +363,7 @@ def bb_root_search(grid, heights, rows, columns, inarow, geo, heuristic, order, 
                 v = -bb_negamax(stones, heights, rows, columns, inarow, geo, heuristic, order,
                                 depth - 1, -hi, -lo, 3 - mark, mark, nstones + 1, child_key,
                                 zobrist, tt, killers, moves, np.int64(1), deadline, counters, grid,
-                                windows, opts, history, pv, pvlen, quiescence)
+                                windows, opts, history, pv, pvlen, quiescence, frames)
                 if hi == beta or not lo < v < beta or counters[S_ABORTED]:
                     break
                 hi = beta

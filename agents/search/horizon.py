@@ -15,7 +15,7 @@ quiescence search is a line, not a tree: no table, no window, a few column scans
 """
 import numpy as np
 
-from agents.board.bitboard import bb_has_line
+from agents.board.bitboard import bb_winning_cells
 from agents.board.grid import drop, undo, wins_by_playing
 from agents.board.jit import njit
 from agents.search.scores import WIN
@@ -38,12 +38,17 @@ def horizon_value(stones, heights, rows, columns, inarow, geo, heuristic, me, ro
 
 
 @njit
-def _wins_with(stones, heights, rows, columns, inarow, c, who, grid, windows):
-    """True if ``who`` completes a line by playing ``c`` (which has room)."""
-    if windows is not None:
-        return wins_by_playing(grid, heights, rows, columns, inarow, c, who)
-    H = rows + 1
-    return bb_has_line(stones[who] | (np.int64(1) << (c * H + heights[c])), H, inarow)
+def _two_columns(cells, H, columns):
+    """The first two columns (lowest first; -1 for none) holding a bit of ``cells``."""
+    first = -1
+    if cells != 0:
+        column = (np.uint64(1) << np.uint64(H)) - np.uint64(1)
+        for c in range(columns):
+            if cells & (column << np.uint64(c * H)):
+                if first >= 0:
+                    return first, c
+                first = c
+    return first, -1
 
 
 @njit
@@ -64,27 +69,43 @@ def forced_line(stones, heights, rows, columns, inarow, me, nstones, bound, coun
     k = 0        # forced blocks played
     sign = 1     # value for ``me`` = sign * value for the side to move now
     who = me
+    # on bitboards: the playable cells, and each side's winning moves among them at once
+    # (bb_winning_cells: a few dozen word operations where a scan of the columns tests
+    # a line twice a column), the same columns as the scan, lowest first
+    playable = np.uint64(0)
+    if windows is None:
+        for c in range(columns):
+            if heights[c] < rows:
+                playable |= np.uint64(1) << np.uint64(c * H + heights[c])
     while True:
         win = -1
-        for c in range(columns):
-            if heights[c] < rows and _wins_with(stones, heights, rows, columns, inarow, c, who,
-                                                grid, windows):
-                win = c
-                break
+        if windows is None:
+            win = _two_columns(bb_winning_cells(stones[who], H, inarow) & playable, H,
+                               columns)[0]
+        else:
+            for c in range(columns):
+                if heights[c] < rows and wins_by_playing(grid, heights, rows, columns, inarow,
+                                                         c, who):
+                    win = c
+                    break
         if win >= 0:
             pv[p, k] = win
             pvlen[p] = k + 1
             return k, sign * (WIN - (nstones + k + 1)), True
         t1 = -1
         t2 = -1
-        for c in range(columns):
-            if heights[c] < rows and _wins_with(stones, heights, rows, columns, inarow, c,
-                                                3 - who, grid, windows):
-                if t1 < 0:
-                    t1 = c
-                else:
-                    t2 = c
-                    break
+        if windows is None:
+            t1, t2 = _two_columns(bb_winning_cells(stones[3 - who], H, inarow) & playable, H,
+                                  columns)
+        else:
+            for c in range(columns):
+                if heights[c] < rows and wins_by_playing(grid, heights, rows, columns, inarow,
+                                                         c, 3 - who):
+                    if t1 < 0:
+                        t1 = c
+                    else:
+                        t2 = c
+                        break
         if t2 >= 0:  # two threats: block one, lose on the other
             pv[p, k] = t1
             pv[p, k + 1] = t2
@@ -100,8 +121,12 @@ def forced_line(stones, heights, rows, columns, inarow, me, nstones, bound, coun
         if windows is not None:
             drop(grid, heights, rows, columns, t1, who)
         else:
-            stones[who] |= np.int64(1) << (t1 * H + heights[t1])
+            bit = np.int64(1) << (t1 * H + heights[t1])
+            stones[who] |= bit
             heights[t1] += 1
+            playable ^= np.uint64(bit)
+            if heights[t1] < rows:
+                playable |= np.uint64(bit) << np.uint64(1)
         counters[S_NODES] += 1
         k += 1
         sign = -sign
