@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 from agents.board.rules import drop_piece, legal_moves, winner
+from agents.games.pictures import walk
 from agents.solver.solver import Solver
 from scripts.server import app as serve
 from scripts.commands.match import main as match_main
@@ -387,3 +388,39 @@ def test_two_tabs_play_two_games(browser, url):
     finally:
         context.close()
     assert not errors, errors
+
+
+def test_search_tree_tab_draws_a_textbook_tree_and_a_position(page):
+    """The "Search tree" tab: the article's tree with its pruned leaf greyed and the
+    principal variation bold; then a real position (the 20-stone KNOWN one) searched to
+    depth 2, every node of the server's own trace drawn, the exact values beside the
+    root's children the solver's scores."""
+    from scripts.server.search_tree import position_tree
+    page.click("#tab-tree")
+    page.fill("#tree-input", "[[3, 5], [2, 9]]")
+    page.click("#tree-draw")
+    page.wait_for_selector("#tree-picture[data-ready='1']")
+    drawn = page.eval_on_selector_all(
+        "#tree-picture g.node", "gs => gs.map(g => [g.dataset.path, g.getAttribute('class'),"
+        " g.querySelector('.shape').getAttribute('fill'), g.getBoundingClientRect().width])")
+    assert [p for p, _, _, _ in drawn] == ["", "0", "0.0", "0.1", "1", "1.0", "1.1"]
+    assert {p for p, cls, _, _ in drawn if "pruned" in cls.split()} == {"1.1"}
+    assert {p for p, cls, _, _ in drawn if "pv" in cls.split()} == {"", "0", "0.0"}
+    assert {p: fill for p, _, fill, _ in drawn}["1.1"] == "#eee"  # greyed
+    assert all(width > 0 for *_, width in drawn)  # laid out, visible
+    assert "principal variation: 0 0" in page.text_content("#tree-status")
+    moves_text, expected = KNOWN
+    page.fill("#tree-input", moves_text)
+    page.fill("#tree-depth", "2")
+    page.click("#tree-draw")
+    page.wait_for_selector("#tree-picture[data-ready='1'] g.node[data-path='0.0']")
+    want = position_tree(moves_text, 2, exact=False).root
+    paths = page.eval_on_selector_all("#tree-picture g.node", "gs => gs.map(g => g.dataset.path)")
+    assert paths == [".".join(map(str, n.path)) for n in walk(want)]
+    pruned = page.eval_on_selector_all("#tree-picture g.node.pruned",
+                                       "gs => gs.map(g => g.dataset.path)")
+    assert pruned and pruned == [".".join(map(str, n.path)) for n in walk(want) if not n.visited]
+    exact = page.eval_on_selector_all(
+        "#tree-picture g.node", "gs => gs.filter(g => g.dataset.path.split('.').length === 1"
+        " && g.dataset.path !== '').map(g => g.querySelector('.exact').textContent)")
+    assert [int(e) for e in exact] == [s for s in expected if s != -1000]

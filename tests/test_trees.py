@@ -32,7 +32,7 @@ def test_the_articles_tree_backs_up_to_3_and_alphabeta_never_reads_its_9():
         "    * 3 min",
         "        * 3",
         "          5",
-        "      2 min",
+        "      <=2 min",  # alpha-beta backed up a bound: 2 <= alpha = 3
         "          2",
         "          9 (pruned)",
     ]

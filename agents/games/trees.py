@@ -120,33 +120,10 @@ def root_value(tree, search=minimax_value):
 
 
 def draw(tree):
-    """The tree as indented text: each node's backed-up value, ``max``/``min`` at inner
-    nodes, ``(pruned)`` at the leaves alpha-beta never reads and ``*`` along the
-    principal variation (the first best child at each node)."""
-    values, cut = backed_up(tree), set(pruned_leaves(tree))
-    pv, state = {()}, ()
-    while not tree.is_terminal(state):
-        state = next(state + (a,) for a in tree.actions(state)
-                     if values[state + (a,)] == values[state])
-        pv.add(state)
-    lines = []
-
-    def visit(state):
-        label = _fmt(values[state])
-        if not tree.is_terminal(state):
-            label += f" {tree.to_move(state)}"
-        elif state in cut:
-            label += " (pruned)"
-        mark = "*" if state in pv else " "
-        lines.append(f"{'    ' * len(state)}{mark} {label}")
-        for a in tree.actions(state):
-            visit(state + (a,))
-
-    visit(())
-    return "\n".join(lines)
-
-
-def _fmt(v):
-    if v in (float("inf"), -float("inf")):
-        return "+inf" if v > 0 else "-inf"
-    return f"{v:g}"
+    """The tree as indented text (:func:`agents.games.pictures.text` of alpha-beta's
+    search, without the windows): each node's value (``<=``/``>=`` where alpha-beta
+    backed up a bound), ``max``/``min`` at inner nodes, ``(pruned)`` at the leaves
+    alpha-beta never reads (their values shown all the same) and ``*`` along the
+    principal variation. :func:`agents.games.pictures.svg` draws the same as a picture."""
+    from agents.games.pictures import text, trace
+    return text(trace(tree, (), depth_of(tree)), windows=False)

@@ -34,7 +34,9 @@ Design:
   agent that raises or returns a bad column is answered 500 with a message and the
   server goes on.
 
-Analysis (``/api/analyse``, ``/api/line``): :mod:`scripts.server.analysis`.
+Analysis (``/api/analyse``, ``/api/line``): :mod:`scripts.server.analysis`. The search
+tree's picture (``/api/tree``, the page's "Search tree" tab):
+:mod:`scripts.server.search_tree`.
 """
 import json
 import os
@@ -56,6 +58,7 @@ from agents.solver.solver import Solver
 from agents.solver.solver import warm_up as warm_up_solver
 from scripts.arena.specs import MatchConfig, config_struct, observation
 from scripts.server.analysis import analyse, line
+from scripts.server.search_tree import tree_request
 from scripts.server.game import (MAX_SIDE, MOVE_TIME, UNCLOCKED, AgentFailed, BadRequest, Busy,
                                 agent_catalogue, check_unclocked, game_state, parse_agent,
                                 parse_game, play_moves, replay)
@@ -63,6 +66,7 @@ from scripts.server.game import (MAX_SIDE, MOVE_TIME, UNCLOCKED, AgentFailed, Ba
 WEB = Path(__file__).with_name("web")
 STATIC = {"/": ("index.html", "text/html; charset=utf-8"),
           "/app.js": ("app.js", "text/javascript; charset=utf-8"),
+          "/tree.js": ("tree.js", "text/javascript; charset=utf-8"),
           "/style.css": ("style.css", "text/css; charset=utf-8")}
 
 DEFAULT_PORT = 8017
@@ -221,7 +225,9 @@ ROUTES = {"/api/state": (lambda app, req: game_state(*parse_game(req)), {"config
           "/api/move": (agent_move, {"config", "moves", "agent"}),
           "/api/analyse": (analyse, {"config", "moves", "time_limit"}),
           "/api/line": (line, {"config", "moves", "column", "time_limit"}),
-          "/api/replay": (lambda app, req: replay(req), {"match", "game"})}
+          "/api/replay": (lambda app, req: replay(req), {"match", "game"}),
+          "/api/tree": (tree_request, {"config", "moves", "depth", "heuristic", "prune",
+                                       "tree"})}
 
 
 class Handler(BaseHTTPRequestHandler):

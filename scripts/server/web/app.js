@@ -492,7 +492,7 @@ function readReplayFile() {
 // ---------------------------------------------------------------------------
 
 function showTab(name) {
-  for (const tab of ["play", "replay"]) {
+  for (const tab of ["play", "replay", "tree"]) {
     $(tab).hidden = tab !== name;
     $(`tab-${tab}`).classList.toggle("active", tab === name);
   }
@@ -504,6 +504,7 @@ async function start() {
   $("analyse").addEventListener("change", () => analyse(game.gen));
   $("tab-play").addEventListener("click", () => showTab("play"));
   $("tab-replay").addEventListener("click", () => showTab("replay"));
+  $("tab-tree").addEventListener("click", () => showTab("tree"));
   $("replay-file").addEventListener("change", readReplayFile);
   $("replay-game").addEventListener("change", () => loadReplay(Number($("replay-game").value)));
   $("replay-first").addEventListener("click", () => stepTo(0));
