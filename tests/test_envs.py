@@ -10,6 +10,7 @@ import agents
 from agents.board.reference import random_position, ref_drop, ref_winner
 from agents.envs.boards import Boards
 from agents.envs.opponents import ALPHABETA_TT_BITS
+from agents.options import split_spec
 
 gymnasium = pytest.importorskip("gymnasium")
 from agents.envs.single import ConnectXEnv  # noqa: E402
@@ -137,11 +138,14 @@ def kernel_reply(boards, board):
     return new[0] % columns, mover
 
 
+@pytest.mark.parametrize("spec", ["alphabeta:depth=4",
+                                  "alphabeta:depth=4,deepening=false,quiescence=false"])
 @pytest.mark.parametrize("shape", [(6, 7, 4), (5, 6, 3)])
-def test_alphabeta_kernel_plays_the_agents_move(shape):
-    boards = Boards(1, *shape, opponent="alphabeta:depth=4")
+def test_alphabeta_kernel_plays_the_agents_move(shape, spec):
+    boards = Boards(1, *shape, opponent=spec)
     rows, columns, inarow = boards.cfg
-    agent = agents.make("alphabeta", depth=4, tt_bits=ALPHABETA_TT_BITS)
+    name, options = split_spec(spec)
+    agent = agents.make(name, **options, tt_bits=ALPHABETA_TT_BITS)
     for board in positions(*shape, 25, 2):
         col, mover = kernel_reply(boards, board)
         # a long clock: the agent's first move compiles (or loads) its kernels
@@ -294,3 +298,4 @@ def test_import_agents_stays_free_of_gymnasium():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "[]"
+
