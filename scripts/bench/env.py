@@ -201,7 +201,8 @@ def table(measured):
         k = base.get("random" if opp in ("random", "(both sides)") else "negamax")
         ratio_k = f"{r / k:9,.0f}x" if k else f"{'':10}"
         ratio_pz = f"{r / pz:12.1f}x" if pz else ""
-        lines.append(f"{label:28}{opp:{w}}{n:9d}{cpu:7.2f}{r:13,.0f}{n / wall:12,.0f}"
+        lines.append(f"{label:28}{opp:{w}}{n:9d}{cpu:7.2f}{r:13,.{int(r < 10)}f}"
+                     f"{n / wall:12,.{int(n / wall < 10)}f}"
                      f"{ratio_k}{ratio_pz}")
     return "\n".join(lines)
 
