@@ -1,6 +1,7 @@
 """The options of ``alphabeta`` (killers, history, pvs, aspiration, quiescence) and its
 principal variation, against the plain search and the pure-Python references."""
 import random
+import time
 
 import numpy as np
 import pytest
@@ -249,6 +250,31 @@ def test_search_and_moves_report_the_line():
     board[28] = board[29] = board[30] = 2
     assert agent({"board": board, "mark": 1}, {"actTimeout": 1e6}) == 3
     assert agent.last["pv"] == [3]
+
+
+@pytest.mark.parametrize("shape", [(6, 7, 4), (8, 9, 4)])  # bitboards, the grid kernel
+def test_deepening_false_is_one_search_at_the_depth(shape):
+    """``deepening=false``: the column, value and nodes of one search at the depth from
+    an empty table (``fixed_depth``); cut off by the deadline, depth 1's column; without
+    a depth, or with a clock or aspiration, one error naming the option."""
+    rows, columns, inarow = shape
+    cfg = parse_config({"rows": rows, "columns": columns, "inarow": inarow})
+    one = agents.make("alphabeta", depth=4, deepening=False, tt_bits=12)
+    plain = agents.make("alphabeta", tt_bits=12)
+    for board, mark in sample(shape, 12, 8):
+        grid, heights = arrays(board, shape)
+        depth = min(4, rows * columns - int(heights.sum()))
+        col, value, reached, nodes = one.search(grid, heights, mark, cfg, max_depth=4)
+        assert (col, value, nodes) == plain.fixed_depth(grid, heights, mark, cfg, depth)
+        assert reached == depth
+    deep = agents.make("alphabeta", depth=14, deepening=False, tt_bits=12)
+    grid, heights = arrays([0] * (rows * columns), shape)
+    col, _, reached, _ = deep.search(grid, heights, 1, cfg, deadline=time.perf_counter() - 1,
+                                     max_depth=14)
+    assert reached == 1 and col == plain.fixed_depth(grid, heights, 1, cfg, 1)[0]
+    for options in ({}, {"depth": 4, "time_limit": 0.1}, {"depth": 4, "aspiration": True}):
+        with pytest.raises(ValueError, match="deepening=false"):
+            agents.make("alphabeta", deepening=False, **options)
 
 
 def test_the_recursive_kernel_refuses_the_options():

@@ -1,5 +1,7 @@
 """connectx bench env: a tiny run prints every environment's row (speed is the
 benchmark's business, not the suite's: only the table's shape is checked)."""
+import re
+
 import pytest
 
 from tests.conftest import cli_error_line
@@ -13,15 +15,18 @@ def test_tiny_run_prints_every_row(capsys):
     from scripts.bench import env as bench_env
     bench_env.main(["--tiny"])
     out = capsys.readouterr().out
-    rows = [line for line in out.splitlines() if line[47:56].strip().isdigit()]
-    labels = {(line[:28].strip(), line[28:47].strip()) for line in rows}
-    for opp in ("random", "alphabeta:depth=4", "perfect"):
+    # environment, opponent, steps, ...: columns two spaces apart at least
+    rows = [re.split(r"\s{2,}", line) for line in out.splitlines()]
+    rows = [cells for cells in rows if len(cells) > 2 and cells[2].isdigit()]
+    labels = {(cells[0], cells[1]) for cells in rows}
+    for opp in ("random", "alphabeta:depth=4", "alphabeta:depth=4,deepening=false,quiescence=false",
+                "perfect"):
         assert ("ConnectXEnv", opp) in labels
     assert {("kaggle env.train", "random"), ("kaggle env.train", "negamax"),
             ("PettingZoo connect_four_v3", "(both sides)"), ("agents.envs AEC", "(both sides)"),
             ("OpenSpiel connect_four", "(both sides)"), ("ConnectXVectorEnv x64", "random"),
             ("ConnectXVectorEnv x4", "perfect")} <= labels
-    assert all(int(line[47:56]) > 0 for line in rows)  # steps played in each
+    assert all(int(cells[2]) > 0 for cells in rows)  # steps played in each
     assert out.startswith("connectx bench env --tiny\n") and "load average" in out
 
 

@@ -146,13 +146,14 @@ def _rules_move(grid, heights, rows, columns, inarow, mark, lookahead, rng):
 
 
 @njit
-def alphabeta_move(grid, heights, rows, columns, inarow, mark, depth, heuristic, opts,
-                   quiescence, geo, order, zobrist, tt, killers, moves, history, pv, pvlen,
-                   stats, scores, windows):
+def alphabeta_move(grid, heights, rows, columns, inarow, mark, depth, deepening, heuristic,
+                   opts, quiescence, geo, order, zobrist, tt, killers, moves, history, pv,
+                   pvlen, stats, scores, windows):
     """The ``alphabeta`` agent's move at a fixed ``depth`` with no clock
     (:meth:`agents.players.lookahead.AlphaBetaAgent.choose`): the immediate win or
     forced block, else iterative deepening from an empty table to ``depth`` plies (or
-    a proven score), each depth searching the previous depth's move first. The search
+    a proven score), each depth searching the previous depth's move first; without
+    ``deepening``, one search at ``depth`` (the agent's ``deepening=false``). The search
     memory is the agent's (:class:`agents.search.alphabeta.Tables` and
     :func:`agents.search.alphabeta_bb.packed_table`), ``windows`` None on bitboards."""
     t = tactical_column(grid, heights, rows, columns, inarow, mark)
@@ -166,7 +167,8 @@ def alphabeta_move(grid, heights, rows, columns, inarow, mark, depth, heuristic,
     for c in range(columns):
         empties -= heights[c]
     best = -1
-    for d in range(1, min(depth, empties) + 1):
+    last = min(depth, empties)
+    for d in range(1 if deepening else last, last + 1):
         col = bb_root_search(grid, heights, rows, columns, inarow, geo, heuristic, order, d,
                              mark, zobrist, tt, killers, moves, 0.0, best, stats, scores,
                              windows, opts, history, pv, pvlen, -INF, INF, quiescence)
@@ -344,17 +346,17 @@ def onestep_replies(grid, heights, stones, bits, me, rngs, done, pending, rows, 
 
 @njit
 def alphabeta_replies(grid, heights, stones, bits, me, done, pending, rows, columns, inarow,
-                      depth, heuristic, opts, quiescence, geo, order, zobrist, tt, killers,
-                      moves, history, pv, pvlen, stats, scores, windows, obs, mask, rewards,
-                      terminated):
+                      depth, deepening, heuristic, opts, quiescence, geo, order, zobrist, tt,
+                      killers, moves, history, pv, pvlen, stats, scores, windows, obs, mask,
+                      rewards, terminated):
     """Finish every ``pending`` board with the fixed-depth ``alphabeta`` opponent's move
     (:func:`alphabeta_move`)."""
     for b in range(grid.shape[0]):
         if pending[b]:
             pending[b] = 0
             col = alphabeta_move(grid[b], heights[b], rows, columns, inarow, 3 - me[b], depth,
-                                 heuristic, opts, quiescence, geo, order, zobrist, tt, killers,
-                                 moves, history, pv, pvlen, stats, scores, windows)
+                                 deepening, heuristic, opts, quiescence, geo, order, zobrist, tt,
+                                 killers, moves, history, pv, pvlen, stats, scores, windows)
             _finish(b, grid, heights, stones, bits, me, done, col, rows, columns, inarow, obs,
                     mask, rewards, terminated)
 

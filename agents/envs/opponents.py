@@ -20,8 +20,8 @@ Kernel forms (the same moves as the agent, computed in numba, several boards a c
 * ``rules``: the agent's best columns (win, block, safe moves, forced results within its
   ``lookahead``), one drawn from the board's random numbers;
 * ``alphabeta`` with a fixed ``depth``, no ``time_limit`` and no ``aspiration``: the
-  agent's move (:func:`agents.envs.core.alphabeta_move`), any registered heuristic with
-  a compiled hookup. Its table has ``2**tt_bits`` slots, :data:`ALPHABETA_TT_BITS` unless
+  agent's move (:func:`agents.envs.core.alphabeta_move`; with ``deepening=false``, one
+  search at the depth), any registered heuristic with a compiled hookup. Its table has ``2**tt_bits`` slots, :data:`ALPHABETA_TT_BITS` unless
   the spec gives ``tt_bits`` (the agent's 2**20 would take longer to clear than a
   depth-4 search takes); it then plays as ``alphabeta:...,tt_bits=10`` does.
 
@@ -57,7 +57,7 @@ class Opponent:
     def __init__(self, spec, cfg):
         self.cfg = cfg
         self.agent = None
-        depth, heuristic, opts, quiescence = 0, 0, 0, QUIESCENCE_PLIES
+        depth, deepening, heuristic, opts, quiescence = 0, True, 0, 0, QUIESCENCE_PLIES
         if spec is None:
             self.kind, self.label = SELF_PLAY, "self-play"
         elif callable(spec):
@@ -89,13 +89,14 @@ class Opponent:
             elif name == "alphabeta" and a.depth is not None and a.time_limit is None \
                     and not a.aspiration and a.record.id is not None:
                 self.kind, depth, heuristic = ALPHABETA, a.depth, a.record.id
+                deepening = a.deepening
                 opts = ((OPT_KILLERS if a.killers else 0) | (OPT_HISTORY if a.history else 0)
                         | (OPT_PVS if a.pvs else 0))
                 quiescence = QUIESCENCE_PLIES if a.quiescence else None
         else:
             raise TypeError(f"opponent must be an agent spec (str), a callable or None, "
                             f"got {type(spec).__name__}")
-        self.params = (depth, heuristic, opts, quiescence)
+        self.params = (depth, deepening, heuristic, opts, quiescence)
         self.memory = self._memory() if self.kind in (ONESTEP, ALPHABETA) else ()
 
     def _memory(self):

@@ -10,7 +10,8 @@ side by side in one run (issue 44):
 
 each with its ratio to the kaggle wrapper against the same opponent (and the AEC rows to
 PettingZoo's), and the score of the depth-4 alpha-beta against kaggle's ``negamax``
-(``--games`` games, colours alternating). The learner plays a uniformly random legal
+and of the lean one (one search at depth 4, no quiescence: ``LEAN``) against kaggle's
+``negamax`` (``--games`` games each, colours alternating). The learner plays a uniformly random legal
 column everywhere (random numbers drawn beforehand: the same small cost everywhere); its
 choice is part of the loop timed. Times are CPU seconds of this process (the machine is
 shared; everything runs here, numba on one thread: one core), wall seconds beside them.
@@ -20,8 +21,12 @@ the learner with the opponent's reply: one ``step`` of a Gymnasium environment, 
 sides there, each ply a step), ``num_envs`` of a vector step (the steps that only reset
 a board are not counted). Everything runs in this process: numba on one core.
 
-    connectx bench env [--seconds 2] [--boards 4096] [--kaggle-steps 300] [--negamax-steps 20]
-                       [--games 4] [--tiny]
+    connectx bench env [--seconds 2] [--boards 4096] [--kaggle-steps 300] [--negamax-steps 100]
+                       [--games 10] [--tiny]
+
+The baseline against ``negamax`` plays ``--negamax-steps`` steps whatever ``--seconds``
+(about 10 CPU seconds): its cost a step varies with the game's phase several times over,
+and 15-20 steps (what 2 seconds gave) moved the ratios by half between runs.
 """
 import os
 import sys
@@ -35,7 +40,10 @@ from scripts.arena.match import match
 from scripts.args import ArgumentParser, add_seconds_argument, positive_int_arg
 
 ALPHABETA = "alphabeta:depth=4"
-OPPONENTS = ("random", ALPHABETA, "perfect")
+# the same depth without its iterative deepening and quiescence: one plain search at 4
+LEAN = "alphabeta:depth=4,deepening=false,quiescence=false"
+SEARCHES = (ALPHABETA, LEAN)
+OPPONENTS = ("random", *SEARCHES, "perfect")
 
 
 class Policy:
@@ -159,7 +167,8 @@ def rows(args):
     s = args.seconds
     big = 10 ** 9
     out.append(("kaggle env.train", "random", *kaggle_rate("random", s, args.kaggle_steps)))
-    out.append(("kaggle env.train", "negamax", *kaggle_rate("negamax", s, args.negamax_steps)))
+    out.append(("kaggle env.train", "negamax",
+                *kaggle_rate("negamax", float("inf"), args.negamax_steps)))
     from pettingzoo.classic import connect_four_v3
     out.append(("PettingZoo connect_four_v3", "(both sides)",
                 *pettingzoo_rate(connect_four_v3.env(), s, big)))
@@ -169,7 +178,8 @@ def rows(args):
     for opponent in OPPONENTS:
         limit = args.perfect_steps if opponent == "perfect" else big
         out.append(("ConnectXEnv", opponent, *single_rate(opponent, s, limit)))
-        boards = {"random": args.boards, ALPHABETA: max(1, args.boards // 64)}.get(opponent, 4)
+        boards = args.boards if opponent == "random" else \
+            max(1, args.boards // 64) if opponent in SEARCHES else 4
         out.append((f"ConnectXVectorEnv x{boards}", opponent,
                     *vector_rate(opponent, boards, s, max(limit, boards))))
     return out
@@ -183,22 +193,24 @@ def table(measured):
     rate = {(label, opp): n / cpu for label, opp, n, cpu, _ in measured}
     base = {opp: r for (label, opp), r in rate.items() if label == "kaggle env.train"}
     pz = rate.get(("PettingZoo connect_four_v3", "(both sides)"))
-    lines = [f"{'environment':28}{'opponent':19}{'steps':>9}{'CPU s':>7}{'steps/CPU s':>13}"
+    w = max(len(opp) for _, opp, *_ in measured) + 2
+    lines = [f"{'environment':28}{'opponent':{w}}{'steps':>9}{'CPU s':>7}{'steps/CPU s':>13}"
              f"{'steps/s':>12}{'/ kaggle':>10}{'/ PettingZoo':>13}"]
     for label, opp, n, cpu, wall in measured:
         r = n / cpu
         k = base.get("random" if opp in ("random", "(both sides)") else "negamax")
         ratio_k = f"{r / k:9,.0f}x" if k else f"{'':10}"
         ratio_pz = f"{r / pz:12.1f}x" if pz else ""
-        lines.append(f"{label:28}{opp:19}{n:9d}{cpu:7.2f}{r:13,.0f}{n / wall:12,.0f}"
+        lines.append(f"{label:28}{opp:{w}}{n:9d}{cpu:7.2f}{r:13,.{int(r < 10)}f}"
+                     f"{n / wall:12,.{int(n / wall < 10)}f}"
                      f"{ratio_k}{ratio_pz}")
     return "\n".join(lines)
 
 
-def alphabeta_score(games):
-    """The depth-4 alpha-beta (the environments' kernel form: ``tt_bits=10``) against
-    kaggle's ``negamax``: (wins, draws, losses)."""
-    s = match(f"{ALPHABETA},tt_bits={ALPHABETA_TT_BITS}", "negamax", games=games,
+def alphabeta_score(spec, games):
+    """The alpha-beta ``spec`` (as the environments' kernel form plays it: ``tt_bits=10``)
+    against kaggle's ``negamax``: (wins, draws, losses)."""
+    s = match(f"{spec},tt_bits={ALPHABETA_TT_BITS}", "negamax", games=games,
               progress=False).summary
     return s["wins"], s["draws"], s["losses"]
 
@@ -213,12 +225,13 @@ def main(argv=None, prog="python -m scripts.bench.env"):
                         "1/64 of it against alphabeta, 4 against perfect)")
     p.add_argument("--kaggle-steps", type=positive_int_arg, default=300,
                    help="at most this many steps of kaggle's wrapper against random")
-    p.add_argument("--negamax-steps", type=positive_int_arg, default=20,
-                   help="at most this many steps of kaggle's wrapper against negamax")
+    p.add_argument("--negamax-steps", type=positive_int_arg, default=100,
+                   help="steps of kaggle's wrapper against negamax (default 100, whatever "
+                        "--seconds: the baseline of the searching opponents' ratios)")
     p.add_argument("--perfect-steps", type=positive_int_arg, default=200,
                    help="at most this many steps against perfect")
-    p.add_argument("--games", type=int, default=4,
-                   help="games of the depth-4 alpha-beta against negamax (0: none)")
+    p.add_argument("--games", type=int, default=10,
+                   help="games of each depth-4 alpha-beta against negamax (default 10; 0: none)")
     p.add_argument("--tiny", action="store_true",
                    help="a smoke run (the suite's): 0.01 s, a few steps and boards of each")
     args = p.parse_args(argv)
@@ -237,9 +250,9 @@ def main(argv=None, prog="python -m scripts.bench.env"):
     measured = rows(args)
     print(table(measured))
     print(f"load average {os.getloadavg()[0]:.2f} at the end")
-    if args.games:
-        w, d, lost = alphabeta_score(args.games)
-        print(f"{ALPHABETA},tt_bits={ALPHABETA_TT_BITS} (the environments' opponent) against "
+    for spec in SEARCHES if args.games else ():
+        w, d, lost = alphabeta_score(spec, args.games)
+        print(f"{spec},tt_bits={ALPHABETA_TT_BITS} (the environments' opponent) against "
               "kaggle's negamax: "
               f"W-D-L {w}-{d}-{lost} in {args.games} games, colours alternating")
 
