@@ -13,7 +13,8 @@ from scripts.commands.lessons import main
 from scripts.lessons import by_name, experiments
 from scripts.lessons.sampling import _moves_of, book_move, lost_value_share, rollout_book
 
-SLOW = {"connect4-think3", "tutorial-lookahead", "search-windows", "horizon-effect"}  # numba compiles, the pure-Python tutorial
+SLOW = {"connect4-think3", "tutorial-lookahead", "search-windows", "horizon-effect",
+        "branching-factor"}  # numba compiles, the pure-Python tutorial
 
 # The seed material's own figures and claims, copied by hand from the seed material (the team's seeds folder, outside the repository; never
 # read at test time); a lesson's "material" cell may hold one of these or "-" (nothing).
@@ -34,6 +35,8 @@ MATERIAL = {
     "alpha-beta: same move as minimax, fewer nodes",
     "my_moves - opponent_moves is the better evaluation",  # its evaluation quiz's answer
     "alpha-beta prunes less well with more than two players (Korf 1991)",
+    "nodes grow about as b ** d, b the average number of legal moves",
+    "ordering heuristics (the killer heuristic) make alpha-beta cut earlier",
     "a book can learn bad moves",
     "uniform sampling is inefficient; UCT samples promising actions more",
     "SSS*: best-first, can take less time, at a heavy cost in space",

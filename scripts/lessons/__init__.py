@@ -35,7 +35,7 @@ BOOK5 = "book, Connect Four chapter"
 def experiments():
     """Every experiment, in the order of the tour (docs/lessons.md): name, source,
     title, the function that runs it."""
-    from scripts.lessons import adversarial, chapters, horizon, pruning, sampling
+    from scripts.lessons import adversarial, branching, chapters, horizon, pruning, sampling
     return [Experiment(*row) for row in [
         ("mini-isolation", LESSON, "mini-Isolation 3x2: the lesson's checks and the values of "
          "the five openings", adversarial.mini),
@@ -45,6 +45,9 @@ def experiments():
          "leaves alpha-beta never reads", pruning.trees),
         ("search-windows", LESSON, "aspiration, null windows, MTD(f) and SSS* (MT form) "
          "against alpha-beta, by nodes", pruning.windows),
+        ("branching-factor", LESSON, "Connect Four: the effective branching factor per "
+         "depth of minimax, alpha-beta and each ordering option, and a depth limit "
+         "chosen from it", branching.experiment),
         ("horizon-effect", LESSON, "Connect Four: a threat just past the horizon, the "
          "quiescence option and two more plies, judged by the exact value", horizon.horizon),
         ("isolation-evaluations", LESSON, "5x5 Isolation: my_moves - opponent_moves against "
