@@ -62,6 +62,8 @@ def experiments():
          "playouts", sampling.uct_experiment),
         ("tictactoe-think", BOOK4, "tic-tac-toe: think-1, think-2, think-3 against minimax, "
          "and the chapter's 10-game test", chapters.think),
+        ("tictactoe-depth", BOOK4, "tic-tac-toe: the full minimax against the book's "
+         "depth-limited one, move by move, timed", chapters.depth_limited),
         ("tictactoe-solved", "tic-tac-toe article", "tic-tac-toe solved by minimax and "
          "alpha-beta", chapters.solved),
         ("coin-game", "coin game lesson", "the coin game: 21 coins, take 1 or 2, the last coin "
