@@ -84,7 +84,7 @@ def experiment(quick=False, seed=0, progress=False):
     from agents.search.reference import ConnectX, flat_heuristic
     cfg = parse_config({})
     boards = positions(2 if quick else 6, random.Random(seed))
-    depth = 3 if quick else 7
+    depth = 3 if quick else 6
     depths = list(range(1, depth + 1))
     mean_moves = sum(int((h < 6).sum()) for _, h, _ in boards) / len(boards)
     rows = []
