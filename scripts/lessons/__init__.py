@@ -56,10 +56,10 @@ def experiments():
          "pruning and paranoid", adversarial.multiplayer),
         ("isolation-sloppy", LESSON, "sloppy Isolation: expectimax against minimax that "
          "ignores chance", adversarial.sloppy),
-        ("rollout-book", LESSON, "an opening book from random rollouts (win counts) against "
-         "exact values", sampling.book_experiment),
-        ("mcts-uniform-vs-uct", LESSON, "uniform-sampling Monte Carlo against UCT at equal "
-         "playouts", sampling.uct_experiment),
+        ("rollout-book", LESSON, "mini-Isolation: the lesson's opening book from random "
+         "rollouts, judged by exact values and played as a book", sampling.book_experiment),
+        ("mcts-uniform-vs-uct", LESSON, "MCTS with a uniform tree policy against UCT: how "
+         "fast each converges to the minimax value", sampling.uct_experiment),
         ("tictactoe-think", BOOK4, "tic-tac-toe: think-1, think-2, think-3 against minimax, "
          "and the chapter's 10-game test", chapters.think),
         ("tictactoe-depth", BOOK4, "tic-tac-toe: the full minimax against the book's "

@@ -77,7 +77,8 @@ def affordable_depth(nodes, depth, rate, seconds):
 
 def experiment(quick=False, seed=0, progress=False):
     """The rows: each search's nodes and factors per depth (the pure-Python reference to
-    depth 5 at most), the depth each affords in :data:`MOVE_SECONDS`, and the check."""
+    depth 4 at most: a few thousand nodes a second), the depth each affords in
+    :data:`MOVE_SECONDS`, and the check."""
     import agents
     from agents.board.rules import parse_config
     from agents.games.game import Counter, alphabeta_value
@@ -110,7 +111,7 @@ def experiment(quick=False, seed=0, progress=False):
         alphabeta_value(game, (tuple(int(v) for v in g), m), d, m, c)
         return c.nodes
 
-    measure(REFERENCE, reference, depths[:min(len(depths), 5)])
+    measure(REFERENCE, reference, depths[:min(len(depths), 4)])
     for label, options in ORDERINGS:
         ab = agents.make("alphabeta", quiescence=False, tt_bits=16, **options)
         measure(label, lambda g, h, m, d, ab=ab: ab.fixed_depth(g, h, m, cfg, d)[2], depths)

@@ -328,5 +328,5 @@ def _ratio_verdict(times, nodes, material_ratio, quick):
         return "not shown at this size: --quick judges no times"
     ours = times[0] / max(times[1], 1e-9)
     close = material_ratio / 3 <= ours <= material_ratio * 3
-    return (f"{'same' if close else 'differs'}: the first two moves' time ratio {ours:.0f}x "
+    return (f"{'same' if close else 'differs'}: the two searches' time ratio {ours:.0f}x "
             f"against the material's {material_ratio:.0f}x (nodes {nodes[0] / nodes[1]:.0f}x)")

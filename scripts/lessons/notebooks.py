@@ -46,7 +46,7 @@ def notebook(name, title, source):
                                f"rows = by_name()[{name!r}].run(quick=QUICK, seed=SEED)\n"
                                "print(format_rows(rows))")]
     cells += [nbf.new_code_cell(c) for c in PICTURES.get(name, [])]
-    return nbf.new_notebook(cells=cells, metadata=_metadata())
+    return _numbered(nbf.new_notebook(cells=cells, metadata=_metadata()), name)
 
 
 def pictures_notebook():
@@ -81,7 +81,15 @@ def pictures_notebook():
             "print(picture.text())\n"
             "SVG(picture.svg())"),
     ]
-    return nbf.new_notebook(cells=cells, metadata=_metadata())
+    return _numbered(nbf.new_notebook(cells=cells, metadata=_metadata()), "search-pictures")
+
+
+def _numbered(nb, name):
+    """Cell ids from the name and the position (nbformat draws random ones: every run
+    of the generator would rewrite every file)."""
+    for i, cell in enumerate(nb.cells):
+        cell.id = f"{name}-{i}"
+    return nb
 
 
 def _metadata():
