@@ -11,15 +11,21 @@ from agents.games.tictactoe import (ThinkPlayer, TicTacToe, legal_cells, parse_b
 from scripts.lessons.terminal import play as play_terminal, terminal
 from scripts.commands.lessons import main
 from scripts.lessons import by_name, experiments
-from scripts.lessons.sampling import _moves_of, book_move, lost_value_share, rollout_book
+from agents.games.game import minimax_value
+from agents.games.isolation import mini_isolation
+from scripts.lessons.sampling import book_of, losing_book_moves, rollout_book
 
-SLOW = {"connect4-think3", "tutorial-lookahead", "search-windows", "horizon-effect"}  # numba compiles, the pure-Python tutorial
+SLOW = {"connect4-think3", "tutorial-lookahead", "search-windows", "horizon-effect",
+        "branching-factor"}  # numba compiles, the pure-Python tutorial
 
 # The seed material's own figures and claims, copied by hand from the seed material (the team's seeds folder, outside the repository; never
 # read at test time); a lesson's "material" cell may hold one of these or "-" (nothing).
 MATERIAL = {
     # 000: book, chapter 5 (depth pruning in minimax)
     "5-5-0",        # tic-tac-toe: minimax against think-3, 10 games, won-tied-lost
+    "29.12 0.395 0.016 0.0 s",   # the full minimax's seconds at each of its moves
+    "0.197 0.055 0.0 0.001 s",   # the depth-pruned minimax(env, depth=3)'s
+    "29.12 s / 0.197 s",         # the two first moves' seconds
     "68-6-26",      # Connect Four: minimax(env, depth=3) against think-3, 100 games
     # 001: book, the coin game chapter: minimax's wins of 100 games
     "96/100 won",   # moving first against random
@@ -34,8 +40,11 @@ MATERIAL = {
     "alpha-beta: same move as minimax, fewer nodes",
     "my_moves - opponent_moves is the better evaluation",  # its evaluation quiz's answer
     "alpha-beta prunes less well with more than two players (Korf 1991)",
+    "nodes grow about as b ** d, b the average number of legal moves",
+    "ordering heuristics (the killer heuristic) make alpha-beta cut earlier",
     "a book can learn bad moves",
     "uniform sampling is inefficient; UCT samples promising actions more",
+    "MCTS converges to the minimax value as the simulations grow",
     "SSS*: best-first, can take less time, at a heavy cost in space",
     "the horizon effect: a move best to the search's depth can be bad just beyond it",
     "quiescence search mitigates the horizon effect",
@@ -93,33 +102,51 @@ def test_the_material_figures_that_must_match(capsys):
     assert "reproduce: connectx lessons mini-isolation --quick" in out
 
 
-def test_rollout_book_counts_its_rounds_and_judges_moves_by_exact_values():
-    game, table = TicTacToe(), solve()
-    book = rollout_book(game, 200, 2, random.Random(3))
-    root = book[game.initial()]
-    assert sum(plays for _, plays in root.values()) == 200
-    assert all(0 <= wins <= plays for entry in book.values() for wins, plays in entry.values())
-    assert set(book) <= {game.initial()} | {game.result(game.initial(), a) for a in range(9)}
-    values = {s: {a: -table[game.result(s, a)] for a in game.actions(s)} for s in book}
-    # a book whose every entry is forced onto a losing move where one exists
-    forced = {s: {a: [1.0 if vals[a] < max(vals.values()) else 0.0, 1]
-                  for a in vals} for s, vals in values.items()}
-    n, bad = lost_value_share(forced, lambda s: values[s])
-    assert n == len(book) and bad == sum(len(set(v.values())) > 1 for v in values.values())
-    assert book_move({0: [3.0, 5], 4: [3.0, 4], 8: [1.0, 1]}) == 0  # most wins, first on ties
+def test_the_lessons_rollout_book_sums_plus_minus_one_over_two_plies():
+    """The lesson's build_tree: every round adds +-1 to one move at the root and one at
+    depth 1 (for the side that moved), so the root's sums have the rounds' parity and
+    size; the book keeps the highest sum, the first tallied on ties."""
+    game = mini_isolation()
+    tally = rollout_book(game, 50, random.Random(3))
+    root = tally[game.initial()]
+    assert sum(abs(v) for v in root.values()) <= 50 and sum(root.values()) % 2 == 0
+    depth1 = [s for s in tally if s != game.initial()]
+    assert sum(abs(v) for s in depth1 for v in tally[s].values()) <= 50 and depth1
+    assert {s for s in tally} <= {game.initial()} | {game.result(game.initial(), a)
+                                                     for a in game.actions(game.initial())}
+    assert book_of({"s": {0: 1, 4: 3, 8: 3}}) == {"s": 4}
+    book = book_of(tally)
+    n, bad = losing_book_moves(book, game)
+    assert n == len(book) and 0 <= bad <= n
+    # a book forced onto a losing move wherever one exists is caught everywhere
+    start = game.initial()
+    me = game.to_move(start)
+    values = {a: minimax_value(game, game.result(start, a), 64, me) for a in game.actions(start)}
+    worst = min(values, key=values.get)
+    assert losing_book_moves({start: worst}, game) == (1, int(values[worst] < max(values.values())))
 
 
-def test_connect_four_move_strings_rebuild_the_board():
-    from agents.search.reference import ConnectX
-    game = ConnectX(4, 5, 4)
-    s = game.initial()
-    for col in (2, 2, 0, 4, 2):
-        s = game.result(s, col)
-    moves = _moves_of(s[0], 4, 5)
-    t = game.initial()
-    for ch in moves:
-        t = game.result(t, int(ch) - 1)
-    assert t == s
+def test_the_depth_limited_tictactoe_search_counts_the_books_four_plies():
+    """The book's depth=3 looks 4 plies ahead: from the empty board 9 + 9*8 + 9*8*7 +
+    9*8*7*6 positions (no line before the fifth stone)."""
+    from scripts.lessons.chapters import depth_limited
+    rows = depth_limited(quick=True)
+    assert "nodes 3,609 " in rows[1].ours and 9 + 72 + 504 + 3024 == 3609
+    assert all(r.verdict.startswith("not shown") for r in rows)  # quick judges no times
+
+
+def test_mcts_uniform_policy_is_not_uct():
+    """The uniform tree policy spreads the visits over the root's moves; UCT piles them on
+    the move that wins at once."""
+    from agents.games.searches.montecarlo import mcts
+    game = TicTacToe()
+    s = (parse_board("xx.\noo.\n..."), 1)  # x wins at cell 2
+    uniform = mcts(game, s, 300, random.Random(1), policy="uniform")
+    uct = mcts(game, s, 300, random.Random(1))
+    share = {k: r.children[2].visits / 300 for k, r in (("uniform", uniform), ("uct", uct))}
+    assert share["uct"] > 0.5 > share["uniform"]
+    with pytest.raises(ValueError, match="unknown tree policy"):
+        mcts(game, s, 10, random.Random(1), policy="greedy")
 
 
 def board(picture):

@@ -11,9 +11,9 @@ import pytest
 from agents.games.game import alphabeta_value, minimax_value
 from agents.games.pictures import principal_variation, svg, text, trace, walk
 from agents.games.trees import MAX, Tree, backed_up, depth_of, draw, pruned_leaves
-from agents.search.reference import ConnectX
+from agents.search.reference import ConnectX, flat_heuristic
 from scripts.commands.lessons import main as lessons_main
-from scripts.server.search_tree import flat_heuristic, position_tree, textbook_tree
+from scripts.server.search_tree import position_tree, textbook_tree
 
 # the tic-tac-toe article's tree (MAX at the root): 3 at the root, the leaf 9 never read
 ARTICLE_TREE = [[3, 5], [2, 9]]
@@ -90,7 +90,7 @@ def test_the_svg_greys_what_was_pruned_and_bolds_the_principal_variation():
 
 
 def test_a_connect_four_positions_search_drawn_without_the_solver():
-    game = ConnectX(heuristic=flat_heuristic("threats", (6, 7, 4)))
+    game = ConnectX(heuristic=flat_heuristic("threats"))
     moves = "4453"
     picture = position_tree(moves, depth=2, heuristic="threats", exact=False)
     root = picture.root

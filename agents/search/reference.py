@@ -7,6 +7,8 @@ against it on seeded random positions.
 
 * :class:`ConnectX`: Connect Four on plain lists as an :class:`agents.games.game.Game`,
   which the reference searches of :mod:`agents.games.game` search.
+* :func:`flat_heuristic`: a registered evaluation of :mod:`heuristics` as the
+  ``heuristic`` :class:`ConnectX` takes.
 * :func:`quiescence_value`: the reference of :mod:`agents.search.horizon`'s quiescence.
 * :func:`forced_result_reference`, :func:`safety_net_reference`: the tactics' rules
   stated directly (:mod:`agents.search.tactics`).
@@ -98,6 +100,23 @@ class ConnectX(Game):
         if self.heuristic is None:
             return 0
         return self.heuristic(list(state[0]), player, self.rows, self.columns, self.inarow)
+
+
+def flat_heuristic(name, rows=6, columns=7, inarow=4):
+    """The evaluation ``name`` of :data:`heuristics.REGISTRY` (its array kernel) as
+    ``f(board, mark, rows, columns, inarow)`` on a flat board, for :class:`ConnectX`;
+    ``ValueError`` lists the valid names."""
+    import numpy as np
+
+    from agents.board.grid import column_heights, window_table
+    from heuristics import get
+    kernel, windows = get(name), window_table(rows, columns, inarow)
+
+    def f(board, mark, rows, columns, inarow):
+        grid = np.array(board, dtype=np.int8)
+        return int(kernel(grid, column_heights(grid, rows, columns), rows, columns, inarow,
+                          windows, mark))
+    return f
 
 
 # ---------------------------------------------------------------------------

@@ -35,7 +35,7 @@ BOOK5 = "book, Connect Four chapter"
 def experiments():
     """Every experiment, in the order of the tour (docs/lessons.md): name, source,
     title, the function that runs it."""
-    from scripts.lessons import adversarial, chapters, horizon, pruning, sampling
+    from scripts.lessons import adversarial, branching, chapters, horizon, pruning, sampling
     return [Experiment(*row) for row in [
         ("mini-isolation", LESSON, "mini-Isolation 3x2: the lesson's checks and the values of "
          "the five openings", adversarial.mini),
@@ -45,6 +45,9 @@ def experiments():
          "leaves alpha-beta never reads", pruning.trees),
         ("search-windows", LESSON, "aspiration, null windows, MTD(f) and SSS* (MT form) "
          "against alpha-beta, by nodes", pruning.windows),
+        ("branching-factor", LESSON, "Connect Four: the effective branching factor per "
+         "depth of minimax, alpha-beta and each ordering option, and a depth limit "
+         "chosen from it", branching.experiment),
         ("horizon-effect", LESSON, "Connect Four: a threat just past the horizon, the "
          "quiescence option and two more plies, judged by the exact value", horizon.horizon),
         ("isolation-evaluations", LESSON, "5x5 Isolation: my_moves - opponent_moves against "
@@ -53,12 +56,14 @@ def experiments():
          "pruning and paranoid", adversarial.multiplayer),
         ("isolation-sloppy", LESSON, "sloppy Isolation: expectimax against minimax that "
          "ignores chance", adversarial.sloppy),
-        ("rollout-book", LESSON, "an opening book from random rollouts (win counts) against "
-         "exact values", sampling.book_experiment),
-        ("mcts-uniform-vs-uct", LESSON, "uniform-sampling Monte Carlo against UCT at equal "
-         "playouts", sampling.uct_experiment),
+        ("rollout-book", LESSON, "mini-Isolation: the lesson's opening book from random "
+         "rollouts, judged by exact values and played as a book", sampling.book_experiment),
+        ("mcts-uniform-vs-uct", LESSON, "MCTS with a uniform tree policy against UCT: how "
+         "fast each converges to the minimax value", sampling.uct_experiment),
         ("tictactoe-think", BOOK4, "tic-tac-toe: think-1, think-2, think-3 against minimax, "
          "and the chapter's 10-game test", chapters.think),
+        ("tictactoe-depth", BOOK4, "tic-tac-toe: the full minimax against the book's "
+         "depth-limited one, move by move, timed", chapters.depth_limited),
         ("tictactoe-solved", "tic-tac-toe article", "tic-tac-toe solved by minimax and "
          "alpha-beta", chapters.solved),
         ("coin-game", "coin game lesson", "the coin game: 21 coins, take 1 or 2, the last coin "

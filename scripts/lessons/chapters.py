@@ -263,3 +263,70 @@ def tutorial(quick=False, seed=0, progress=False):
                    f"against random, {games} games", "minimax:depth=3,tactics=False",
                    "random", games, seed, progress),
     ]
+
+
+# The book's two tic-tac-toe games against a human (its cells 1-9, row by row; x the
+# agent): the moves of each, and the seconds it printed for each of the agent's moves.
+BOOK_FULL_GAME = (5, 4, 7, 3, 8, 9, 2)
+BOOK_FULL_TIMES = "29.12 0.395 0.016 0.0 s"
+BOOK_DEPTH_GAME = (2, 5, 7, 1, 9, 8, 4, 3)
+BOOK_DEPTH_TIMES = "0.197 0.055 0.0 0.001 s"
+BOOK_DEPTH = 4  # the book's minimax(env, depth=3): a move, then 3 more plies below it
+
+
+def depth_limited(quick=False, seed=0, progress=False):
+    """The book's depth pruning on tic-tac-toe: the agent's search at each of its moves
+    of the book's two games, full (to the end) and depth-limited (the book's depth=3,
+    4 plies, a draw's 0 at the horizon), timed and counted; ``quick`` skips the full
+    search of the empty board (half a million nodes in plain Python)."""
+    import time
+    game = TicTacToe()
+    rows, measured = [], {}
+    for label, moves, plies in (("full", BOOK_FULL_GAME, 9), ("depth", BOOK_DEPTH_GAME,
+                                                               BOOK_DEPTH)):
+        times, nodes, tied = [], [], None
+        state = game.initial()
+        for i, cell in enumerate(moves):
+            if i % 2 == 0 and not (quick and label == "full" and i == 0):
+                counter, start = Counter(), time.perf_counter()
+                values = {a: minimax_value(game, game.result(state, a), plies - 1, X, counter)
+                          for a in game.actions(state)}
+                times.append(time.perf_counter() - start)
+                nodes.append(counter.nodes + len(values))
+                if i == 0:
+                    tied = sum(v == max(values.values()) for v in values.values())
+            state = game.result(state, cell - 1)
+        measured[label] = (times, nodes, tied)
+    (ft, fn, f_tied), (dt, dn, d_tied) = measured["full"], measured["depth"]
+    shown = " ".join(f"{t:.3g}" for t in ft) + " s; nodes " + " ".join(f"{n:,}" for n in fn)
+    rows.append(Row("the full minimax's move times at the book's own game (x: 5 4 7 3 8 9 2)"
+                    + (" (--quick: the empty board's left out)" if quick else ""),
+                    BOOK_FULL_TIMES, shown, _ratio_verdict(ft, fn, 29.12 / 0.395, quick)))
+    rows.append(Row(f"the depth-limited minimax's move times (the book's depth=3: "
+                    f"{BOOK_DEPTH} plies) at its own game (2 5 7 1 9 8 4 3)", BOOK_DEPTH_TIMES,
+                    " ".join(f"{t:.3g}" for t in dt) + " s; nodes " +
+                    " ".join(f"{n:,}" for n in dn),
+                    _ratio_verdict(dt, dn, 0.197 / 0.055, quick)))
+    if not quick:
+        rows.append(Row("the first move: full against depth-limited search, seconds (the "
+                        "material's 29 s against 0.2 s: 148x)", "29.12 s / 0.197 s",
+                        f"{ft[0]:.3g} s / {dt[0]:.3g} s ({ft[0] / dt[0]:.0f}x); nodes "
+                        f"{fn[0]:,} / {dn[0]:,} ({fn[0] / dn[0]:.0f}x)",
+                        _ratio_verdict([ft[0], dt[0]], [fn[0], dn[0]], 29.12 / 0.197, False)))
+        rows.append(Row("first moves rated best on the empty board, full / depth-limited", "-",
+                        f"{f_tied} / {d_tied} of 9",
+                        f"package's reading {'holds' if f_tied == d_tied == 9 else 'fails'}: "
+                        f"every first move ties (a draw, and 0 at the 4-ply horizon), so the "
+                        f"book's 5 and 2 are its tie-breaks"))
+    return rows
+
+
+def _ratio_verdict(times, nodes, material_ratio, quick):
+    """Whether the first two searches' time ratio is the material's within a factor of 3
+    (machines differ; the ratio of the work should not)."""
+    if quick or len(times) < 2:
+        return "not shown at this size: --quick judges no times"
+    ours = times[0] / max(times[1], 1e-9)
+    close = material_ratio / 3 <= ours <= material_ratio * 3
+    return (f"{'same' if close else 'differs'}: the two searches' time ratio {ours:.0f}x "
+            f"against the material's {material_ratio:.0f}x (nodes {nodes[0] / nodes[1]:.0f}x)")

@@ -1,144 +1,129 @@
-"""The lesson's sampling experiments: an opening book built from random rollouts
-(win counts), measured against exact values, and uniform-sampling Monte Carlo
-against UCT at equal playouts."""
+"""The lesson's sampling experiments, as the lesson frames them.
+
+* The rollout opening book (:func:`rollout_book`), built the lesson's way on its game,
+  mini-Isolation: each round walks ``depth`` (2) random plies from the start, plays the
+  game out at random from there, and adds the result (+1 or -1, never a draw: the
+  lesson's simulation counts anything but a loss as a win) to every move of the walk,
+  for the side that made it; the book keeps, for each position, the move of the highest
+  sum (raw sums, which the lesson itself calls a poor statistic). Its moves are judged
+  by exact values, and the book is played: its move where it has one, a random move
+  elsewhere, against a random player.
+* MCTS with a uniform tree policy against UCT (:func:`agents.games.searches.montecarlo.mcts`),
+  on tic-tac-toe positions whose exact values are known: how far each search's estimate
+  of the root's value is from the minimax value as the iterations grow (the lesson:
+  uniform sampling is inefficient, UCT samples promising actions more, and MCTS
+  converges to the minimax value as the simulations go to infinity).
+"""
 import random
 
+from agents.games.game import minimax_value, play, random_playout
+from agents.games.isolation import mini_isolation
+from agents.games.searches.montecarlo import mcts, root_estimate
 from agents.games.tictactoe import TicTacToe, solve
-from agents.games.searches.montecarlo import uct_move, uniform_sampling_move
-from agents.search.reference import ConnectX
-from scripts.lessons.rows import Progress, Row
+from scripts.lessons.rows import Progress, Row, better_than_even
 
-ROUNDS = (10, 100, 1000, 10000)
+ROUNDS = (10, 100, 1000, 10000)  # the lesson's NUM_ROUNDS is 10
+BOOK_DEPTH = 2                   # the lesson's build_tree(state, book, depth=2)
 
 
-def rollout_book(game, rounds, plies, rng, finish=None):
-    """The lesson's book: ``rounds`` uniformly random games from the start; for every
-    position of the first ``plies`` plies, ``{action: [wins, plays]}`` for the player
-    who moved (a draw counts half). Returns ``{state: {action: [wins, plays]}}``.
-
-    ``finish(state, rng)`` plays a position out at random and returns the winner (0
-    for a draw); by default the game's own moves, to the end."""
-    finish = finish or (lambda state, rng: _finish(game, state, rng))
-    book = {}
+def rollout_book(game, rounds, rng, depth=BOOK_DEPTH):
+    """The lesson's tally: ``{state: {action: summed reward}}`` after ``rounds`` rounds
+    (see the module's docstring), the reward of each move for the side that made it."""
+    tally = {}
     for _ in range(rounds):
-        state, path = game.initial(), []
-        while len(path) < plies and not game.is_terminal(state):
-            actions = game.actions(state)
-            a = actions[rng.randrange(len(actions))]
-            path.append((state, a, game.to_move(state)))
-            state = game.result(state, a)
-        winner = finish(state, rng)
-        for s, a, mover in path:
-            entry = book.setdefault(s, {}).setdefault(a, [0.0, 0])
-            entry[0] += 1.0 if winner == mover else (0.5 if winner == 0 else 0.0)
-            entry[1] += 1
-    return book
+        _walk(game, game.initial(), tally, depth, rng)
+    return tally
 
 
-def _finish(game, state, rng):
-    while not game.is_terminal(state):
-        actions = game.actions(state)
-        state = game.result(state, actions[rng.randrange(len(actions))])
-    for p in (1, 2):
-        if game.utility(state, p) > 0:
-            return p
-    return 0
+def _walk(game, state, tally, depth, rng):
+    """One round below ``state``: the reward for the side that moved into ``state``."""
+    if depth <= 0 or game.is_terminal(state):
+        return -simulate(game, state, rng)
+    actions = game.actions(state)
+    action = actions[rng.randrange(len(actions))]
+    reward = _walk(game, game.result(state, action), tally, depth - 1, rng)
+    entry = tally.setdefault(state, {})
+    entry[action] = entry.get(action, 0) + reward
+    return -reward
 
 
-def connect4_finish(rows, columns, inarow):
-    """A fast random playout of a small Connect Four board (uct_reference's list board
-    with its incremental win check): ``finish(state, rng) -> winner``."""
-    from agents.search.uct_reference import Board, XorShift, rollout
-
-    def finish(state, rng):
-        board, mark = state
-        b = Board(rows, columns, inarow, board)
-        if any(board) and ConnectX(rows, columns, inarow).is_terminal(state):
-            return _finish(ConnectX(rows, columns, inarow), state, rng)
-        return rollout(b, mark, False, XorShift(rng.getrandbits(64) | 1))
-    return finish
+def simulate(game, state, rng):
+    """A random game from ``state``: -1 if the side to move at ``state`` loses, else +1
+    (the lesson's simulation)."""
+    player = game.to_move(state)
+    return -1 if game.utility(random_playout(game, state, rng), player) < 0 else 1
 
 
-def book_move(entry):
-    """The book's move: the most wins (the lesson's count), the first on ties."""
-    return max(entry, key=lambda a: entry[a][0])
+def book_of(tally):
+    """``{state: action}``: each position's move of the highest sum, the first tallied on
+    ties (as the lesson's ``max(v, key=v.get)`` over a Counter)."""
+    return {s: max(entry, key=entry.get) for s, entry in tally.items()}
 
 
-def lost_value_share(book, move_values):
-    """(book positions, positions whose book move loses the value); ``move_values(state)``
-    gives ``{action: exact value for the mover}``."""
+def losing_book_moves(book, game):
+    """``(book positions, those whose book move loses the exact value)``, the values by
+    the reference minimax to the end."""
     bad = 0
-    for s, entry in book.items():
-        values = move_values(s)
-        bad += values[book_move(entry)] < max(values.values())
+    for s, a in book.items():
+        me = game.to_move(s)
+        values = {b: minimax_value(game, game.result(s, b), 64, me) for b in game.actions(s)}
+        bad += values[a] < max(values.values())
     return len(book), bad
 
 
-def tictactoe_values():
-    game, table = TicTacToe(), solve()
-    return game, lambda s: {a: -table[game.result(s, a)] for a in game.actions(s)}
+def book_player(book, rng):
+    """The book's move where it has one, else a uniformly random move."""
+    def player(game, state):
+        if state in book:
+            return book[state]
+        actions = game.actions(state)
+        return actions[rng.randrange(len(actions))]
+    return player
 
 
-def connect4_values(rows, columns, inarow):
-    """Exact values of each move on a small board, from the package's solver."""
-    from agents.solver.solver import Solver
-    game = ConnectX(rows, columns, inarow)
-    solver = Solver(rows, columns, inarow)
-    cache = {}
-
-    def move_string(state):
-        # the moves leading to ``state`` are not kept; rebuild one sequence from the
-        # board (stones of a column bottom up, alternating marks from the count)
-        return _moves_of(state[0], rows, columns)
-
-    def values(s):
-        if s not in cache:
-            scores = solver.analyze(move_string(s))
-            cache[s] = {c: (scores[c] > 0) - (scores[c] < 0) for c in game.actions(s)}
-        return cache[s]
-    return game, values
+def random_player(rng):
+    return book_player({}, rng)
 
 
-def _moves_of(board, rows, columns):
-    """A move string (1-based columns) reaching ``board`` (Kaggle layout), for boards of
-    at most a few stones: tries the orders of the stones by brute force."""
-    import itertools
-    stones = [(c, rows - 1 - r, board[c + r * columns]) for r in range(rows)
-              for c in range(columns) if board[c + r * columns]]
-    ones = [s for s in stones if s[2] == 1]
-    twos = [s for s in stones if s[2] == 2]
-    for p1 in itertools.permutations(ones):
-        for p2 in itertools.permutations(twos):
-            order = [x for pair in itertools.zip_longest(p1, p2) for x in pair if x]
-            height = [0] * columns
-            ok = True
-            for c, h, _ in order:
-                ok &= height[c] == h
-                height[c] += 1
-            if ok:
-                return "".join(str(c + 1) for c, _, _ in order)
-    raise ValueError("no move order reaches this board")
+def wins_against_random(game, first, games, seed):
+    """Games ``first(rng)``'s player wins against a random player, seats alternating."""
+    won = 0
+    for i in range(games):
+        rng = random.Random(seed * 100003 + i)
+        me, other = first(rng), random_player(rng)
+        seat = i % 2
+        end, _ = play(game, [me, other] if seat == 0 else [other, me])
+        won += game.winner(end) == seat
+    return won
 
 
 def book_experiment(quick=False, seed=0, progress=False):
-    rows = []
+    game = mini_isolation()
     rounds = (10, 100) if quick else ROUNDS
-    boards = [("tic-tac-toe", tictactoe_values(), None)]
-    if not quick:  # the solver's first call compiles (seconds)
-        boards.append(("Connect Four 5x4", connect4_values(4, 5, 4), connect4_finish(4, 5, 4)))
-    bar = Progress(progress, len(boards) * sum(rounds), "rollouts", "game")
-    for label, (game, values), finish in boards:
-        shares = []
-        for n in rounds:
-            bar.update(n)
-            book = rollout_book(game, n, 3, random.Random(seed * 7 + n), finish)
-            positions, bad = lost_value_share(book, values)
-            shares.append(f"{n}: {bad}/{positions}")
-        rows.append(Row(f"{label}, first 3 plies; rounds: book moves that lose the value / "
-                        f"book positions", "a book can learn bad moves", ", ".join(shares),
-                        "same" if any(int(s.split(": ")[1].split("/")[0]) for s in shares)
-                        else "not shown at this size: no book move loses the value"))
+    games = 40 if quick else 400
+    bar = Progress(progress, sum(rounds), "rollouts", "game")
+    rows, judged = [], []
+    for n in rounds:
+        book = book_of(rollout_book(game, n, random.Random(seed * 7 + n)))
+        judged.append((n, book, *losing_book_moves(book, game)))
+        bar.update(n)
     bar.close()
+    rows.append(Row(f"mini-Isolation, the lesson's book (depth {BOOK_DEPTH}, +-1 sums); "
+                    f"rounds: book moves that lose the exact value / book positions",
+                    "a book can learn bad moves",
+                    ", ".join(f"{n}: {bad}/{size}" for n, _, size, bad in judged),
+                    "same" if any(bad for *_, bad in judged) else
+                    "not shown at this size: no book move loses the value"))
+    baseline = wins_against_random(game, random_player, games, seed)
+    for n, book, _, _ in (judged[0], judged[-1]):
+        won = wins_against_random(game, lambda rng, book=book: book_player(book, rng), games,
+                                  seed)
+        rows.append(Row(f"mini-Isolation, the book of {n} rounds played (its move where it "
+                        f"has one, else random) against random, {games} games, seats "
+                        f"alternating; random against random won {baseline}", "-",
+                        f"{won}/{games} won ({won / games:.0%})",
+                        "package's reading (the book plays better than random): " +
+                        better_than_even(won, games)))
     return rows
 
 
@@ -150,27 +135,48 @@ def unfinished_tictactoe(n, rng):
     return game, table, rng.sample(pool, n)
 
 
+def _sign(v):
+    """The solved table's value (faster wins score more) as win 1, draw 0, loss -1."""
+    return (v > 0) - (v < 0)
+
+
 def uct_experiment(quick=False, seed=0, progress=False):
-    game, table, positions = unfinished_tictactoe(10 if quick else 150, random.Random(seed))
-    rows = []
-    budgets = (20, 100) if quick else (20, 100, 400, 1600)
-    bar = Progress(progress, sum(budgets) * len(positions), "playouts", "playout")
+    """Each tree policy's mean distance from the minimax value of its root estimate, and
+    the positions whose chosen move keeps the value, at growing iterations."""
+    game, table, positions = unfinished_tictactoe(10 if quick else 100, random.Random(seed))
+    budgets = (20, 200) if quick else (25, 100, 400, 1600)
+    bar = Progress(progress, 2 * sum(budgets) * len(positions), "iterations", "iteration")
+    n, errors, rows = len(positions), {}, []
     for budget in budgets:
-        kept = {"uniform": 0, "uct": 0}
+        error, kept = {"uniform": 0.0, "uct": 0.0}, {"uniform": 0, "uct": 0}
         for i, s in enumerate(positions):
-            best = table[s]
-            rng = random.Random(seed * 1000003 + budget * 1009 + i)
-            a, _ = uniform_sampling_move(game, s, budget, rng)
-            kept["uniform"] += -table[game.result(s, a)] == best
-            a, _ = uct_move(game, s, budget, rng)
-            kept["uct"] += -table[game.result(s, a)] == best
-            bar.update(budget)
-        n = len(positions)
-        rows.append(Row(f"{budget} playouts, {n} tic-tac-toe positions: value kept, "
-                        f"flat Monte Carlo (uniform sampling at the root) / UCT",
+            for policy in error:
+                root = mcts(game, s, budget, random.Random(seed * 1000003 + budget * 1009 + i),
+                            policy=policy)
+                error[policy] += abs(root_estimate(root) - _sign(table[s])) / n
+                pick = (max(root.children, key=lambda a: root.children[a].visits)
+                        if policy == "uct" else
+                        max(root.children, key=lambda a: root.children[a].wins
+                            / root.children[a].visits))
+                kept[policy] += _sign(-table[game.result(s, pick)]) == _sign(table[s])
+                bar.update(budget)
+        errors[budget] = error
+        rows.append(Row(f"{budget} iterations, {n} tic-tac-toe positions: mean distance of "
+                        f"the root's estimate from its minimax value (-1..1), uniform tree "
+                        f"policy / UCT; the chosen move keeps the value (best mean / most "
+                        f"visited)",
                         "uniform sampling is inefficient; UCT samples promising actions more",
-                        f"{kept['uniform']}/{n} / {kept['uct']}/{n}",
-                        "same" if kept["uct"] > kept["uniform"] else
-                        "not shown at this size: UCT kept no more values"))
+                        f"{error['uniform']:.3f} / {error['uct']:.3f}; {kept['uniform']}/{n}"
+                        f" / {kept['uct']}/{n}",
+                        "same" if error["uct"] < error["uniform"] else
+                        "not shown at this size: UCT's estimate is no closer"))
     bar.close()
+    first, last = errors[budgets[0]], errors[budgets[-1]]
+    rows.append(Row(f"convergence: UCT's mean distance from the minimax value at "
+                    f"{budgets[0]} and at {budgets[-1]} iterations (the uniform policy's "
+                    f"beside)", "MCTS converges to the minimax value as the simulations grow",
+                    f"{first['uct']:.3f} -> {last['uct']:.3f} (uniform {first['uniform']:.3f}"
+                    f" -> {last['uniform']:.3f})",
+                    "same" if last["uct"] < first["uct"] and last["uct"] < 0.5 * first["uct"]
+                    else "not shown at this size: the distance does not halve"))
     return rows

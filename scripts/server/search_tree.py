@@ -63,7 +63,7 @@ def position_tree(moves, depth=2, config=(6, 7, 4), heuristic="threats", prune=T
     (``solver``: one to reuse, else a new one with the installed opening database).
     ``ValueError`` for a bad depth, heuristic or move string, or a finished game."""
     from agents.board.reference import board_from_moves
-    from agents.search.reference import WIN, ConnectX
+    from agents.search.reference import WIN, ConnectX, flat_heuristic
     rows, columns, inarow = config
     if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH:
         raise ValueError(f"depth must be an integer from 1 to {MAX_DEPTH}, not {depth!r}")
@@ -71,7 +71,7 @@ def position_tree(moves, depth=2, config=(6, 7, 4), heuristic="threats", prune=T
         raise ValueError(f"the pictures take boards of at most 9 columns, not {columns}")
     if any(not ch.isdigit() or not 1 <= int(ch) <= columns for ch in moves):
         raise ValueError(f"moves must be column digits 1-{columns}, not {moves!r}")
-    game = ConnectX(rows, columns, inarow, heuristic=flat_heuristic(heuristic, config))
+    game = ConnectX(rows, columns, inarow, heuristic=flat_heuristic(heuristic, *config))
     state = (tuple(board_from_moves(moves, rows, columns)), 1 + len(moves) % 2)
     if game.is_terminal(state):
         raise ValueError(f"the game after {moves!r} is over")
@@ -87,21 +87,6 @@ def position_tree(moves, depth=2, config=(6, 7, 4), heuristic="threats", prune=T
                    f"{moves or 'no move'} ({heuristic} at the horizon)",
                    label=lambda c: str(c + 1), value=value,
                    exact=(lambda v: f"{v:+d}") if found else None)
-
-
-def flat_heuristic(name, config):
-    """The registered heuristic ``name`` as ``f(board, mark, rows, columns, inarow)``."""
-    import numpy as np
-
-    from agents.board.grid import column_heights, window_table
-    from heuristics import get
-    kernel, windows = get(name), window_table(*config)
-
-    def f(board, mark, rows, columns, inarow):
-        grid = np.array(board, dtype=np.int8)
-        return int(kernel(grid, column_heights(grid, rows, columns), rows, columns, inarow,
-                          windows, mark))
-    return f
 
 
 def _exact_values(root, moves, config, solver, seconds):

@@ -9,6 +9,12 @@ uniform sampling and UCT.
   playout, each step of the descent taking the child of highest
   ``mean + c * sqrt(ln(parent visits) / visits)`` (untried children first): the
   playouts go where the good moves are, and deeper than one ply.
+* :func:`mcts`: the same tree search with either tree policy: ``"uct"``, or
+  ``"uniform"`` (the lesson's MCTS with uniform sampling of the actions: each step of
+  the descent takes a child at random, whatever its results); :func:`root_estimate` is
+  the root's value as the search estimates it (its playouts' mean, -1 to 1), which
+  converges to the minimax value under UCT, and to a blend of every line under the
+  uniform policy.
 
 A playout's result is 1 for a win, 1/2 for a draw and 0 for a loss (the sign of
 ``game.utility``), counted for the player who moved into the node. Both take a
@@ -59,18 +65,28 @@ class _Node:
         self.wins = 0.0  # for the player who moved into this node
 
 
-def uct_move(game, state, iterations, rng, c=math.sqrt(2)):
-    """``(action, {action: visits})``: ``iterations`` UCT iterations from ``state``;
-    the most visited action (the first on ties)."""
+POLICIES = ("uct", "uniform")
+
+
+def mcts(game, state, iterations, rng, c=math.sqrt(2), policy="uct"):
+    """The root of a Monte Carlo tree search of ``iterations`` iterations from ``state``
+    (each: descend by the tree ``policy`` while every child has been tried, add one
+    untried child, play out at random, back the result up). ``ValueError`` for a
+    finished game or an unknown policy."""
     if game.is_terminal(state):
         raise ValueError("no move: the game is over")
+    if policy not in POLICIES:
+        raise ValueError(f"unknown tree policy {policy!r}; valid: {', '.join(POLICIES)}")
     root = _Node(game, state)
     for _ in range(iterations):
         node, path = root, [root]
         while not node.untried and node.children:
-            log_n = math.log(node.visits)
-            node = max(node.children.values(), key=lambda ch: ch.wins / ch.visits
-                       + c * math.sqrt(log_n / ch.visits))
+            if policy == "uniform":
+                node = list(node.children.values())[rng.randrange(len(node.children))]
+            else:
+                log_n = math.log(node.visits)
+                node = max(node.children.values(), key=lambda ch: ch.wins / ch.visits
+                           + c * math.sqrt(log_n / ch.visits))
             path.append(node)
         if node.untried:
             a = node.untried.pop(rng.randrange(len(node.untried)))
@@ -82,6 +98,20 @@ def uct_move(game, state, iterations, rng, c=math.sqrt(2)):
             n.visits += 1
             n.wins += _reward(game, end, game.to_move(parent.state))
         root.visits += 1
+    return root
+
+
+def root_estimate(root):
+    """The root's value for its side to move as the search estimates it: the mean
+    result of all its playouts, rescaled from 0..1 to -1..1."""
+    visits = sum(ch.visits for ch in root.children.values())
+    return 2 * sum(ch.wins for ch in root.children.values()) / visits - 1
+
+
+def uct_move(game, state, iterations, rng, c=math.sqrt(2)):
+    """``(action, {action: visits})``: ``iterations`` UCT iterations from ``state``;
+    the most visited action (the first on ties)."""
+    root = mcts(game, state, iterations, rng, c)
     visits = {a: ch.visits for a, ch in root.children.items()}
     order = game.actions(state)
     return max((a for a in order if a in visits), key=lambda a: visits[a]), visits

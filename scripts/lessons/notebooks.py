@@ -1,0 +1,151 @@
+"""The lessons as notebooks: ``docs/notebooks/NAME.ipynb``, one an experiment of
+``connectx lessons`` (its rows, and where the lesson is about a search's tree, the
+pictures inline), plus ``search-pictures.ipynb`` (a textbook tree and a Connect Four
+position's search beside the solver's exact values).
+
+    python -m scripts.lessons.notebooks [--out docs/notebooks] [--execute [NAME ...]] [--quick]
+
+Each notebook's first code cell is its parameters (``QUICK = False``): the suite runs
+every notebook with ``QUICK = True`` (tests/test_notebooks.py, nbclient), so none rots;
+``--execute`` stores the outputs of a full run (``--quick``: of a quick one).
+"""
+import os
+import sys
+
+PARAMETERS = "QUICK = False  # True: tiny sizes, seconds (what the suite runs)\nSEED = 0"
+TREE = "[[[3, 12], [8, 2]], [[4, 6], [14, 5]], [[2, 1], [3, 7]]]"
+POSITION = "22563167133127733314"  # 20 stones: the solver answers each node at once
+
+# the lessons whose subject is a search tree: their notebooks draw one
+PICTURES = {
+    "textbook-trees": [
+        "from IPython.display import SVG\n"
+        "from agents.games.pictures import svg, trace\n"
+        "from agents.games.trees import Tree\n"
+        "tree = Tree([[3, 5], [2, 9]])  # the tic-tac-toe article's tree\n"
+        "SVG(svg(trace(tree, (), 2), title='the article tree: alpha-beta'))"],
+    "search-windows": [
+        "from IPython.display import SVG\n"
+        "from agents.games.pictures import svg, trace\n"
+        "from agents.games.trees import Tree\n"
+        f"SVG(svg(trace(Tree({TREE}), (), 3), title='alpha-beta: windows and bounds'))"],
+    "branching-factor": [
+        "from IPython.display import SVG\n"
+        "from scripts.server.search_tree import position_tree\n"
+        f"SVG(position_tree({POSITION!r}, depth=1 if QUICK else 2, exact=False).svg())"],
+}
+
+
+def notebook(name, title, source):
+    import nbformat.v4 as nbf
+    cells = [nbf.new_markdown_cell(f"# {title}\n\nSource: {source}. The same rows print "
+                                   f"with `connectx lessons {name}`; docs/lessons.md "
+                                   f"tells the tour."),
+             nbf.new_code_cell(PARAMETERS),
+             nbf.new_code_cell("from scripts.lessons import by_name, format_rows\n"
+                               f"rows = by_name()[{name!r}].run(quick=QUICK, seed=SEED)\n"
+                               "print(format_rows(rows))")]
+    cells += [nbf.new_code_cell(c) for c in PICTURES.get(name, [])]
+    return _numbered(nbf.new_notebook(cells=cells, metadata=_metadata()), name)
+
+
+def pictures_notebook():
+    import nbformat.v4 as nbf
+    cells = [
+        nbf.new_markdown_cell(
+            "# Pictures of a search\n\nA minimax or alpha-beta search drawn: each node's "
+            "value (a bound, <= or >=, where alpha-beta cut), the window [alpha, beta] it "
+            "was entered with, the principal variation bold, what alpha-beta never visited "
+            "grey. `connectx lessons tree` prints the same in the terminal and writes the "
+            "SVG; `connectx serve` shows it in its Search tree tab."),
+        nbf.new_code_cell(PARAMETERS),
+        nbf.new_code_cell(
+            "from IPython.display import SVG\n"
+            "from agents.games.pictures import svg, text, trace\n"
+            "from agents.games.trees import Tree\n"
+            f"tree = Tree({TREE})\n"
+            "print(text(trace(tree, (), 3)))\n"
+            "SVG(svg(trace(tree, (), 3), title='alpha-beta'))"),
+        nbf.new_code_cell("SVG(svg(trace(tree, (), 3, prune=False), windows=False, "
+                          "title='minimax: every node'))"),
+        nbf.new_markdown_cell(
+            "A real Connect Four position (20 stones, the side to move's turn), searched to "
+            "depth 2 with the `threats` evaluation at the horizon; in blue beside each node "
+            "its exact value by the solver (Pons' scale, from the root player's side). The "
+            "pruned children keep their exact values: what alpha-beta skipped never "
+            "mattered to the root. (The solver compiles on its first call: tens of seconds "
+            "once; `QUICK` leaves the exact values out.)"),
+        nbf.new_code_cell(
+            "from scripts.server.search_tree import position_tree\n"
+            f"picture = position_tree({POSITION!r}, depth=2, exact=not QUICK)\n"
+            "print(picture.text())\n"
+            "SVG(picture.svg())"),
+    ]
+    return _numbered(nbf.new_notebook(cells=cells, metadata=_metadata()), "search-pictures")
+
+
+def _numbered(nb, name):
+    """Cell ids from the name and the position (nbformat draws random ones: every run
+    of the generator would rewrite every file)."""
+    for i, cell in enumerate(nb.cells):
+        cell.id = f"{name}-{i}"
+    return nb
+
+
+def _metadata():
+    return {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+            "language_info": {"name": "python"}}
+
+
+def all_notebooks():
+    """``{file name: notebook}``, in the tour's order, the pictures first."""
+    from scripts.lessons import experiments
+    out = {"search-pictures.ipynb": pictures_notebook()}
+    for e in experiments():
+        out[f"{e.name}.ipynb"] = notebook(e.name, e.title, e.source)
+    return out
+
+
+def with_parameters(nb, quick):
+    """``nb`` with its parameters cell set to ``QUICK = quick``."""
+    for cell in nb.cells:
+        if cell.cell_type == "code" and cell.source.startswith("QUICK = "):
+            cell.source = cell.source.replace("QUICK = False", f"QUICK = {quick}", 1)
+            return nb
+    raise ValueError("the notebook has no parameters cell (QUICK = ...)")
+
+
+def main(argv=None):
+    from scripts.args import ArgumentParser
+    p = ArgumentParser(prog="python -m scripts.lessons.notebooks",
+                       description="Write the lessons' notebooks.")
+    p.add_argument("--out", default=os.path.join("docs", "notebooks"))
+    p.add_argument("--execute", nargs="*", metavar="NAME", help="store the outputs of a run "
+                   "(of these notebooks only, e.g. search-pictures; none named: all)")
+    p.add_argument("--quick", action="store_true", help="with --execute: a quick run")
+    args = p.parse_args(argv)
+    import nbformat
+    os.makedirs(args.out, exist_ok=True)
+    for name, nb in all_notebooks().items():
+        if args.execute is not None and (not args.execute
+                                         or name[:-len(".ipynb")] in args.execute):
+            from nbclient import NotebookClient
+            run = with_parameters(nbformat.from_dict(nb), True) if args.quick else nb
+            NotebookClient(run, timeout=1800, kernel_name="python3",
+                           resources={"metadata": {"path": os.getcwd()}}).execute()
+            nb = run
+            if args.quick:  # the stored parameters stay the full run's
+                with_parameters_back(nb)
+        nbformat.write(nb, os.path.join(args.out, name))
+        print(f"wrote {os.path.join(args.out, name)}", flush=True)
+    return 0
+
+
+def with_parameters_back(nb):
+    for cell in nb.cells:
+        if cell.cell_type == "code" and cell.source.startswith("QUICK = True"):
+            cell.source = cell.source.replace("QUICK = True", "QUICK = False", 1)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,70 @@
+"""The lessons' notebooks (docs/notebooks, written by scripts.lessons.notebooks): the
+stored ones are the generator's (same cells), and they run, with the parameters cell
+set to ``QUICK = True``, in one Jupyter kernel (nbclient), so that none rots; the
+pictures come out as SVG.
+
+The notebooks of the experiments tests/test_lessons.py marks SLOW (numba compiles, the
+solver: tens of seconds each under load) are not executed here: their cells are the
+same three lines as every other experiment's notebook (checked by the first test), and
+their experiments run quick in tests/test_lessons.py; executing them here too doubled
+those minutes (121 s for all the notebooks against a 3.5 min suite)."""
+import os
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+from scripts.lessons.notebooks import all_notebooks, with_parameters
+from tests.test_lessons import SLOW
+
+FOLDER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs",
+                      "notebooks")
+
+
+def test_the_stored_notebooks_are_the_generators():
+    stored = sorted(f for f in os.listdir(FOLDER) if f.endswith(".ipynb"))
+    made = all_notebooks()
+    assert stored == sorted(made), "run: python -m scripts.lessons.notebooks"
+    for name, nb in made.items():
+        on_disk = nbformat.read(os.path.join(FOLDER, name), as_version=4)
+        assert [(c.cell_type, c.source) for c in on_disk.cells] == \
+            [(c.cell_type, c.source) for c in nb.cells], name
+
+
+@pytest.fixture(scope="module")
+def kernel():
+    """One kernel for every notebook (a kernel a notebook would cost seconds each)."""
+    from jupyter_client.manager import start_new_kernel
+    km, kc = start_new_kernel(kernel_name="python3")
+    yield km, kc
+    kc.stop_channels()
+    km.shutdown_kernel(now=True)
+
+
+@pytest.mark.slow
+def test_every_notebook_runs_quick(kernel):
+    km, kc = kernel
+    failures, pictures = [], 0
+    for name in sorted(os.listdir(FOLDER)):
+        if not name.endswith(".ipynb") or name[:-len(".ipynb")] in SLOW:
+            continue
+        nb = with_parameters(nbformat.read(os.path.join(FOLDER, name), as_version=4), True)
+        client = NotebookClient(nb, km=km, timeout=600, allow_errors=False)
+        client.kc = kc
+        try:
+            client.execute(cleanup_kc=False)
+        except Exception as e:  # noqa: BLE001 - every failing notebook is listed
+            failures.append(f"{name}: {type(e).__name__}: {str(e)[-300:]}")
+            continue
+        outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
+        assert not [o for o in outputs if o.output_type == "error"], name
+        for o in outputs:
+            svg = o.get("data", {}).get("image/svg+xml")
+            if svg:
+                pictures += 1
+                assert 'class="node' in svg and "<svg" in svg, name
+        text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
+        if name != "search-pictures.ipynb":
+            assert "material:" in text and "package:" in text, name
+    assert not failures, "\n".join(failures)
+    assert pictures >= 4  # search-pictures' three, textbook-trees', search-windows' one
