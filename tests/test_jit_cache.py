@@ -90,6 +90,18 @@ def test_cache_off_writes_nothing(tmp_path, monkeypatch):
     assert files(tmp_path) == []
 
 
+@needs_numba
+def test_each_version_of_the_sources_has_its_own_folder(tmp_path, monkeypatch):
+    """Two checkouts of different versions on one machine must not overwrite each
+    other's cached kernels: the folder names the sources' stamp."""
+    from agents.board.bitboard import popcount
+    monkeypatch.setenv(jit.CACHE_ENV, str(tmp_path))
+    locator = jit._ProjectLocator(popcount.py_func, popcount.py_func.__code__.co_filename)
+    path = locator.get_cache_path()
+    assert path.startswith(os.path.join(jit.cache_dir(), jit.sources_stamp()[:16] + os.sep))
+    assert path.endswith(os.path.join("agents", "board"))
+
+
 def kernels():
     """Every numba kernel defined in the package's modules: {py_func: dispatcher}."""
     found = {}

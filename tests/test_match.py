@@ -344,3 +344,50 @@ def test_play_quits_on_q_and_rejects_bad_agent(tmp_path, capsys):
     with pytest.raises(SystemExit) as exc:
         play_mod.main(["nope"])
     assert exc.value.code == 2 and "unknown agent 'nope'" in capsys.readouterr().err
+
+
+def test_kaggle_builtins_play_the_same_moves_with_the_tabled_helpers():
+    """The built-ins' stand-ins for kaggle's ``is_win`` and ``play``
+    (scripts.arena.loading) answer as kaggle's own on seeded random boards (floating
+    stones and full columns included), and ``negamax`` plays the same columns with them
+    (the same seed: the same draws)."""
+    import random
+    import types
+    kaggle = pytest.importorskip("kaggle_environments.envs.connectx.connectx")
+    from agents.players.base import Struct
+    from scripts.arena.loading import _play, _seeded_builtin, _tabled_is_win
+    is_win = _tabled_is_win(kaggle.is_win)
+    rng = random.Random(4)
+    checked = 0
+    for _ in range(400):
+        rows, columns, inarow = rng.choice([(6, 7, 4), (5, 6, 4), (4, 5, 3), (7, 8, 5), (3, 3, 3)])
+        config = Struct(rows=rows, columns=columns, inarow=inarow)
+        board = [rng.choice([0, 0, 1, 2]) for _ in range(rows * columns)]
+        for col in range(columns):
+            for mark in (1, 2):
+                if not any(board[col + r * columns] == 0 for r in range(rows)):
+                    with pytest.raises(ValueError):
+                        kaggle.is_win(board, col, mark, config, False)
+                    with pytest.raises(ValueError):
+                        is_win(board, col, mark, config, False)
+                    continue
+                assert is_win(board, col, mark, config, False) == \
+                    kaggle.is_win(board, col, mark, config, False)
+                mine, theirs = list(board), list(board)
+                _play(mine, col, mark, config)
+                kaggle.play(theirs, col, mark, config)
+                assert mine == theirs
+                checked += 1
+    assert checked > 3000
+    fn = kaggle.agents["negamax"]
+    namespace = dict(fn.__globals__, choice=random.Random(9).choice)
+    original = types.FunctionType(fn.__code__, namespace, fn.__name__, fn.__defaults__,
+                                  fn.__closure__)
+    tabled = _seeded_builtin("negamax", 9)
+    config = Struct(rows=6, columns=7, inarow=4)
+    for moves in ("", "4", "4453", "445362", "1234567", "44444433"):
+        board = [0] * 42
+        for i, ch in enumerate(moves):
+            kaggle.play(board, int(ch) - 1, 1 + i % 2, config)
+        obs = Struct(board=board, mark=1 + len(moves) % 2)
+        assert tabled(obs, config) == original(obs, config), moves

@@ -8,7 +8,9 @@ Every kernel in the package is decorated with :func:`njit` from here, never with
   source files, in a user cache directory (``$CONNECTX_NUMBA_CACHE``, else
   ``$XDG_CACHE_HOME/connectx/numba`` or ``~/.cache/connectx/numba``;
   ``CONNECTX_NUMBA_CACHE=0`` turns it off), so a second process starts in well under
-  a second. A submission file runs its code from strings: never cached. The cache of
+  a second. Each version of the kernel sources has its own folder there (the first 16
+  hex digits of :func:`sources_stamp`), so checkouts of different versions never evict
+  each other's kernels; the folders of old versions can be deleted at any time. A submission file runs its code from strings: never cached. The cache of
   every kernel is keyed by a hash of *all* the package's kernel sources (numba alone
   would only see the kernel's own file, and a kernel compiled against an older version
   of a kernel it calls, from another file, must never be loaded), by the Python and
@@ -100,7 +102,11 @@ if HAVE_NUMBA:
         def __init__(self, py_func, py_file):
             self._lineno = py_func.__code__.co_firstlineno
             rel = os.path.relpath(os.path.dirname(os.path.abspath(py_file)), _ROOT)
-            self._cache_path = os.path.join(cache_dir(), rel)
+            # one folder a version of the sources: two checkouts (or versions) of the
+            # package on one machine would otherwise overwrite each other's index files
+            # at every start, and each process would compile again (seen: 8-16 s of CPU
+            # a perfect agent with five worktrees sharing ~/.cache, 0.8 s when kept)
+            self._cache_path = os.path.join(cache_dir(), sources_stamp()[:16], rel)
 
         def get_cache_path(self):
             return self._cache_path

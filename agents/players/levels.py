@@ -31,13 +31,14 @@ from agents.board.reference import ref_lines
 
 SKILL_MAX = 20
 RANDOM_UNTIL = 5  # the levels below this play some random moves
-T_TOP, T_DECAY = 1.0, 0.9  # the softmax temperature at level 0 and its factor a level
+T_TOP, T_DECAY = 2.0, 0.9  # the softmax temperature at level 0 and its factor a level
 ANALYSIS_SHARE = 0.6  # of the plain budget, for the exact analysis of every column
-# the elo scale: (level, rating) fitted by ``connectx bench levels --games 4 --workers 2
-# --time 0.2`` on 2026-11-26 (264 games, docs/benchmarks.md), with kaggle's negamax at
-# ANCHOR_ELO; elo=E plays at the level of rating E, interpolated
+# the elo scale: (level, rating) fitted by ``connectx bench levels --games 10 --workers 2
+# --time 0.2 --score-positions 200 --probes 12.5`` on 2026-11-26 (660 games, T_TOP 2.0,
+# docs/judging.md), with kaggle's negamax at ANCHOR_ELO; elo=E plays at the level of
+# rating E, interpolated
 ANCHOR_ELO = 1000.0
-ELO_OF_LEVEL = ((0, 413.0), (5, 1147.0), (10, 1348.0), (15, 1471.0), (20, 1632.0))
+ELO_OF_LEVEL = ((0, 405.0), (5, 926.0), (10, 1037.0), (15, 1370.0), (20, 1798.0))
 
 
 def random_share(level):
