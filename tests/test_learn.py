@@ -116,7 +116,7 @@ def test_policy_agent_masks_full_columns_and_checks_the_board(tmp_path):
 def test_policy_agent_tactics_win_now(tmp_path):
     net = small_net()
     net.params["policy_b"][:] = 0
-    net.params["policy_b"][0] = 1e4  # the policy wants column 0
+    net.params["policy_b"][0] = 1e4  # the policy wants column 0 (or 6: the mirror image)
     path = tmp_path / "net.npz"
     path.write_bytes(network_bytes(net))
     board = [0] * 42
@@ -125,7 +125,7 @@ def test_policy_agent_tactics_win_now(tmp_path):
     for c in (4, 5, 6):
         board[c + 7 * 4] = 2
     cfg = {"rows": 6, "columns": 7, "inarow": 4}
-    assert agents.make("policy", file=str(path))({"board": board, "mark": 1}, cfg) == 0
+    assert agents.make("policy", file=str(path))({"board": board, "mark": 1}, cfg) in (0, 6)
     assert agents.make("policy", file=str(path), tactics=True)({"board": board, "mark": 1},
                                                                cfg) == 3
 
@@ -217,3 +217,19 @@ def test_plain_tactic_equals_the_kernel():
             finally:
                 jit.is_compiled = saved
             assert got == want, (board, mark)
+
+
+@pytest.mark.parametrize("args,word", [
+    (["--config", "rows=4,columns=5,inarow=9"], "no line of 9"),
+    (["--config", "rows=9,columns=9,inarow=4"], "64"),
+    (["--config", "rows=4,columns=5,inarow=3", "--judge", "missing.npz"], "missing.npz"),
+    (["--mode", "chess"], "chess"),
+])
+def test_learn_command_bad_input_is_one_line(args, word, capsys, tmp_path):
+    from scripts.commands.learn import main
+    with pytest.raises(SystemExit) as e:
+        main(args + ["--out", str(tmp_path)])
+    assert e.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 or "usage" in err
+    assert word in err

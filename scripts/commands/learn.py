@@ -27,7 +27,7 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
     ap.add_argument("--out", default=".", metavar="DIR",
                     help="folder of net.npz, curve.png, record.json (default: this one)")
     ap.add_argument("--positions", type=positive_int_arg, default=None,
-                    help="labelled positions in all (default 60000 on 7x6)")
+                    help="labelled positions in all (default 24000)")
     ap.add_argument("--steps", type=positive_int_arg, default=None,
                     help="optimiser steps in all (default 6000)")
     ap.add_argument("--rounds", type=positive_int_arg, default=2,
@@ -44,8 +44,11 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
     ap.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = ap.parse_args(argv)
     cfg = board_shape(ap, args.config)
-    for module in ("jax", "optax", "matplotlib"):
-        require(module, "connectx learn")
+    try:
+        for module in ("jax", "optax", "matplotlib"):
+            require(module, "connectx learn")
+    except ValueError as e:
+        ap.error(str(e))
 
     from scripts.learn.run import plan_for, run
     try:

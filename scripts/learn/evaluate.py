@@ -6,22 +6,21 @@ The learner plays the pure policy: the legal column of highest logit, no search.
 """
 import numpy as np
 
-from agents.players.network import features, forward, masked_logits
+from agents.players.network import policy_logits
 from agents.solver.labels import STAGES
 
 
 def greedy(params, planes):
-    """The policy's column on each of ``planes`` (the highest legal logit, lowest column
-    among equal ones)."""
-    logits, _ = forward(params, features(planes))
-    return masked_logits(logits, planes).argmax(axis=1)
+    """The policy's column on each of ``planes`` (the highest legal logit of
+    :func:`agents.players.network.policy_logits`, lowest column among equal ones): the
+    ``policy`` agent's move."""
+    return policy_logits(params, planes)[0].argmax(axis=1)
 
 
 def sampled(params, planes, rng):
     """A column drawn from the policy's softmax on each of ``planes`` (int64; column 0
     where the board is full)."""
-    logits, _ = forward(params, features(planes))
-    logits = masked_logits(logits, planes)
+    logits = policy_logits(params, planes)[0]
     none = ~np.isfinite(logits).any(axis=1)
     logits[none] = 0.0
     p = np.exp(logits - logits.max(axis=1, keepdims=True))

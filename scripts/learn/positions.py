@@ -45,6 +45,8 @@ class Task:
     database: bool = True
 
 
+# duplicates: scripts.tools.dataset keeps its labelling solver the same way; the two
+# rooms (tools, learn) may not import each other, and the six lines are the solver's setup
 def solver_for(rows, columns, inarow, database=True):
     """This thread's solver for the board (kept between tasks: its table stays warm)."""
     from agents.solver.database import attach

@@ -36,7 +36,10 @@ def run(cfg, plan, seed, out, judge=None, workers=2, progress=None, log=None, co
     The labelling processes are forked before JAX starts (JAX's threads and fork do not
     mix), and kept for the whole run (their solvers' tables stay warm)."""
     from agents.players.network import save_network
-    pool = ProcessPoolExecutor(workers, mp_context=fork_context()) if workers > 1 else None
+    pool = None
+    if workers > 1:
+        pool = ProcessPoolExecutor(workers, mp_context=fork_context())
+        list(pool.map(abs, range(workers)))  # the processes start now, before JAX's threads
     try:
         from scripts.learn.model import ARCHITECTURE, to_network
         from scripts.learn.teacher import train

@@ -32,7 +32,7 @@ class Plan:
     """What a teacher run does: the sizes of its rounds and its training."""
     positions: int = 24000          # labelled positions in all (before mirror images)
     rounds: int = 2                 # rounds of labelling then training
-    steps: int = 4000               # optimiser steps in all
+    steps: int = 6000               # optimiser steps in all
     batch: int = 128
     learning_rate: float = 2e-3
     temperature: float = 1.0        # the policy target's softmax of scores
