@@ -16,6 +16,7 @@ AGENTS = {
     "tutorial": "agents.players.baselines:TutorialAgent",  # the Kaggle tutorial's agent, pure Python
     "mcts": "agents.players.mcts:MCTSAgent",
     "perfect": "agents.players.perfect:PerfectAgent",  # exact solver + book, alphabeta fallback
+    "policy": "agents.players.policy:PolicyAgent",  # a network of connectx learn (file=net.npz)
 }
 
 # Agents for the seed lessons' other games (not ConnectX players): make() builds them,

@@ -21,3 +21,17 @@ def read_resource(name):
         raise FileNotFoundError(f"agents resource {name!r} not found at {path}")
     with open(path, "rb") as f:
         return f.read()
+
+
+def read_file(path):
+    """Bytes of a user's file ``path`` that an agent option names (a network of
+    ``connectx learn``): in a generated submission file, the resource embedded under the
+    file's base name (the bundler embeds it from the agent's ``RESOURCE_PATHS``); else
+    the file itself. ``FileNotFoundError`` names the path."""
+    name = os.path.basename(path)
+    if name in EMBEDDED:
+        return EMBEDDED[name]
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"no file {path!r}")
+    with open(path, "rb") as f:
+        return f.read()

@@ -25,6 +25,7 @@ SUBCOMMANDS = {
     "build": "write the one-file Kaggle submission (main.py)",
     "validate": "play a submission file the way Kaggle does",
     "dataset": "a labelled set: positions from play, every column's exact score",
+    "learn": "train a policy/value network (numpy .npz), its curve and record",
     "fuzz": "random configurations and positions: no failure allowed",
     "lessons": "the seed material's experiments beside its figures",
     "serve": "play and analyse in the browser (a local web server)",

@@ -206,11 +206,12 @@ def choose_resources(player, modules, data_dir=DATA_DIR):
     return tuple(named), why or "none declared or named"
 
 
-def load_resources(names, data_dir=DATA_DIR):
-    """``{name: bytes}`` of the resources, read from ``data_dir``."""
+def load_resources(names, data_dir=DATA_DIR, paths=None):
+    """``{name: bytes}`` of the resources, read from ``paths[name]`` (a user's file an
+    option names: the agent's ``RESOURCE_PATHS``) or else from ``data_dir``."""
     out = {}
     for name in names:
-        path = os.path.join(data_dir, name)
+        path = (paths or {}).get(name) or os.path.join(data_dir, name)
         if os.path.basename(name) != name or not os.path.isfile(path):
             raise BuildError(f"resource {name!r} not found at {path}")
         with open(path, "rb") as f:
@@ -362,7 +363,7 @@ def build(agent_name=None, options=None, root=ROOT, data_dir=DATA_DIR, check_opt
     if names and RESOURCE_MODULE not in modules:
         raise BuildError(f"agent {agent_name!r} needs resources {names} ({why}) but does not "
                          f"import {RESOURCE_MODULE}, the only way to read them")
-    resources = load_resources(names, data_dir)
+    resources = load_resources(names, data_dir, getattr(player, "RESOURCE_PATHS", None))
     text = render(agent_name, options, modules, resources)
     check_last_callable(text)
     return Bundle(agent_name, options, modules, external, resources, text, why)

@@ -65,12 +65,15 @@ ROOMS = {
     "scripts.cli": ("scripts.args",),
     # the thin mains, one a command (``database build``'s work is the tool database_build); the
     # benchmarks; the tools
-    "scripts.commands": TOOLS + ("scripts.server", "scripts.tools", "scripts.lessons"),
+    "scripts.commands": TOOLS + ("scripts.server", "scripts.tools", "scripts.lessons",
+                                 "scripts.learn"),
     # the benchmarks: bench analysis --page times the browser app's own requests
     "scripts.bench": TOOLS + ("scripts.server",),
     "scripts.tools": TOOLS,
     # the lessons' experiments, their terminal games and one-lesson scripts
     "scripts.lessons": TOOLS,
+    # connectx learn's work: labelled positions, the JAX network, training, the run's files
+    "scripts.learn": TOOLS,
 }
 
 

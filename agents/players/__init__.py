@@ -7,5 +7,7 @@ validation, the ``agent(obs, config) -> int`` protocol), thin over :mod:`agents.
 * :mod:`~agents.players.lookahead`: ``minimax`` and ``alphabeta``;
 * :mod:`~agents.players.mcts`: ``mcts``;
 * :mod:`~agents.players.perfect`: ``perfect`` (book, exact solver, traps);
+* :mod:`~agents.players.network` and :mod:`~agents.players.policy`: the network of
+  ``connectx learn`` (its file, its numpy forward pass) and ``policy``, the player over it;
 * :mod:`~agents.players.warmup`: compiling kernels in a background thread.
 """

@@ -10,7 +10,8 @@ PACKAGE = "connectx-search"
 
 EXTRAS = {"kaggle_environments": ("kaggle-environments", "games"),
           "matplotlib": ("matplotlib", "games"),
-          "distributed": ("dask[distributed]", "cluster")}
+          "distributed": ("dask[distributed]", "cluster"),
+          "jax": ("jax", "learn"), "optax": ("optax", "learn")}
 
 
 def require(module, feature):

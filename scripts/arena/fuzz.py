@@ -33,8 +33,9 @@ from agents.players.base import Struct
 from scripts.arena.specs import (MatchConfig, config_struct, parse_match_config,
                                  parse_spec)
 
-# Agents that are not ConnectX players or have no time management of their own.
-EXCLUDED = {"tutorial"}
+# Agents that are not ConnectX players or have no time management of their own, and
+# agents that need a file (policy: a network of connectx learn, for one board).
+EXCLUDED = {"tutorial", "policy"}
 ACT_TIMEOUTS = (0.1, 0.2, 0.5, 1.0, 2.0)
 STATUSES = ("ERROR", "INVALID", "TIMEOUT")  # the report's columns
 

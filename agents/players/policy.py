@@ -1,0 +1,90 @@
+"""``policy``: the network of ``connectx learn`` as a player (numpy forward pass,
+:mod:`agents.players.network`): the legal column of highest logit, no search.
+
+    agents.make("policy", file="net.npz")                 # the pure policy
+    agents.make("policy", file="net.npz", tactics=True)   # win now / block first
+
+A generated Kaggle file embeds the network (the agent's ``RESOURCE_PATHS``; read back
+by :func:`agents.resources.read_file`), so the file runs without the ``.npz`` beside it.
+"""
+import os
+
+from agents.players.base import Agent, boolean, checks_units, warmup_option
+from agents.players.network import planes_of_grid, read_network
+from agents.resources import read_file
+
+
+def network_file(value):
+    """The ``file`` option: a non-empty path (the network is read by the agent)."""
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"option file must be the path of a network .npz (connectx learn), "
+                         f"got {value!r}")
+    return value
+
+
+class PolicyAgent(Agent):
+    """The legal column of highest policy logit (the lowest column among equal ones);
+    with ``tactics`` the package's immediate win, else forced block
+    (:func:`agents.search.tactics.tactical_move`), comes first. ``last``: ``source``
+    (``"policy"`` or ``"tactics"``), ``column``, ``value`` (the network's value of the
+    position for the side to move, -1..1). ``ValueError`` if the file is not a network,
+    or, at a move, if the board is not the network's."""
+
+    name = "policy"
+    OPTIONS = {"file": (network_file, None), "tactics": (boolean("tactics"), False),
+               "warmup": warmup_option()}
+
+    def __init__(self, **options):
+        super().__init__(**options)
+        if self.file is None:
+            raise ValueError("agent 'policy' needs option file=PATH: a network .npz written "
+                             "by connectx learn")
+        try:
+            data = read_file(self.file)
+        except OSError as e:
+            raise ValueError(f"agent 'policy': cannot read network {self.file!r}: "
+                             f"{getattr(e, 'strerror', None) or e}") from None
+        self.net = read_network(data, repr(self.file))
+        # the bundler embeds the file under its base name (agents.resources.read_file)
+        self.RESOURCES = (os.path.basename(self.file),)
+        self.RESOURCE_PATHS = {self.RESOURCES[0]: self.file}
+
+    def ready_to_move(self, grid, heights, mark, cfg):
+        return True  # numpy, and the tactics in plain Python until their kernel compiled
+
+    def warmup_units(self, cfg):
+        return checks_units(cfg) if self.tactics else checks_units(cfg)[:1]
+
+    def choose(self, grid, heights, mark, cfg, clock):
+        if (cfg.rows, cfg.columns, cfg.inarow) != self.net.config:
+            r, c, k = self.net.config
+            raise ValueError(f"network {self.file!r} plays {c}x{r} boards with {k} in a row, "
+                             f"not {cfg.columns}x{cfg.rows} with {cfg.inarow}")
+        if self.tactics:
+            col = tactic(grid, heights, cfg, mark)
+            if col >= 0:
+                self.last = {"source": "tactics", "column": col}
+                return col
+        logits, value = self.net.evaluate(planes_of_grid(grid, mark, cfg.rows, cfg.columns))
+        col = int(logits[0].argmax())
+        self.last = {"source": "policy", "column": col, "value": float(value[0])}
+        return col
+
+
+def tactic(grid, heights, cfg, mark):
+    """:func:`agents.search.tactics.tactical_move` (win now, else block the opponent's
+    win: the first such column), through its kernel once compiled, else the same rule on
+    the plain-Python reference rules (a Kaggle file's first moves, while it compiles)."""
+    from agents.board.jit import is_compiled
+    from agents.search.tactics import tactical_column, tactical_move
+    if is_compiled(tactical_column):
+        return tactical_move(grid, heights, cfg, mark)
+    from agents.board.reference import ref_drop, ref_winner
+    board = [int(v) for v in grid]
+    legal = [c for c in range(cfg.columns) if heights[c] < cfg.rows]
+    for who in (mark, 3 - mark):
+        for c in legal:
+            if ref_winner(ref_drop(board, c, who, cfg.rows, cfg.columns), cfg.rows, cfg.columns,
+                          cfg.inarow) == who:
+                return c
+    return -1

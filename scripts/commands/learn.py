@@ -1,0 +1,118 @@
+"""``connectx learn``: train a small policy/value network for any board and write it, its
+learning curve and a JSON record of the run (the work: :mod:`scripts.learn`).
+
+    connectx learn                                   # 7x6, teacher, into the current folder
+    connectx learn --out runs/teacher --seed 1
+    connectx learn --config rows=4,columns=5,inarow=3 --positions 3000 --steps 600 --out small
+
+Mode ``teacher`` (the default): supervised on positions the learner meets in games
+against graded opponents, every column labelled by the exact solver
+(:mod:`scripts.learn.teacher`). The network plays as ``policy:file=DIR/net.npz``.
+Needs the ``learn`` extra (JAX, Optax, matplotlib).
+"""
+import sys
+import time
+
+from scripts.args import (ArgumentParser, add_config_argument, add_seed_argument, board_shape,
+                          positive_int_arg, progress_bar, require)
+
+
+def main(argv=None, prog="python -m scripts.commands.learn"):
+    ap = ArgumentParser(prog=prog, description="Train a policy/value network (numpy .npz), "
+                        "with its learning curve (PNG) and a JSON record of the run.")
+    add_config_argument(ap, board_only=True)
+    ap.add_argument("--mode", choices=("teacher",), default="teacher",
+                    help="teacher: supervised on solver-labelled positions (default)")
+    add_seed_argument(ap, "the games and the network")
+    ap.add_argument("--out", default=".", metavar="DIR",
+                    help="folder of net.npz, curve.png, record.json (default: this one)")
+    ap.add_argument("--positions", type=positive_int_arg, default=None,
+                    help="labelled positions in all (default 24000)")
+    ap.add_argument("--steps", type=positive_int_arg, default=None,
+                    help="optimiser steps in all (default 6000)")
+    ap.add_argument("--rounds", type=positive_int_arg, default=2,
+                    help="rounds of labelling then training (default 2)")
+    ap.add_argument("--eval-games", type=positive_int_arg, default=None,
+                    help="games against each evaluation opponent at each point of the curve")
+    ap.add_argument("--judge", metavar="FILE", default=None,
+                    help="labelled set of the good-move rates (default: the shipped 7x6 set "
+                         "on 7x6, none on other boards); its positions are never trained on")
+    ap.add_argument("--workers", type=positive_int_arg, default=2,
+                    help="processes labelling positions (default 2)")
+    ap.add_argument("--no-database", action="store_true",
+                    help="label without the installed opening database (7x6: slower)")
+    ap.add_argument("--no-progress", action="store_true", help="no progress bar")
+    args = ap.parse_args(argv)
+    cfg = board_shape(ap, args.config)
+    try:
+        for module in ("jax", "optax", "matplotlib"):
+            require(module, "connectx learn")
+    except ValueError as e:
+        ap.error(str(e))
+
+    from scripts.learn.run import plan_for, run
+    try:
+        plan = plan_for(cfg, args.positions, args.steps, args.rounds, args.eval_games,
+                        not args.no_database)
+        judge = _judge(cfg, args.judge)
+    except ValueError as e:
+        ap.error(str(e))
+    bar = _Bar(not args.no_progress)
+    command = "connectx learn " + " ".join(sys.argv[1:] if argv is None else argv)
+    try:
+        paths, record = run(cfg, plan, args.seed, args.out, judge, args.workers, bar,
+                            None if args.no_progress else _log, command)
+    except OSError as e:
+        ap.error(f"{args.out}: {e.strerror or e}")
+    finally:
+        bar.close()
+    last = record["curve"][-1]
+    rates = ", ".join(f"{o} {v['score']:.2f}" for o, v in last["win_rates"].items())
+    print(f"{paths[0]}: {record['board']} network, {record['seconds'] / 60:.1f} min; "
+          f"score as a pure policy against {rates}"
+          + (f"; good moves {last['good']['all']:.3f}" if "good" in last else ""))
+    print(f"curve: {paths[1]}; record: {paths[2]}; play it as policy:file={paths[0]}")
+    return 0
+
+
+def _judge(cfg, path):
+    from agents.solver.labels import load_labels
+    if path is None:
+        if tuple(cfg) != (6, 7, 4):
+            return None
+        from scripts.arena.judging import DEFAULT_SET
+        path = DEFAULT_SET
+    labelled = load_labels(path)
+    if labelled.config != tuple(cfg):
+        raise ValueError(f"--judge {path} is a set of {labelled.columns}x{labelled.rows} "
+                         f"with {labelled.inarow} in a row, not of the board learned")
+    return labelled
+
+
+def _log(text):
+    print(f"[{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
+
+
+class _Bar:
+    """``progress(kind, done, total)``: one tqdm bar a kind of work."""
+
+    def __init__(self, enabled):
+        self.enabled, self.kind, self.bar = enabled, None, None
+
+    def __call__(self, kind, done, total):
+        if not self.enabled:
+            return
+        if kind != self.kind:
+            self.close()
+            self.kind, self.bar = kind, progress_bar(total, kind, "")
+        if self.bar is not None:
+            self.bar.update(done - self.bar.n)
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
+        self.bar = None
+
+
+if __name__ == "__main__":
+    sys.exit(main())

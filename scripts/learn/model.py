@@ -1,0 +1,94 @@
+"""The network of :mod:`agents.players.network` in JAX, for training: the same
+arrays by the same names, the same forward pass (``jax.lax.conv_general_dilated``
+where the agent has its numpy ``conv_same``; ``tests/test_learn.py`` checks that the two
+agree), its initialisation, the teacher's loss and an Optax step.
+
+Nothing here is imported by the agents or a Kaggle file (JAX is the ``learn`` extra).
+"""
+import functools
+
+import numpy as np
+
+from agents.players.network import Network, shapes
+
+# the default architecture of connectx learn: four 3x3 convolutions of 32 channels (64
+# channels cost 3x the time a step on this 2-core machine: 0.37 against 0.12 s a batch of
+# 256, load 7)
+ARCHITECTURE = {"trunk": [32, 32, 32, 32], "kernel": 3, "value_hidden": 32}
+
+
+def init_params(rows, columns, architecture, seed):
+    """He-normal weights and zero biases (float32 numpy arrays by name), seeded."""
+    rng = np.random.default_rng(seed)
+    params = {}
+    for name, shape in shapes(rows, columns, architecture).items():
+        if name.endswith("_b"):
+            params[name] = np.zeros(shape, dtype=np.float32)
+        else:
+            fan_in = int(np.prod(shape[:-1]))
+            scale = np.sqrt(2.0 / fan_in) if name != "value2_w" else np.sqrt(1.0 / fan_in)
+            params[name] = (rng.standard_normal(shape) * scale).astype(np.float32)
+    params["policy_w"] *= 0.1  # a nearly uniform first policy
+    return params
+
+
+def forward(params, x):
+    """``(logits, value)`` of ``params`` (jax or numpy arrays by name) on ``x`` (n,
+    rows, columns, 4): :func:`agents.players.network.forward` in JAX."""
+    import jax
+    import jax.numpy as jnp
+    h = x
+    i = 0
+    while f"trunk{i}_w" in params:
+        h = jax.lax.conv_general_dilated(h, params[f"trunk{i}_w"], (1, 1), "SAME",
+                                         dimension_numbers=("NHWC", "HWIO", "NHWC"))
+        h = jax.nn.relu(h + params[f"trunk{i}_b"])
+        i += 1
+    h = h.reshape(h.shape[0], -1)
+    logits = h @ params["policy_w"] + params["policy_b"]
+    hidden = jax.nn.relu(h @ params["value1_w"] + params["value1_b"])
+    value = jnp.tanh(hidden @ params["value2_w"] + params["value2_b"])[:, 0]
+    return logits, value
+
+
+def loss_fn(params, x, legal, target, value, value_weight=1.0):
+    """The teacher's loss: cross-entropy of the policy (full columns masked) against the
+    distribution ``target`` (n, columns), plus ``value_weight`` times the squared error of
+    the value against ``value`` (n,) in -1..1. Returns ``(loss, (policy loss, value
+    loss))``."""
+    import jax
+    import jax.numpy as jnp
+    logits, v = forward(params, x)
+    logits = jnp.where(legal, logits, -1e9)
+    logp = jax.nn.log_softmax(logits)
+    policy = -jnp.mean(jnp.sum(target * jnp.where(legal, logp, 0.0), axis=-1))
+    vloss = jnp.mean((v - value) ** 2)
+    return policy + value_weight * vloss, (policy, vloss)
+
+
+def optimiser(learning_rate, steps, weight_decay=1e-4):
+    """AdamW with a cosine decay of ``learning_rate`` over ``steps`` (Optax)."""
+    import optax
+    schedule = optax.cosine_decay_schedule(learning_rate, max(1, steps), alpha=0.05)
+    return optax.adamw(schedule, weight_decay=weight_decay)
+
+
+@functools.lru_cache(maxsize=8)
+def train_step(opt, value_weight):
+    """A jitted ``step(params, state, x, legal, target, value) -> (params, state, loss,
+    policy loss, value loss)`` of the optimiser ``opt``."""
+    import jax
+    import optax
+
+    def step(params, state, x, legal, target, value):
+        (loss, (pl, vl)), grads = jax.value_and_grad(loss_fn, has_aux=True)(
+            params, x, legal, target, value, value_weight)
+        updates, state = opt.update(grads, state, params)
+        return optax.apply_updates(params, updates), state, loss, pl, vl
+    return jax.jit(step)
+
+
+def to_network(params, rows, columns, inarow, architecture, made=None):
+    """The :class:`agents.players.network.Network` of trained ``params``."""
+    return Network(rows, columns, inarow, architecture,
+                   {k: np.asarray(v, dtype=np.float32) for k, v in params.items()}, made)

@@ -1,0 +1,156 @@
+"""The teacher's positions: the positions a learner meets in its games against graded
+opponents, each labelled with every column's exact score by the solver.
+
+A :class:`Task` plays ``boards`` games at a time on the batched environment
+(:class:`agents.envs.boards.Boards`, seat drawn at each reset) against a kernel
+opponent (``random``, ``onestep``, ``rules``, ``alphabeta:depth=D``) or itself
+(``"self"``: the learner plays both sides), until ``positions`` distinct positions
+have been seen. At each of the learner's turns the position is labelled
+(:meth:`agents.solver.solver.Solver.analyze`, with the installed opening database on
+7x6) and the learner moves:
+
+* ``"teacher"``: a best column (uniform among them), or with probability ``noise`` a
+  uniformly random legal column: a strong player's mistakes;
+* ``"net"``: a column drawn from the network's softmax (full columns masked), or with
+  probability ``noise`` a random one: the positions the learner itself reaches.
+
+The result is ``(planes, scores)``: uint8 ``(n, rows, columns, 2)`` (the side to
+move's stones, the opponent's; the format of :mod:`agents.solver.labels`) and int16
+``(n, columns)`` (the solver's scale, :data:`agents.solver.labels.FULL` for a full
+column). Everything from the task's seed: the same task, the same positions.
+"""
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+
+from agents.solver.labels import FULL
+
+TT_BITS = 22  # the labelling solver's table (32 MiB a process)
+_LOCAL = threading.local()
+
+
+@dataclass(frozen=True)
+class Task:
+    rows: int
+    columns: int
+    inarow: int
+    opponent: str       # a kernel opponent's spec, or "self"
+    learner: str        # "teacher" or "net"
+    noise: float
+    boards: int
+    positions: int
+    seed: int
+    net: bytes = b""    # the network's .npz bytes (learner "net")
+    database: bool = True
+
+
+# duplicates: scripts.tools.dataset keeps its labelling solver the same way; the two
+# rooms (tools, learn) may not import each other, and the six lines are the solver's setup
+def solver_for(rows, columns, inarow, database=True):
+    """This thread's solver for the board (kept between tasks: its table stays warm)."""
+    from agents.solver.database import attach
+    from agents.solver.solver import Solver
+    key = (rows, columns, inarow, database)
+    cached = getattr(_LOCAL, "solver", None)
+    if cached is None or cached[0] != key:
+        s = Solver(rows, columns, inarow, TT_BITS)
+        attach(s, database)
+        _LOCAL.solver = cached = (key, s)
+    return cached[1]
+
+
+def label(solver, grid, mark, cfg):
+    """The exact score of every column of Kaggle's flat ``grid`` with ``mark`` to move."""
+    from agents.solver.position import Position
+    p = Position.from_grid(grid, cfg[0], cfg[1], cfg[2], mark)
+    return np.array(solver.analyze(p), dtype=np.int16)
+
+
+def play_and_label(task):
+    """``(planes, scores)`` of ``task`` (module docstring)."""
+    from agents.envs.boards import Boards
+    from agents.players.network import read_network
+    from scripts.learn.evaluate import sampled
+    cfg = (task.rows, task.columns, task.inarow)
+    rng = np.random.default_rng(task.seed)
+    boards = Boards(task.boards, *cfg, opponent=None if task.opponent == "self" else task.opponent,
+                    seat="random")
+    boards.seed(task.seed)
+    boards.reset()
+    solver = solver_for(*cfg, task.database)
+    net = read_network(task.net) if task.learner == "net" else None
+    seen = {}
+    steps = 0
+    most_steps = 4 * task.positions + 100  # a board too small to give that many positions
+    while len(seen) < task.positions and steps < most_steps:
+        steps += 1
+        obs = boards.obs.astype(np.uint8)
+        live = ~boards.terminated
+        scores = np.full((boards.n, task.columns), FULL, dtype=np.int16)
+        for b in np.flatnonzero(live):
+            key = obs[b].tobytes()
+            if key not in seen:
+                seen[key] = (obs[b].copy(), label(solver, boards.grid[b], boards.to_move(b), cfg))
+            scores[b] = seen[key][1]
+        actions = np.zeros(boards.n, dtype=np.int64)
+        legal = boards.mask.astype(bool)
+        drawn = sampled(net.params, obs, rng) if net is not None else None
+        for b in np.flatnonzero(live):
+            cols = np.flatnonzero(legal[b])
+            if rng.random() < task.noise:
+                actions[b] = rng.choice(cols)
+            elif net is None:
+                s = scores[b]
+                actions[b] = rng.choice(np.flatnonzero(s == s[cols].max()))
+            else:
+                actions[b] = drawn[b]
+        boards.step(actions)
+    items = list(seen.values())[:task.positions]
+    planes = np.array([i[0] for i in items], dtype=np.uint8).reshape(-1, *cfg[:2], 2)
+    scores = np.array([i[1] for i in items], dtype=np.int16).reshape(-1, task.columns)
+    return planes, scores
+
+
+def mirrored(planes, scores):
+    """Each position and its mirror image (columns reversed): twice the positions."""
+    return (np.concatenate([planes, planes[:, :, ::-1]]),
+            np.concatenate([scores, scores[:, ::-1]]))
+
+
+def merge(parts, exclude=()):
+    """One ``(planes, scores)`` of ``parts`` without repeats, and without the positions
+    whose planes' bytes are in ``exclude`` (a held-out judge set, mirror images included)."""
+    seen = set(exclude)
+    keep_p, keep_s = [], []
+    for planes, scores in parts:
+        for i in range(len(planes)):
+            key = planes[i].tobytes()
+            if key not in seen:
+                seen.add(key)
+                keep_p.append(planes[i])
+                keep_s.append(scores[i])
+    if not keep_p:
+        raise ValueError("no positions left to learn from")
+    return np.array(keep_p, dtype=np.uint8), np.array(keep_s, dtype=np.int16)
+
+
+def keys_of(planes):
+    """The planes' bytes of each position and of its mirror image (for :func:`merge`)."""
+    return {p.tobytes() for p in planes} | {p[:, ::-1].tobytes() for p in planes}
+
+
+def targets(scores, temperature=1.0):
+    """``(legal, policy, value)`` of labelled ``scores``: bool (n, columns); the policy
+    target, a softmax of the legal columns' scores divided by ``temperature`` (0: uniform
+    over the best columns); the value target, the sign of the best score (+1 the side to
+    move wins, 0 a draw, -1 it loses), float32."""
+    legal = scores != FULL
+    s = np.where(legal, scores.astype(np.float64), -np.inf)
+    best = s.max(axis=1, keepdims=True)
+    if temperature > 0:
+        w = np.exp((s - best) / temperature)
+    else:
+        w = (s == best).astype(np.float64)
+    policy = (w / w.sum(axis=1, keepdims=True)).astype(np.float32)
+    return legal, policy, np.sign(best[:, 0]).astype(np.float32)

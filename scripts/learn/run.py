@@ -1,0 +1,58 @@
+"""One ``connectx learn`` run: its plan for the board, the labelling processes, the
+training, the files it writes (:mod:`scripts.learn.record`)."""
+import platform
+from concurrent.futures import ProcessPoolExecutor
+
+from scripts.arena.pools import fork_context
+from scripts.learn.record import write_run
+from scripts.learn.teacher import Plan
+
+
+def plan_for(cfg, positions=None, steps=None, rounds=2, eval_games=None, database=True):
+    """The teacher's :class:`~scripts.learn.teacher.Plan` for board ``cfg``: the defaults
+    are sized for 7x6 on a 2-core machine (<= 15 minutes); ``ValueError`` for a board the
+    solver cannot label or bad sizes."""
+    from agents.envs.boards import board_config
+    from agents.solver.solver import geometry
+    rows, columns, inarow = cfg
+    board_config(rows, columns, inarow)    # a playable board
+    geometry(rows, columns, inarow)        # ValueError past the solver's 64 bits
+    if inarow > max(rows, columns):
+        raise ValueError(f"no line of {inarow} fits a {columns}x{rows} board: nothing to learn")
+    plan = Plan(rounds=rounds, database=database)
+    if positions is not None:
+        plan.positions = positions
+    if steps is not None:
+        plan.steps = steps
+    if eval_games is not None:
+        plan.eval_games = eval_games
+    if plan.positions < plan.rounds:
+        raise ValueError(f"--positions {plan.positions} is fewer than one a round")
+    return plan
+
+
+def run(cfg, plan, seed, out, judge=None, workers=2, progress=None, log=None, command=None):
+    """Train by ``plan`` on ``cfg`` and write the run into ``out``; ``(paths, record)``.
+    The labelling processes are forked before JAX starts (JAX's threads and fork do not
+    mix), and kept for the whole run (their solvers' tables stay warm)."""
+    from agents.players.network import save_network
+    pool = None
+    if workers > 1:
+        pool = ProcessPoolExecutor(workers, mp_context=fork_context())
+        list(pool.map(abs, range(workers)))  # the processes start now, before JAX's threads
+    try:
+        from scripts.learn.model import ARCHITECTURE, to_network
+        from scripts.learn.teacher import train
+        params, record = train(cfg, plan, seed, judge, pool, progress, log)
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+    rows, columns, inarow = cfg
+    record.update({"board": f"{columns}x{rows}/{inarow}", "rows": rows, "columns": columns,
+                   "inarow": inarow, "seed": seed, "command": command, "workers": workers,
+                   "judge": None if judge is None else {"positions": len(judge),
+                                                        "made": judge.made},
+                   "machine": platform.processor() or platform.machine()})
+    made = {k: record[k] for k in ("mode", "board", "seed", "command", "seconds")}
+    net = to_network(params, rows, columns, inarow, ARCHITECTURE, made)
+    return write_run(out, net, record, save_network), record

@@ -1,0 +1,158 @@
+"""``connectx learn --mode teacher``: a policy/value network trained on positions labelled
+by the exact solver, in rounds.
+
+Round 0 labels the positions of a noisy perfect player (:mod:`scripts.learn.positions`:
+``teacher``) against each opponent of :data:`DATA_OPPONENTS` and itself; every later
+round adds the positions the network itself reaches (``net``: its own policy, sampled)
+against the same opponents. After each round the network trains on everything labelled
+so far (both mirror images), by AdamW on the teacher's loss
+(:func:`scripts.learn.model.loss_fn`): the policy against a softmax of the exact
+scores, the value against the position's win/draw/loss. The positions of the judge's
+labelled set (and their mirror images) are never trained on.
+
+Everything is seeded: the same arguments, the same positions and the same network (up to
+floating-point sums of a different thread count).
+"""
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from scripts.learn.evaluate import good_moves, win_rate
+from scripts.learn.positions import Task, keys_of, merge, mirrored, play_and_label, targets
+
+# (opponent, weight): who the learner's games are against (kernel opponents)
+DATA_OPPONENTS = (("random", 1), ("onestep", 1), ("rules", 1), ("alphabeta:depth=2", 1),
+                  ("alphabeta:depth=4", 2), ("self", 2))
+EVAL_OPPONENTS = ("random", "onestep", "alphabeta:depth=4")
+
+
+@dataclass
+class Plan:
+    """What a teacher run does: the sizes of its rounds and its training."""
+    positions: int = 24000          # labelled positions in all (before mirror images)
+    rounds: int = 2                 # rounds of labelling then training
+    steps: int = 6000               # optimiser steps in all
+    batch: int = 128
+    learning_rate: float = 2e-3
+    temperature: float = 1.0        # the policy target's softmax of scores
+    value_weight: float = 1.0
+    noise: float = 0.25             # the teacher's random moves
+    net_noise: float = 0.1          # the network's random moves (later rounds)
+    boards: int = 64                # games at once in a labelling task
+    eval_games: int = 100           # games against each evaluation opponent
+    evals: int = 5                  # evaluations over the run
+    database: bool = True
+    opponents: tuple = field(default=DATA_OPPONENTS)
+
+
+def round_tasks(cfg, plan, r, seed, net_bytes):
+    """The labelling tasks of round ``r``: its share of the positions split over the
+    opponents by weight (the network plays in rounds after the first)."""
+    share = plan.positions // plan.rounds
+    total = sum(w for _, w in plan.opponents)
+    tasks = []
+    for k, (opponent, w) in enumerate(plan.opponents):
+        n = max(1, share * w // total)
+        learner = "teacher" if r == 0 or k % 2 == 0 else "net"
+        noise = plan.noise if learner == "teacher" else plan.net_noise
+        tasks.append(Task(*cfg, opponent, learner, noise, plan.boards, n,
+                          seed * 1000 + r * 100 + k, net_bytes if learner == "net" else b"",
+                          plan.database))
+    return tasks
+
+
+def train(cfg, plan, seed, judge, pool=None, progress=None, log=None):
+    """Run the plan on board ``cfg``; ``(network params, record)``. ``judge``: the
+    labelled set of the good-move rates (excluded from training); ``pool``: an
+    executor for the labelling (None: in this process); ``progress(kind, done, total)``;
+    ``log(text)``. The record: the curve (time, step, losses, win rates, good-move rates
+    by stage), the rounds' positions and seconds."""
+    import jax
+    import jax.numpy as jnp
+
+    from agents.players.network import network_bytes
+    from scripts.learn.model import ARCHITECTURE, init_params, optimiser, to_network, train_step
+    start = time.perf_counter()
+    rows, columns, inarow = cfg
+    params = {k: jnp.asarray(v) for k, v in init_params(rows, columns, ARCHITECTURE, seed).items()}
+    opt = optimiser(plan.learning_rate, plan.steps)
+    state = opt.init(params)
+    step_fn = train_step(opt, plan.value_weight)
+    exclude = keys_of(judge.planes) if judge is not None else set()
+    rng = np.random.default_rng(seed)
+    curve, rounds, parts = [], [], []
+    step, eval_every = 0, max(1, plan.steps // max(1, plan.evals))
+    losses = []
+
+    def evaluate():
+        p = {k: np.asarray(v) for k, v in params.items()}
+        point = {"seconds": round(time.perf_counter() - start, 1), "step": step,
+                 "positions": int(sum(len(x[0]) for x in parts))}
+        if losses:
+            point["loss"], point["policy_loss"], point["value_loss"] = \
+                [float(np.mean([l[i] for l in losses[-50:]])) for i in range(3)]
+        point["win_rates"] = {}
+        for opp in EVAL_OPPONENTS:
+            w, d, l = win_rate(p, cfg, opp, plan.eval_games, seed + 7)
+            point["win_rates"][opp] = {"wins": w, "draws": d, "losses": l,
+                                       "score": (w + 0.5 * d) / max(1, w + d + l)}
+        if judge is not None:
+            point["good"] = {k: v[0] for k, v in good_moves(p, judge).items()}
+            point["perfect"] = {k: v[1] for k, v in good_moves(p, judge).items()}
+        curve.append(point)
+        if log:
+            rates = ", ".join(f"{o} {v['score']:.2f}" for o, v in point["win_rates"].items())
+            good = f", good {point['good']['all']:.3f}" if "good" in point else ""
+            log(f"step {step} ({point['seconds']:.0f} s): loss {point.get('loss', float('nan')):.3f}, "
+                f"score vs {rates}{good}")
+
+    for r in range(plan.rounds):
+        t0 = time.perf_counter()
+        net_bytes = b""
+        if r > 0:
+            net_bytes = network_bytes(to_network(params, rows, columns, inarow, ARCHITECTURE))
+        tasks = round_tasks(cfg, plan, r, seed, net_bytes)
+        got = []
+        if pool is None:
+            for i, t in enumerate(tasks):
+                got.append(play_and_label(t))
+                if progress:
+                    progress(f"round {r + 1}/{plan.rounds}: labelling", i + 1, len(tasks))
+        else:
+            futures = [pool.submit(play_and_label, t) for t in tasks]
+            for i, f in enumerate(futures):
+                got.append(f.result())
+                if progress:
+                    progress(f"round {r + 1}/{plan.rounds}: labelling", i + 1, len(tasks))
+        parts.extend(got)
+        planes, scores = merge(parts, exclude)
+        label_seconds = time.perf_counter() - t0
+        planes, scores = mirrored(planes, scores)
+        from agents.players.network import features
+        x = features(planes)
+        legal, policy, value = targets(scores, plan.temperature)
+        n = len(x)
+        round_steps = plan.steps * (r + 1) // plan.rounds - step
+        t1 = time.perf_counter()
+        for _ in range(round_steps):
+            idx = rng.integers(0, n, size=plan.batch)
+            params, state, loss, pl, vl = step_fn(params, state, x[idx], legal[idx],
+                                                  policy[idx], value[idx])
+            step += 1
+            if step % 50 == 0 or step == plan.steps:
+                losses.append((float(loss), float(pl), float(vl)))
+            if progress:
+                progress(f"round {r + 1}/{plan.rounds}: training", step, plan.steps)
+            if step % eval_every == 0 or step == plan.steps:
+                evaluate()
+        rounds.append({"round": r, "positions": int(n // 2), "label_seconds": round(label_seconds, 1),
+                       "train_seconds": round(time.perf_counter() - t1, 1),
+                       "tasks": [[t.opponent, t.learner, t.noise, t.positions] for t in tasks]})
+        if log:
+            log(f"round {r + 1}: {n // 2} positions labelled in {label_seconds:.0f} s")
+    params = {k: np.asarray(v) for k, v in params.items()}
+    record = {"mode": "teacher", "architecture": ARCHITECTURE, "plan": plan.__dict__ | {
+        "opponents": [list(o) for o in plan.opponents]}, "rounds": rounds, "curve": curve,
+        "seconds": round(time.perf_counter() - start, 1), "jax": jax.__version__}
+    return params, record
