@@ -29,6 +29,7 @@ standard library only; :func:`save_labels` writes the same bytes for the same se
 """
 import io
 import json
+import threading
 import zipfile
 
 import numpy as np
@@ -38,6 +39,8 @@ FULL = -1000  # the score of a full column (the solver's INVALID_MOVE)
 STAGES = ("opening", "middle", "end")
 ARRAYS = ("planes", "scores", "stage", "moves", "meta")
 _DATE = (1980, 1, 1, 0, 0, 0)  # every member's date: the same set, the same bytes
+LABELLING_TT_BITS = 22  # the labelling solver's table (32 MiB a thread)
+_LOCAL = threading.local()  # one labelling solver a thread (Dask may run tasks in threads)
 
 
 def stage_of(stones, rows, columns):
@@ -163,3 +166,19 @@ def load_labels(path):
         raise ValueError(f"cannot read labelled set {path!r}: {e.strerror or e}") from None
     except (ValueError, KeyError, TypeError, zipfile.BadZipFile) as e:
         raise ValueError(f"{path!r} is not a labelled set: {e}") from None
+
+
+def labelling_solver(rows, columns, inarow, database=True):
+    """This thread's exact solver for the board, with the installed opening database
+    attached where ``database`` (``agents.solver.database.attach``), kept between calls
+    so that its table stays warm: what ``connectx dataset`` and ``connectx learn``
+    label positions with."""
+    from agents.solver.database import attach
+    from agents.solver.solver import Solver
+    key = (rows, columns, inarow, database)
+    cached = getattr(_LOCAL, "solver", None)
+    if cached is None or cached[0] != key:
+        s = Solver(rows, columns, inarow, LABELLING_TT_BITS)
+        attach(s, database)
+        _LOCAL.solver = cached = (key, s)
+    return cached[1]

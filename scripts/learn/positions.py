@@ -19,15 +19,11 @@ move's stones, the opponent's; the format of :mod:`agents.solver.labels`) and in
 ``(n, columns)`` (the solver's scale, :data:`agents.solver.labels.FULL` for a full
 column). Everything from the task's seed: the same task, the same positions.
 """
-import threading
 from dataclasses import dataclass
 
 import numpy as np
 
-from agents.solver.labels import FULL
-
-TT_BITS = 22  # the labelling solver's table (32 MiB a process)
-_LOCAL = threading.local()
+from agents.solver.labels import FULL, labelling_solver
 
 
 @dataclass(frozen=True)
@@ -43,21 +39,6 @@ class Task:
     seed: int
     net: bytes = b""    # the network's .npz bytes (learner "net")
     database: bool = True
-
-
-# duplicates: scripts.tools.dataset keeps its labelling solver the same way; the two
-# rooms (tools, learn) may not import each other, and the six lines are the solver's setup
-def solver_for(rows, columns, inarow, database=True):
-    """This thread's solver for the board (kept between tasks: its table stays warm)."""
-    from agents.solver.database import attach
-    from agents.solver.solver import Solver
-    key = (rows, columns, inarow, database)
-    cached = getattr(_LOCAL, "solver", None)
-    if cached is None or cached[0] != key:
-        s = Solver(rows, columns, inarow, TT_BITS)
-        attach(s, database)
-        _LOCAL.solver = cached = (key, s)
-    return cached[1]
 
 
 def label(solver, grid, mark, cfg):
@@ -78,7 +59,7 @@ def play_and_label(task):
                     seat="random")
     boards.seed(task.seed)
     boards.reset()
-    solver = solver_for(*cfg, task.database)
+    solver = labelling_solver(*cfg, task.database)
     net = read_network(task.net) if task.learner == "net" else None
     seen = {}
     steps = 0

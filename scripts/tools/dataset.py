@@ -24,7 +24,8 @@ from dataclasses import dataclass
 import numpy as np
 
 import agents
-from agents.solver.labels import FULL, LabelledSet, move_text, planes_of, stage_of
+from agents.solver.labels import (FULL, LabelledSet, labelling_solver, move_text, planes_of,
+                                  stage_of)
 from scripts.arena.games import play_out
 from scripts.arena.pools import run_tasks
 from scripts.arena.specs import MatchConfig
@@ -34,7 +35,6 @@ from scripts.arena.specs import MatchConfig
 PLAYERS = ((1, "random", 0.0), (2, "onestep", 0.0), (2, "alphabeta:depth=2,tt_bits=16", 0.15),
            (2, "alphabeta:depth=4,tt_bits=16", 0.1), (2, "alphabeta:depth=6,tt_bits=16", 0.05))
 ACT = 3600.0  # the players' move time: fixed depths finish first, so games do not depend on load
-TT_BITS = 22  # the labelling solver's table (32 MiB a process)
 MOST_TASK = 40  # games a task at most
 
 _LOCAL = threading.local()  # one solver a thread (a Dask worker may run tasks in threads)
@@ -55,18 +55,6 @@ class Task:
 def game_rng(seed, k):
     """The random numbers of game ``k`` of a set of seed ``seed``."""
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(k,)))
-
-
-def _solver(rows, columns, inarow, database):
-    from agents.solver.database import attach
-    from agents.solver.solver import Solver
-    key = (rows, columns, inarow, database)
-    cached = getattr(_LOCAL, "solver", None)
-    if cached is None or cached[0] != key:
-        s = Solver(rows, columns, inarow, TT_BITS)
-        attach(s, database)
-        _LOCAL.solver = cached = (key, s)
-    return cached[1]
 
 
 def _player(spec, noise, rng):
@@ -118,7 +106,7 @@ def label_games(task):
     games that gives a position, the 0-based columns that lead to it and the solver's
     score of each column (FULL for a full one)."""
     from agents.solver.position import Position
-    s = _solver(task.rows, task.columns, task.inarow, task.database)
+    s = labelling_solver(task.rows, task.columns, task.inarow, task.database)
     found = []
     for k in range(task.start, task.start + task.count):
         moves, _ = game_position(task, k)
