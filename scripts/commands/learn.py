@@ -13,8 +13,9 @@ Needs the ``learn`` extra (JAX, Optax, matplotlib).
 import sys
 import time
 
-from scripts.args import (ArgumentParser, add_config_argument, add_seed_argument, board_shape,
-                          positive_int_arg, progress_bar, require)
+from scripts.args import (ArgumentParser, add_config_argument, add_quiet_argument,
+                          add_seed_argument, board_shape, positive_int_arg, progress_bar,
+                          require)
 
 
 def main(argv=None, prog="python -m scripts.commands.learn"):
@@ -41,7 +42,7 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
                     help="processes labelling positions (default 2)")
     ap.add_argument("--no-database", action="store_true",
                     help="label without the installed opening database (7x6: slower)")
-    ap.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_quiet_argument(ap)
     args = ap.parse_args(argv)
     cfg = board_shape(ap, args.config)
     try:
@@ -57,11 +58,11 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
         judge = _judge(cfg, args.judge)
     except ValueError as e:
         ap.error(str(e))
-    bar = _Bar(not args.no_progress)
+    bar = _Bar(not args.quiet)
     command = "connectx learn " + " ".join(sys.argv[1:] if argv is None else argv)
     try:
         paths, record = run(cfg, plan, args.seed, args.out, judge, args.workers, bar,
-                            None if args.no_progress else _log, command)
+                            None if args.quiet else _log, command)
     except OSError as e:
         ap.error(f"{args.out}: {e.strerror or e}")
     finally:
