@@ -43,9 +43,8 @@ def features(planes):
     x[..., :2] = planes
     taken = planes.sum(axis=-1) > 0                    # (n, rows, columns)
     heights = taken.sum(axis=1)                        # stones a column
-    for c in range(columns):
-        room = heights[:, c] < rows
-        x[np.flatnonzero(room), rows - 1 - heights[room, c], c, 2] = 1.0
+    # row of each column's next cell (-1 when full, matching no row)
+    x[..., 2] = np.arange(rows)[None, :, None] == (rows - 1 - heights)[:, None, :]
     x[..., 3] = 1.0
     return x
 
@@ -63,10 +62,12 @@ def conv_same(x, w, b):
     k = w.shape[0]
     p = k // 2
     n, rows, columns, cin = x.shape
-    padded = np.pad(x, ((0, 0), (p, p), (p, p), (0, 0)))
+    padded = np.zeros((n, rows + 2 * p, columns + 2 * p, cin), dtype=x.dtype)
+    padded[:, p:p + rows, p:p + columns] = x  # np.pad costs 10x more on a small board
     cols = np.concatenate([padded[:, dy:dy + rows, dx:dx + columns, :]
                            for dy in range(k) for dx in range(k)], axis=-1)
-    return cols @ w.reshape(k * k * cin, -1) + b
+    out = cols.reshape(n * rows * columns, k * k * cin) @ w.reshape(k * k * cin, -1)
+    return out.reshape(n, rows, columns, -1) + b  # one 2-d product: numpy's batched @ is slow
 
 
 def forward(params, x):
