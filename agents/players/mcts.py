@@ -1,10 +1,14 @@
 """The ``mcts`` agent: options, clock and tree reuse over :mod:`agents.search.mcts`."""
 import numpy as np
 
-from agents.players.base import (Agent, boolean, optional, positive_int, positive_number, seed_value,
+from agents.players.base import (Agent, boolean, checks_units, optional, positive_int, positive_number, seed_value,
                                  warmup_option)
 from agents.search.mcts import DEFAULT_C, DEFAULT_MAX_NODES, Tree, best_child, copy_subtree, search
+from agents.players.policy import check_board, load_network, network_file
 from agents.search.counters import S_ITERATIONS, S_MAX_DEPTH
+from agents.search.puct import DEFAULT_PUCT_C, planes_of_position
+from agents.search.puct import search as puct
+from agents.solver.position import Position
 
 
 def rollout_policy(value):
@@ -24,6 +28,14 @@ class MCTSAgent(Agent):
     slot, 35 MB a tree, at most 2**24; the agent keeps two trees for reuse; a move of
     2 s on 7x6 fills about 400k slots), ``reuse`` the tree between moves.
 
+    ``prior``: the path of a network of ``connectx learn`` (``.npz``): the tree is then
+    PUCT (:mod:`agents.search.puct`): the network's policy is each node's prior and its
+    value replaces the rollout; ``c`` is PUCT's constant (default
+    :data:`~agents.search.puct.DEFAULT_PUCT_C`), ``iterations`` caps the simulations,
+    ``rollout``, ``max_nodes`` and ``reuse`` do not apply, and ``last`` holds the
+    ``iterations``, the root's ``visits`` by column and the network's ``value``. A Kaggle
+    file embeds the network, as ``policy`` does.
+
     ``last`` describes the latest move: ``iterations`` run, tree ``nodes``,
     ``reused_visits`` (visits of the reused subtree, 0 for a new tree), the proofs of the
     root and of the chosen child (``UNKNOWN``/``WIN``/``DRAW``/``LOSS``, each for the
@@ -32,7 +44,8 @@ class MCTSAgent(Agent):
     name = "mcts"
     OPTIONS = {"time_limit": (optional(positive_number("time_limit")), None),
                "iterations": (optional(positive_int("iterations")), None),
-               "c": (positive_number("c"), DEFAULT_C),
+               "c": (optional(positive_number("c")), None),
+               "prior": (optional(network_file), None),
                "seed": (seed_value, None),
                "rollout": (rollout_policy, "light"),
                "max_nodes": (positive_int("max_nodes", 1 << 24), DEFAULT_MAX_NODES),
@@ -48,6 +61,17 @@ class MCTSAgent(Agent):
         self._key = None        # (rows, columns, inarow, mark) of the stored tree
         self._grid = None       # board at the stored tree's root
         self.last = {}
+        self.net = None
+        if self.prior is not None:
+            self.net = load_network(self, self.prior, "mcts")
+
+    def ready_to_move(self, grid, heights, mark, cfg):
+        return self.prior is not None  # PUCT needs no kernel: plain Python and numpy
+
+    def warmup_units(self, cfg):
+        if self.prior is not None:
+            return checks_units(cfg)[:1]
+        return super().warmup_units(cfg)
 
     def _find_reused_root(self, grid, mark, cfg):
         """Slot of the old tree's grandchild matching ``grid``, or -1."""
@@ -75,6 +99,8 @@ class MCTSAgent(Agent):
         return node
 
     def choose(self, grid, heights, mark, cfg, clock):
+        if self.net is not None:
+            return self._choose_puct(grid, mark, cfg, clock)
         capacity = max(self.max_nodes, cfg.columns + 1)
         if self._trees is None or self._trees[0].capacity != capacity:
             self._trees = [Tree(capacity), Tree(capacity)]
@@ -96,7 +122,8 @@ class MCTSAgent(Agent):
             reused = 0
         tree = self._trees[0]
         seed = int(self.rng.integers(0, 1 << 62))
-        _, counters = search(grid, mark, cfg, self.iterations or 0, clock.deadline, self.c,
+        c = DEFAULT_C if self.c is None else self.c
+        _, counters = search(grid, mark, cfg, self.iterations or 0, clock.deadline, c,
                           self.rollout == "light", seed, tree)
         best = int(best_child(0, tree.first, tree.nchild, tree.proof, tree.visits, tree.wins))
         col = int(tree.move[best])
@@ -107,6 +134,21 @@ class MCTSAgent(Agent):
                      "root_proof": int(tree.proof[0]), "move_proof": int(tree.proof[best]),
                      "max_depth": int(counters[S_MAX_DEPTH])}
         return col
+
+    def _choose_puct(self, grid, mark, cfg, clock):
+        check_board(self.net, self.prior, cfg)
+        net = self.net
+
+        def evaluate(p):
+            logits, value = net.evaluate(planes_of_position(p))
+            return logits[0], value[0]
+        position = Position.from_grid(grid, cfg.rows, cfg.columns, cfg.inarow, mark)
+        c = DEFAULT_PUCT_C if self.c is None else self.c
+        col, root = puct(position, evaluate, self.iterations or 0, clock.deadline, c)
+        visits = {m: (0 if ch is None else ch.visits) for m, ch in zip(root.moves, root.children or ())}
+        self.last = {"column": int(col), "iterations": root.visits - 1, "visits": visits,
+                     "value": root.total / root.visits}
+        return int(col)
 
 
 __all__ = ["MCTSAgent", "rollout_policy"]

@@ -22,6 +22,30 @@ def network_file(value):
     return value
 
 
+def load_network(agent, path, name):
+    """The network of the file ``path`` for ``agent`` (the agent named ``name``), read
+    through :func:`agents.resources.read_file` (a Kaggle file's embedded copy first); the
+    agent's ``RESOURCES``/``RESOURCE_PATHS`` name it for the bundler (embedded under its
+    base name). ``ValueError`` if it cannot be read or is not a network."""
+    try:
+        data = read_file(path)
+    except OSError as e:
+        raise ValueError(f"agent {name!r}: cannot read network {path!r}: "
+                         f"{getattr(e, 'strerror', None) or e}") from None
+    net = read_network(data, repr(path))
+    agent.RESOURCES = (os.path.basename(path),)
+    agent.RESOURCE_PATHS = {agent.RESOURCES[0]: path}
+    return net
+
+
+def check_board(net, path, cfg):
+    """``ValueError`` unless ``cfg`` is the board of ``net`` (read from ``path``)."""
+    if (cfg.rows, cfg.columns, cfg.inarow) != net.config:
+        r, c, k = net.config
+        raise ValueError(f"network {path!r} plays {c}x{r} boards with {k} in a row, "
+                         f"not {cfg.columns}x{cfg.rows} with {cfg.inarow}")
+
+
 class PolicyAgent(Agent):
     """The legal column of highest policy logit (the lowest column among equal ones);
     with ``tactics`` the package's immediate win, else forced block
@@ -39,15 +63,7 @@ class PolicyAgent(Agent):
         if self.file is None:
             raise ValueError("agent 'policy' needs option file=PATH: a network .npz written "
                              "by connectx learn")
-        try:
-            data = read_file(self.file)
-        except OSError as e:
-            raise ValueError(f"agent 'policy': cannot read network {self.file!r}: "
-                             f"{getattr(e, 'strerror', None) or e}") from None
-        self.net = read_network(data, repr(self.file))
-        # the bundler embeds the file under its base name (agents.resources.read_file)
-        self.RESOURCES = (os.path.basename(self.file),)
-        self.RESOURCE_PATHS = {self.RESOURCES[0]: self.file}
+        self.net = load_network(self, self.file, "policy")
 
     def ready_to_move(self, grid, heights, mark, cfg):
         return True  # numpy, and the tactics in plain Python until their kernel compiled
@@ -56,10 +72,7 @@ class PolicyAgent(Agent):
         return checks_units(cfg) if self.tactics else checks_units(cfg)[:1]
 
     def choose(self, grid, heights, mark, cfg, clock):
-        if (cfg.rows, cfg.columns, cfg.inarow) != self.net.config:
-            r, c, k = self.net.config
-            raise ValueError(f"network {self.file!r} plays {c}x{r} boards with {k} in a row, "
-                             f"not {cfg.columns}x{cfg.rows} with {cfg.inarow}")
+        check_board(self.net, self.file, cfg)
         if self.tactics:
             col = tactic(grid, heights, cfg, mark)
             if col >= 0:
