@@ -142,6 +142,13 @@ def test_targets_follow_the_scores():
     np.testing.assert_allclose(soft.sum(axis=1), 1, rtol=1e-6)
 
 
+def test_critical_positions_have_columns_of_two_signs():
+    from scripts.learn.positions import critical
+    scores = np.array([[2, 0, FULL, -3], [-1, -1, -2, -5], [0, 0, FULL, 0], [3, 1, 2, FULL],
+                       [FULL, -2, 1, FULL]], dtype=np.int16)
+    assert critical(scores).tolist() == [True, False, False, False, True]
+
+
 def test_learn_on_a_small_board(tmp_path):
     """A tiny teacher run on 5x4 with 3 in a row: the loss falls and the pure policy
     beats random more often than chance (the numbers of the plan are small, seconds)."""

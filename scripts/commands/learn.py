@@ -28,7 +28,7 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
     ap.add_argument("--out", default=".", metavar="DIR",
                     help="folder of net.npz, curve.png, record.json (default: this one)")
     ap.add_argument("--positions", type=positive_int_arg, default=None,
-                    help="labelled positions in all (default 24000)")
+                    help="labelled positions in all (default 64000)")
     ap.add_argument("--steps", type=positive_int_arg, default=None,
                     help="optimiser steps in all (default 6000)")
     ap.add_argument("--rounds", type=positive_int_arg, default=2,

@@ -51,17 +51,18 @@ def forward(params, x):
     return logits, value
 
 
-def loss_fn(params, x, legal, target, value, value_weight=1.0):
+def loss_fn(params, x, legal, target, value, weight, value_weight=1.0):
     """The teacher's loss: cross-entropy of the policy (full columns masked) against the
-    distribution ``target`` (n, columns), plus ``value_weight`` times the squared error of
-    the value against ``value`` (n,) in -1..1. Returns ``(loss, (policy loss, value
-    loss))``."""
+    distribution ``target`` (n, columns), each position weighted by ``weight`` (n,), plus
+    ``value_weight`` times the squared error of the value against ``value`` (n,) in -1..1.
+    Returns ``(loss, (policy loss, value loss))``."""
     import jax
     import jax.numpy as jnp
     logits, v = forward(params, x)
     logits = jnp.where(legal, logits, -1e9)
     logp = jax.nn.log_softmax(logits)
-    policy = -jnp.mean(jnp.sum(target * jnp.where(legal, logp, 0.0), axis=-1))
+    cross = -jnp.sum(target * jnp.where(legal, logp, 0.0), axis=-1)
+    policy = jnp.sum(weight * cross) / jnp.sum(weight)
     vloss = jnp.mean((v - value) ** 2)
     return policy + value_weight * vloss, (policy, vloss)
 
@@ -75,14 +76,14 @@ def optimiser(learning_rate, steps, weight_decay=1e-4):
 
 @functools.lru_cache(maxsize=8)
 def train_step(opt, value_weight):
-    """A jitted ``step(params, state, x, legal, target, value) -> (params, state, loss,
-    policy loss, value loss)`` of the optimiser ``opt``."""
+    """A jitted ``step(params, state, x, legal, target, value, weight) -> (params, state,
+    loss, policy loss, value loss)`` of the optimiser ``opt`` (:func:`loss_fn`)."""
     import jax
     import optax
 
-    def step(params, state, x, legal, target, value):
+    def step(params, state, x, legal, target, value, weight):
         (loss, (pl, vl)), grads = jax.value_and_grad(loss_fn, has_aux=True)(
-            params, x, legal, target, value, value_weight)
+            params, x, legal, target, value, weight, value_weight)
         updates, state = opt.update(grads, state, params)
         return optax.apply_updates(params, updates), state, loss, pl, vl
     return jax.jit(step)

@@ -135,3 +135,16 @@ def targets(scores, temperature=1.0):
         w = (s == best).astype(np.float64)
     policy = (w / w.sum(axis=1, keepdims=True)).astype(np.float32)
     return legal, policy, np.sign(best[:, 0]).astype(np.float32)
+
+
+def critical(scores):
+    """Bool (n,): the positions where the legal columns do not all have the same sign
+    (some keep the game value and some throw it away): the only positions where a
+    policy's move can change the result, the ones ``connectx score``'s good-move rate
+    counts against it."""
+    legal = scores != FULL
+    sign = np.sign(scores.astype(np.int64))
+    lo = np.where(legal, sign, 2).min(axis=1)
+    hi = np.where(legal, sign, -2).max(axis=1)
+    return lo != hi
+

@@ -7,7 +7,10 @@ round adds the positions the network itself reaches (``net``: its own policy, sa
 against the same opponents. After each round the network trains on everything labelled
 so far (both mirror images), by AdamW on the teacher's loss
 (:func:`scripts.learn.model.loss_fn`): the policy against a softmax of the exact
-scores, the value against the position's win/draw/loss. The positions of the judge's
+scores, the value against the position's win/draw/loss; the critical positions (where
+some columns keep the game value and others throw it away:
+:func:`scripts.learn.positions.critical`) weigh ``critical`` times the others in the
+policy's loss. The positions of the judge's
 labelled set (and their mirror images) are never trained on.
 
 Everything is seeded: the same arguments, the same positions and the same network (up to
@@ -19,7 +22,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from scripts.learn.evaluate import good_moves, win_rate
-from scripts.learn.positions import Task, keys_of, merge, mirrored, play_and_label, targets
+from scripts.learn.positions import (Task, critical, keys_of, merge, mirrored, play_and_label,
+                                     targets)
 
 # (opponent, weight): who the learner's games are against (kernel opponents)
 DATA_OPPONENTS = (("random", 1), ("onestep", 1), ("rules", 1), ("alphabeta:depth=2", 1),
@@ -30,12 +34,13 @@ EVAL_OPPONENTS = ("random", "onestep", "alphabeta:depth=4")
 @dataclass
 class Plan:
     """What a teacher run does: the sizes of its rounds and its training."""
-    positions: int = 24000          # labelled positions in all (before mirror images)
+    positions: int = 64000          # labelled positions in all (before mirror images)
     rounds: int = 2                 # rounds of labelling then training
     steps: int = 6000               # optimiser steps in all
     batch: int = 128
     learning_rate: float = 2e-3
     temperature: float = 1.0        # the policy target's softmax of scores
+    critical: float = 3.0           # weight of a critical position (positions.critical)
     value_weight: float = 1.0
     noise: float = 0.25             # the teacher's random moves
     net_noise: float = 0.1          # the network's random moves (later rounds)
@@ -132,13 +137,14 @@ def train(cfg, plan, seed, judge, pool=None, progress=None, log=None):
         from agents.players.network import features
         x = features(planes)
         legal, policy, value = targets(scores, plan.temperature)
+        weight = np.where(critical(scores), plan.critical, 1.0).astype(np.float32)
         n = len(x)
         round_steps = plan.steps * (r + 1) // plan.rounds - step
         t1 = time.perf_counter()
         for _ in range(round_steps):
             idx = rng.integers(0, n, size=plan.batch)
             params, state, loss, pl, vl = step_fn(params, state, x[idx], legal[idx],
-                                                  policy[idx], value[idx])
+                                                  policy[idx], value[idx], weight[idx])
             step += 1
             if step % 50 == 0 or step == plan.steps:
                 losses.append((float(loss), float(pl), float(vl)))
