@@ -16,6 +16,7 @@ ended at the step before (Gymnasium's next-step autoreset; not a move, left out 
 batch: about one step in twelve on 7x6). The record counts the moves.
 Everything is seeded: the same arguments, the same run (up to floating-point sums).
 """
+import functools
 import time
 from dataclasses import dataclass, field
 
@@ -126,8 +127,9 @@ def train(cfg, plan, seed, judge=None, progress=None, log=None):
     lr = optax.linear_schedule(plan.learning_rate, plan.learning_rate / 10, updates)
     opt = ppo.optimiser(lr, plan.max_grad_norm)
     state = opt.init(params)
-    step_fn = ppo.ppo_step(opt, forward, plan.clip, plan.ent_coef, plan.vf_coef)
-    run_forward = jax.jit(forward)
+    fwd = functools.partial(forward, architecture=architecture)
+    step_fn = ppo.ppo_step(opt, fwd, plan.clip, plan.ent_coef, plan.vf_coef)
+    run_forward = jax.jit(fwd)
     phases = len(plan.curriculum)
     every = max(1, rollouts // max(1, plan.evals))
     curve, moves, losses, phase, groups = [], 0, None, -1, []
@@ -136,7 +138,7 @@ def train(cfg, plan, seed, judge=None, progress=None, log=None):
             phase = k * phases // rollouts
             groups = phase_boards(cfg, plan.curriculum[phase], n, seed * 1000 + phase)
             was_over = np.zeros(n, dtype=bool)
-        xs = np.zeros((T, n, rows, columns, 4), dtype=np.float32)
+        xs = None
         legal = np.zeros((T, n, columns), dtype=bool)
         actions = np.zeros((T, n), dtype=np.int32)
         logps = np.zeros((T, n), dtype=np.float32)
@@ -150,12 +152,14 @@ def train(cfg, plan, seed, judge=None, progress=None, log=None):
             flip = rng.random(n) < 0.5
             obs[flip] = obs[flip, :, ::-1]
             mask[flip] = mask[flip, ::-1]
-            x = features(obs)
+            x = features(obs, architecture)
             logits, value = run_forward(params, x)
             if t == T:
                 last_value = np.asarray(value)
                 break
             a, logp = act(np.asarray(logits), mask | was_over[:, None], rng)
+            if xs is None:
+                xs = np.zeros((T,) + x.shape, dtype=np.float32)
             xs[t], legal[t], actions[t], logps[t], values[t] = x, mask, a, logp, value
             valid[t] = ~was_over
             played = np.where(flip, columns - 1 - a, a).astype(np.int64)
@@ -172,7 +176,7 @@ def train(cfg, plan, seed, judge=None, progress=None, log=None):
         adv, returns = ppo.gae(rewards, values, terminal, last_value, plan.gamma,
                                plan.gae_lambda)
         keep = valid.reshape(-1)
-        data = {"x": xs.reshape(-1, rows, columns, 4)[keep],
+        data = {"x": xs.reshape(-1, *xs.shape[2:])[keep],
                 "legal": legal.reshape(-1, columns)[keep],
                 "action": actions.reshape(-1)[keep], "logp": logps.reshape(-1)[keep],
                 "advantage": adv.reshape(-1)[keep], "returns": returns.reshape(-1)[keep]}
