@@ -72,7 +72,9 @@ ROOMS = {
     "scripts.tools": TOOLS,
     # the lessons' experiments, their terminal games and one-lesson scripts
     "scripts.lessons": TOOLS,
-    # connectx learn's work: labelled positions, the JAX network, training, the run's files
+    # connectx learn's work: labelled positions, the JAX network, the teacher's training,
+    # PPO (ppo.py) for the reinforce mode (reinforce.py) and the course's recipe (recipe.py),
+    # the run's files
     "scripts.learn": TOOLS,
 }
 

@@ -21,6 +21,19 @@ string: ``format``, ``kind`` = ``"connectx-policy"``, ``rows``, ``columns``,
 ``trunk{i}_w`` (k, k, in, out) (HWIO, as ``jax.lax.conv`` takes them), ``trunk{i}_b``
 (out,), ``policy_w`` (rows*columns*F, columns), ``policy_b``, ``value1_w``
 (rows*columns*F, H), ``value1_b``, ``value2_w`` (H, 1), ``value2_b`` (1,).
+
+Optional architecture keys, for the Kaggle course's network (``connectx learn --mode
+recipe``); their defaults are the network above:
+
+* ``"inputs"``: ``"planes"`` (the 4 planes) or ``"marks"``: one plane, 0 an empty
+  cell, 1 a stone of the side to move, 2 the opponent's (the course's observation, Kaggle's
+  board as its first player sees it);
+* ``"padding"``: ``"same"`` or ``"valid"`` (no padding: each convolution takes k - 1 rows
+  and columns off);
+* ``"dense"``: D > 0 adds a ReLU layer ``h = relu(h @ dense_w + dense_b)``, (flat, D),
+  after the flatten, shared by both heads;
+* ``"value_hidden"``: 0 makes the value linear and unbounded, ``h @ value_w + value_b``
+  ((flat, 1), (1,)): the course's critic of discounted returns.
 """
 import io
 import json
@@ -33,11 +46,14 @@ KIND = "connectx-policy"
 INPUTS = 4  # the feature planes (module docstring)
 
 
-def features(planes):
+def features(planes, architecture=None):
     """The network input of ``planes`` (uint8 ``(n, rows, columns, 2)``: the side to
     move's stones, the opponent's; row 0 the top row, as labelled sets hold them):
-    float32 ``(n, rows, columns, 4)`` (module docstring)."""
+    float32 ``(n, rows, columns, 4)``, or ``(n, rows, columns, 1)`` for an
+    ``architecture`` of ``"inputs": "marks"`` (module docstring)."""
     planes = np.asarray(planes)
+    if architecture is not None and architecture.get("inputs", "planes") == "marks":
+        return (planes[..., :1] + 2 * planes[..., 1:2]).astype(np.float32)
     n, rows, columns, _ = planes.shape
     x = np.zeros((n, rows, columns, INPUTS), dtype=np.float32)
     x[..., :2] = planes
@@ -56,31 +72,39 @@ def planes_of_grid(grid, mark, rows, columns):
     return np.stack([g == mark, g == 3 - mark], axis=-1).astype(np.uint8)[None]
 
 
-def conv_same(x, w, b):
+def conv_same(x, w, b, padding="same"):
     """``x`` (n, rows, columns, in) convolved with ``w`` (k, k, in, out), zero "same"
-    padding, plus ``b``: cross-correlation, as ``jax.lax.conv_general_dilated`` computes."""
+    padding (or none: ``"valid"``, the output k - 1 rows and columns smaller), plus
+    ``b``: cross-correlation, as ``jax.lax.conv_general_dilated`` computes."""
     k = w.shape[0]
-    p = k // 2
+    p = k // 2 if padding == "same" else 0
     n, rows, columns, cin = x.shape
     padded = np.zeros((n, rows + 2 * p, columns + 2 * p, cin), dtype=x.dtype)
     padded[:, p:p + rows, p:p + columns] = x  # np.pad costs 10x more on a small board
+    rows, columns = rows + 2 * p - k + 1, columns + 2 * p - k + 1
     cols = np.concatenate([padded[:, dy:dy + rows, dx:dx + columns, :]
                            for dy in range(k) for dx in range(k)], axis=-1)
     out = cols.reshape(n * rows * columns, k * k * cin) @ w.reshape(k * k * cin, -1)
     return out.reshape(n, rows, columns, -1) + b  # one 2-d product: numpy's batched @ is slow
 
 
-def forward(params, x):
+def forward(params, x, architecture=None):
     """``(logits, value)`` of the network ``params`` (the arrays by name) on input ``x``
     (:func:`features`): float32 ``(n, columns)`` and ``(n,)``. Full columns are not
-    masked here (:func:`masked_logits`)."""
+    masked here (:func:`masked_logits`). ``architecture`` gives the padding (default
+    "same"); the dense layer and the value head follow from the arrays present."""
+    padding = (architecture or {}).get("padding", "same")
     h = np.asarray(x, dtype=np.float32)
     i = 0
     while f"trunk{i}_w" in params:
-        h = np.maximum(conv_same(h, params[f"trunk{i}_w"], params[f"trunk{i}_b"]), 0.0)
+        h = np.maximum(conv_same(h, params[f"trunk{i}_w"], params[f"trunk{i}_b"], padding), 0.0)
         i += 1
     h = h.reshape(h.shape[0], -1)
+    if "dense_w" in params:
+        h = np.maximum(h @ params["dense_w"] + params["dense_b"], 0.0)
     logits = h @ params["policy_w"] + params["policy_b"]
+    if "value_w" in params:
+        return logits, (h @ params["value_w"] + params["value_b"])[:, 0]
     hidden = np.maximum(h @ params["value1_w"] + params["value1_b"], 0.0)
     value = np.tanh(hidden @ params["value2_w"] + params["value2_b"])[:, 0]
     return logits, value
@@ -92,14 +116,14 @@ def masked_logits(logits, planes):
     return np.where(full, -np.inf, logits)
 
 
-def policy_logits(params, planes):
+def policy_logits(params, planes, architecture=None):
     """``(logits, value)`` of the policy on ``planes``: the network's output averaged over
     each board and its mirror image (columns reversed; Connect Four is symmetric, so the
     player is too), full columns -inf. On the 7x6 labelled set this keeps the value on
     88.4% of the positions against 87.0% for one image (a network of connectx learn)."""
     planes = np.asarray(planes)
     both = np.concatenate([planes, planes[:, :, ::-1]])
-    logits, value = forward(params, features(both))
+    logits, value = forward(params, features(both, architecture), architecture)
     n = len(planes)
     logits = (logits[:n] + logits[n:, ::-1]) / 2
     return masked_logits(logits, planes), (value[:n] + value[n:]) / 2
@@ -122,7 +146,7 @@ class Network:
 
     def evaluate(self, planes):
         """:func:`policy_logits` of ``planes`` (:func:`features`' input)."""
-        return policy_logits(self.params, planes)
+        return policy_logits(self.params, planes, self.architecture)
 
 
 def shapes(rows, columns, architecture):
@@ -130,36 +154,58 @@ def shapes(rows, columns, architecture):
     (module docstring), in layer order."""
     k, trunk, hidden = architecture["kernel"], list(architecture["trunk"]), \
         architecture["value_hidden"]
-    out, cin = {}, INPUTS
+    out, cin = {}, INPUTS if architecture.get("inputs", "planes") == "planes" else 1
     for i, f in enumerate(trunk):
         out[f"trunk{i}_w"], out[f"trunk{i}_b"] = (k, k, cin, f), (f,)
         cin = f
-    flat = rows * columns * cin
-    out.update({"policy_w": (flat, columns), "policy_b": (columns,),
-                "value1_w": (flat, hidden), "value1_b": (hidden,),
-                "value2_w": (hidden, 1), "value2_b": (1,)})
+    shrink = len(trunk) * (k - 1) if architecture.get("padding", "same") == "valid" else 0
+    flat = (rows - shrink) * (columns - shrink) * cin
+    dense = architecture.get("dense", 0)
+    if dense:
+        out["dense_w"], out["dense_b"] = (flat, dense), (dense,)
+        flat = dense
+    out.update({"policy_w": (flat, columns), "policy_b": (columns,)})
+    if hidden:
+        out.update({"value1_w": (flat, hidden), "value1_b": (hidden,),
+                    "value2_w": (hidden, 1), "value2_b": (1,)})
+    else:
+        out.update({"value_w": (flat, 1), "value_b": (1,)})
     return out
 
 
 def check_architecture(architecture):
     """``ValueError`` unless ``architecture`` is ``{"trunk": [F, ...], "kernel": k odd,
-    "value_hidden": H}`` with positive integers."""
+    "value_hidden": H >= 0}`` with positive integers, and optionally ``"inputs"``
+    (``"planes"``, ``"marks"``), ``"padding"`` (``"same"``, ``"valid"``) and ``"dense"``
+    (an int >= 0) (module docstring)."""
+    def count(v, least):
+        return isinstance(v, int) and not isinstance(v, bool) and v >= least
     try:
         trunk, k, hidden = architecture["trunk"], architecture["kernel"], \
             architecture["value_hidden"]
-        ok = len(trunk) >= 1 and all(isinstance(f, int) and f >= 1 for f in trunk) \
-            and isinstance(k, int) and k >= 1 and k % 2 == 1 \
-            and isinstance(hidden, int) and hidden >= 1
-    except (KeyError, TypeError):
+        ok = len(trunk) >= 1 and all(count(f, 1) for f in trunk) \
+            and count(k, 1) and k % 2 == 1 and count(hidden, 0) \
+            and architecture.get("inputs", "planes") in ("planes", "marks") \
+            and architecture.get("padding", "same") in ("same", "valid") \
+            and count(architecture.get("dense", 0), 0) \
+            and set(architecture) <= {"trunk", "kernel", "value_hidden", "inputs", "padding",
+                                      "dense"}
+    except (KeyError, TypeError, AttributeError):
         ok = False
     if not ok:
         raise ValueError(f"architecture must be {{'trunk': [positive ints], 'kernel': odd int, "
-                         f"'value_hidden': positive int}}, got {architecture!r}")
+                         f"'value_hidden': int >= 0}} and optionally 'inputs' (planes, marks), "
+                         f"'padding' (same, valid), 'dense' (int >= 0), got {architecture!r}")
 
 
 def check_params(net):
     check_architecture(net.architecture)
-    want = shapes(net.rows, net.columns, net.architecture)
+    a = net.architecture
+    if a.get("padding", "same") == "valid" and \
+            min(net.rows, net.columns) <= len(a["trunk"]) * (a["kernel"] - 1):
+        raise ValueError(f"{len(a['trunk'])} valid convolutions of {a['kernel']}x{a['kernel']} "
+                         f"leave no cell of a {net.columns}x{net.rows} board")
+    want = shapes(net.rows, net.columns, a)
     if set(want) != set(net.params):
         missing, extra = sorted(set(want) - set(net.params)), sorted(set(net.params) - set(want))
         raise ValueError(f"the network's arrays do not match its architecture (missing "

@@ -7,8 +7,15 @@ learning curve and a JSON record of the run (the work: :mod:`scripts.learn`).
 
 Mode ``teacher`` (the default): supervised on positions the learner meets in games
 against graded opponents, every column labelled by the exact solver
-(:mod:`scripts.learn.teacher`). The network plays as ``policy:file=DIR/net.npz``.
+(:mod:`scripts.learn.teacher`). Mode ``reinforce``: the same network trained by PPO
+from its own games against a curriculum of the graded opponents, illegal moves masked
+(:mod:`scripts.learn.reinforce`). Mode ``recipe``: the Kaggle course's CNN and PPO,
+50,000 steps against ``random`` over kaggle's ``env.train`` (:mod:`scripts.learn.recipe`;
+needs kaggle-environments). The network plays as ``policy:file=DIR/net.npz``.
 Needs the ``learn`` extra (JAX, Optax, matplotlib).
+
+    connectx learn --mode reinforce --out runs/reinforce
+    connectx learn --mode recipe --out runs/recipe
 """
 import sys
 import time
@@ -22,15 +29,18 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
     ap = ArgumentParser(prog=prog, description="Train a policy/value network (numpy .npz), "
                         "with its learning curve (PNG) and a JSON record of the run.")
     add_config_argument(ap, board_only=True)
-    ap.add_argument("--mode", choices=("teacher",), default="teacher",
-                    help="teacher: supervised on solver-labelled positions (default)")
+    ap.add_argument("--mode", choices=("teacher", "reinforce", "recipe"), default="teacher",
+                    help="teacher: supervised on solver-labelled positions (default); "
+                         "reinforce: PPO against graded opponents; recipe: the Kaggle "
+                         "course's PPO over kaggle's env")
     add_seed_argument(ap, "the games and the network")
     ap.add_argument("--out", default=".", metavar="DIR",
                     help="folder of net.npz, curve.png, record.json (default: this one)")
     ap.add_argument("--positions", type=positive_int_arg, default=None,
                     help="labelled positions in all (default 64000)")
     ap.add_argument("--steps", type=positive_int_arg, default=None,
-                    help="optimiser steps in all (default 6000)")
+                    help="teacher: optimiser steps in all (default 6000); reinforce, recipe: "
+                         "steps of the environment in all (default 300000 board steps, 50000)")
     ap.add_argument("--rounds", type=positive_int_arg, default=2,
                     help="rounds of labelling then training (default 2)")
     ap.add_argument("--eval-games", type=positive_int_arg, default=None,
@@ -46,7 +56,8 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
     args = ap.parse_args(argv)
     cfg = board_shape(ap, args.config)
     try:
-        for module in ("jax", "optax", "matplotlib"):
+        for module in ("jax", "optax", "matplotlib") + \
+                (("kaggle_environments",) if args.mode == "recipe" else ()):
             require(module, "connectx learn")
     except ValueError as e:
         ap.error(str(e))
@@ -60,9 +71,13 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
         ap.error(str(e))
     bar = _Bar(not args.quiet)
     command = "connectx learn " + " ".join(sys.argv[1:] if argv is None else argv)
+    log = None if args.quiet else _log
     try:
-        paths, record = run(cfg, plan, args.seed, args.out, judge, args.workers, bar,
-                            None if args.quiet else _log, command)
+        if args.mode == "teacher":
+            paths, record = run(cfg, plan, args.seed, args.out, judge, args.workers, bar, log,
+                                command)
+        else:
+            paths, record = _learn_by_games(args, cfg, judge, bar, log, command)
     except OSError as e:
         ap.error(f"{args.out}: {e.strerror or e}")
     finally:
@@ -74,6 +89,24 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
           + (f"; good moves {last['good']['all']:.3f}" if "good" in last else ""))
     print(f"curve: {paths[1]}; record: {paths[2]}; play it as policy:file={paths[0]}")
     return 0
+
+
+def _learn_by_games(args, cfg, judge, bar, log, command):
+    """The reinforce and recipe modes' run and files."""
+    from scripts.learn.run import finish
+    eval_games = args.eval_games or 100
+    if args.mode == "reinforce":
+        from scripts.learn.model import ARCHITECTURE
+        from scripts.learn.reinforce import Plan, train
+        plan = Plan(eval_games=eval_games)
+        if args.steps is not None:
+            plan.steps = args.steps
+        params, record = train(cfg, plan, args.seed, judge, bar, log)
+    else:
+        from scripts.learn.recipe import ARCHITECTURE, STEPS, train
+        params, record = train(cfg, args.seed, args.steps or STEPS, judge=judge,
+                               eval_games=eval_games, progress=bar, log=log)
+    return finish(cfg, params, ARCHITECTURE, record, args.seed, args.out, judge, command)
 
 
 def _judge(cfg, path):

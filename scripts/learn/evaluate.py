@@ -10,17 +10,17 @@ from agents.players.network import policy_logits
 from agents.solver.labels import STAGES
 
 
-def greedy(params, planes):
+def greedy(params, planes, architecture=None):
     """The policy's column on each of ``planes`` (the highest legal logit of
     :func:`agents.players.network.policy_logits`, lowest column among equal ones): the
     ``policy`` agent's move."""
-    return policy_logits(params, planes)[0].argmax(axis=1)
+    return policy_logits(params, planes, architecture)[0].argmax(axis=1)
 
 
-def sampled(params, planes, rng):
+def sampled(params, planes, rng, architecture=None):
     """A column drawn from the policy's softmax on each of ``planes`` (int64; column 0
     where the board is full)."""
-    logits = policy_logits(params, planes)[0]
+    logits = policy_logits(params, planes, architecture)[0]
     none = ~np.isfinite(logits).any(axis=1)
     logits[none] = 0.0
     p = np.exp(logits - logits.max(axis=1, keepdims=True))
@@ -28,11 +28,12 @@ def sampled(params, planes, rng):
     return np.array([rng.choice(len(q), p=q) for q in p], dtype=np.int64)
 
 
-def win_rate(params, cfg, opponent, games, seed):
+def win_rate(params, cfg, opponent, games, seed, architecture=None):
     """``(wins, draws, losses)`` of ``games`` games of the policy against ``opponent`` (a
     kernel opponent of :mod:`agents.envs.opponents`), half of them first, seeded. The
     learner's first move is drawn from its policy's softmax, every later one is greedy:
-    against a deterministic opponent (``alphabeta``) the games differ from the first move."""
+    against a deterministic opponent (``alphabeta``) the games differ from the first move.
+    ``architecture``: the network's (None: the default of :mod:`agents.players.network`)."""
     from agents.envs.boards import Boards
     counts = np.zeros(3, dtype=np.int64)  # wins, draws, losses
     for seat, n in (("first", (games + 1) // 2), ("second", games // 2)):
@@ -48,10 +49,10 @@ def win_rate(params, cfg, opponent, games, seed):
         while pending.any():
             obs = boards.obs.astype(np.uint8)
             if first:
-                actions = sampled(params, obs, rng)
+                actions = sampled(params, obs, rng, architecture)
                 first = False
             else:
-                actions = greedy(params, obs).astype(np.int64)
+                actions = greedy(params, obs, architecture).astype(np.int64)
             boards.step(actions)
             over = pending & boards.terminated
             r = boards.rewards
@@ -63,11 +64,11 @@ def win_rate(params, cfg, opponent, games, seed):
     return tuple(int(c) for c in counts)
 
 
-def good_moves(params, labelled):
+def good_moves(params, labelled, architecture=None):
     """``{stage: (good-move rate, perfect-move rate)}`` of the policy on ``labelled`` (an
     :class:`agents.solver.labels.LabelledSet`), the stages and ``"all"``: a move is good
     when its score has the sign of the best (scripts.arena.judging's words)."""
-    cols = greedy(params, labelled.planes)
+    cols = greedy(params, labelled.planes, architecture)
     s = labelled.scores.astype(np.int64)
     mine = s[np.arange(len(s)), cols]
     best = np.where(s == -1000, -10 ** 6, s).max(axis=1)

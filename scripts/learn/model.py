@@ -32,20 +32,25 @@ def init_params(rows, columns, architecture, seed):
     return params
 
 
-def forward(params, x):
+def forward(params, x, architecture=None):
     """``(logits, value)`` of ``params`` (jax or numpy arrays by name) on ``x`` (n,
-    rows, columns, 4): :func:`agents.players.network.forward` in JAX."""
+    rows, columns, inputs): :func:`agents.players.network.forward` in JAX."""
     import jax
     import jax.numpy as jnp
+    padding = (architecture or {}).get("padding", "same").upper()
     h = x
     i = 0
     while f"trunk{i}_w" in params:
-        h = jax.lax.conv_general_dilated(h, params[f"trunk{i}_w"], (1, 1), "SAME",
+        h = jax.lax.conv_general_dilated(h, params[f"trunk{i}_w"], (1, 1), padding,
                                          dimension_numbers=("NHWC", "HWIO", "NHWC"))
         h = jax.nn.relu(h + params[f"trunk{i}_b"])
         i += 1
     h = h.reshape(h.shape[0], -1)
+    if "dense_w" in params:
+        h = jax.nn.relu(h @ params["dense_w"] + params["dense_b"])
     logits = h @ params["policy_w"] + params["policy_b"]
+    if "value_w" in params:
+        return logits, (h @ params["value_w"] + params["value_b"])[:, 0]
     hidden = jax.nn.relu(h @ params["value1_w"] + params["value1_b"])
     value = jnp.tanh(hidden @ params["value2_w"] + params["value2_b"])[:, 0]
     return logits, value

@@ -35,18 +35,26 @@ def run(cfg, plan, seed, out, judge=None, workers=2, progress=None, log=None, co
     """Train by ``plan`` on ``cfg`` and write the run into ``out``; ``(paths, record)``.
     The labelling processes are forked before JAX starts (JAX's threads and fork do not
     mix), and kept for the whole run (their solvers' tables stay warm)."""
-    from agents.players.network import save_network
     pool = None
     if workers > 1:
         pool = ProcessPoolExecutor(workers, mp_context=fork_context())
         list(pool.map(abs, range(workers)))  # the processes start now, before JAX's threads
     try:
-        from scripts.learn.model import ARCHITECTURE, to_network
+        from scripts.learn.model import ARCHITECTURE
         from scripts.learn.teacher import train
         params, record = train(cfg, plan, seed, judge, pool, progress, log)
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
+    return finish(cfg, params, ARCHITECTURE, record, seed, out, judge, command, workers)
+
+
+def finish(cfg, params, architecture, record, seed, out, judge=None, command=None, workers=1):
+    """Complete ``record`` (the board, seed, command, judge, machine) and write the
+    trained ``params`` of ``architecture`` and the record into ``out``; ``(paths,
+    record)``. Every mode's run ends here."""
+    from agents.players.network import save_network
+    from scripts.learn.model import to_network
     rows, columns, inarow = cfg
     record.update({"board": f"{columns}x{rows}/{inarow}", "rows": rows, "columns": columns,
                    "inarow": inarow, "seed": seed, "command": command, "workers": workers,
@@ -54,5 +62,5 @@ def run(cfg, plan, seed, out, judge=None, workers=2, progress=None, log=None, co
                                                         "made": judge.made},
                    "machine": platform.processor() or platform.machine()})
     made = {k: record[k] for k in ("mode", "board", "seed", "command", "seconds")}
-    net = to_network(params, rows, columns, inarow, ARCHITECTURE, made)
+    net = to_network(params, rows, columns, inarow, architecture, made)
     return write_run(out, net, record, save_network), record

@@ -1,0 +1,193 @@
+"""``connectx learn --mode reinforce``: the teacher's network (the same architecture,
+:data:`scripts.learn.model.ARCHITECTURE`, and file) trained by PPO
+(:mod:`scripts.learn.ppo`) from its own games on the batched environment
+(:class:`agents.envs.boards.Boards`), illegal moves masked, against a curriculum of the
+graded kernel opponents.
+
+The curriculum (:data:`CURRICULUM`): the run's steps in equal phases, each phase's games
+spread evenly over its opponents, one :class:`~agents.envs.boards.Boards` an opponent,
+the learner's seat drawn at each game. The opponents grow stronger from phase to phase
+and every phase keeps a weaker one, so that the learner does not forget how to win.
+Every step the learner sees half of the boards in their mirror image (and plays the
+mirrored column): the ``policy`` player averages both images, so the policy learns both.
+
+A step is one step of every board: a learner move, or the reset of a board whose game
+ended at the step before (Gymnasium's next-step autoreset; not a move, left out of the
+batch: about one step in twelve on 7x6). The record counts the moves.
+Everything is seeded: the same arguments, the same run (up to floating-point sums).
+"""
+import functools
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from scripts.learn.evaluate import good_moves, win_rate
+
+CURRICULUM = (("random", "onestep"),
+              ("onestep", "rules", "alphabeta:depth=2"),
+              ("rules", "alphabeta:depth=2", "alphabeta:depth=4"))
+
+
+@dataclass
+class Plan:
+    """What a reinforce run does."""
+    steps: int = 300_000            # board steps in all (module docstring)
+    boards: int = 192               # games at once (split over the phase's opponents)
+    horizon: int = 32               # steps of every board a rollout
+    epochs: int = 4
+    batch: int = 512
+    learning_rate: float = 1e-3     # decayed linearly to a tenth
+    gamma: float = 0.99
+    gae_lambda: float = 0.95
+    clip: float = 0.2
+    ent_coef: float = 0.01
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    eval_games: int = 100
+    evals: int = 5
+    curriculum: tuple = field(default=CURRICULUM)
+    architecture: dict = None       # None: the teacher's (scripts.learn.model.ARCHITECTURE)
+
+
+def curve_point(params, cfg, architecture, judge, eval_games, seed, start, steps, losses,
+                extra=None, log=None):
+    """One point of a learning curve, the measures of :mod:`scripts.learn.teacher`'s:
+    the score against each of its ``EVAL_OPPONENTS`` and the good/perfect-move rates by
+    stage on ``judge`` (a labelled set or None), plus the last PPO losses and ``extra``."""
+    from scripts.learn.teacher import EVAL_OPPONENTS
+    p = {k: np.asarray(v) for k, v in params.items()}
+    point = {"seconds": round(time.perf_counter() - start, 1), "step": int(steps)}
+    if losses is not None:
+        names = ("loss", "policy_loss", "value_loss", "entropy", "kl")
+        point.update({k: float(v) for k, v in zip(names, losses)})
+    point.update(extra or {})
+    point["win_rates"] = {}
+    for opp in EVAL_OPPONENTS:
+        w, d, l = win_rate(p, cfg, opp, eval_games, seed + 7, architecture)
+        point["win_rates"][opp] = {"wins": w, "draws": d, "losses": l,
+                                   "score": (w + 0.5 * d) / max(1, w + d + l)}
+    if judge is not None:
+        rates = good_moves(p, judge, architecture)
+        point["good"] = {k: v[0] for k, v in rates.items()}
+        point["perfect"] = {k: v[1] for k, v in rates.items()}
+    if log:
+        rates = ", ".join(f"{o} {v['score']:.2f}" for o, v in point["win_rates"].items())
+        good = f", good {point['good']['all']:.3f}" if "good" in point else ""
+        log(f"step {steps} ({point['seconds']:.0f} s): loss {point.get('loss', float('nan')):.3f}"
+            f", score vs {rates}{good}")
+    return point
+
+
+def phase_boards(cfg, opponents, boards, seed):
+    """One seeded :class:`~agents.envs.boards.Boards` an opponent, ``boards`` games in all,
+    the learner's seat drawn at each reset; reset."""
+    from agents.envs.boards import Boards
+    out = []
+    for k, opp in enumerate(opponents):
+        n = boards // len(opponents) + (k < boards % len(opponents))
+        b = Boards(n, *cfg, opponent=opp, seat="random")
+        b.seed(seed + 100_003 * k)
+        b.reset()
+        out.append(b)
+    return out
+
+
+def act(logits, legal, rng):
+    """A column of each row drawn from the softmax of ``logits`` over the ``legal``
+    columns (Gumbel-max), and its log-probability: ``(int64 (n,), float32 (n,))``."""
+    z = np.where(legal, logits.astype(np.float64), -np.inf)
+    z -= z.max(axis=1, keepdims=True)
+    logp = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+    a = (z + rng.gumbel(size=z.shape)).argmax(axis=1)
+    return a, logp[np.arange(len(a)), a].astype(np.float32)
+
+
+def train(cfg, plan, seed, judge=None, progress=None, log=None):
+    """Run ``plan`` on board ``cfg``; ``(network params, record)``. ``judge``: the
+    labelled set of the good-move rates; ``progress(kind, done, total)``; ``log(text)``.
+    The record: the curve (time, steps, PPO losses, win rates, good-move rates by stage)
+    and the phases' opponents."""
+    import jax
+    import jax.numpy as jnp
+    import optax
+
+    from agents.players.network import features
+    from scripts.learn import ppo
+    from scripts.learn.model import ARCHITECTURE, forward, init_params
+    start = time.perf_counter()
+    rows, columns, _ = cfg
+    rng = np.random.default_rng(seed)
+    architecture = plan.architecture or ARCHITECTURE
+    params = {k: jnp.asarray(v) for k, v in init_params(rows, columns, architecture, seed).items()}
+    n, T = plan.boards, max(1, min(plan.horizon, plan.steps // plan.boards))
+    per_rollout = n * T
+    rollouts = max(1, -(-plan.steps // per_rollout))
+    updates = rollouts * plan.epochs * max(1, per_rollout // plan.batch)
+    lr = optax.linear_schedule(plan.learning_rate, plan.learning_rate / 10, updates)
+    opt = ppo.optimiser(lr, plan.max_grad_norm)
+    state = opt.init(params)
+    fwd = functools.partial(forward, architecture=architecture)
+    step_fn = ppo.ppo_step(opt, fwd, plan.clip, plan.ent_coef, plan.vf_coef)
+    run_forward = jax.jit(fwd)
+    phases = len(plan.curriculum)
+    every = max(1, rollouts // max(1, plan.evals))
+    curve, moves, losses, phase, groups = [], 0, None, -1, []
+    for k in range(rollouts):
+        if k * phases // rollouts != phase:
+            phase = k * phases // rollouts
+            groups = phase_boards(cfg, plan.curriculum[phase], n, seed * 1000 + phase)
+            was_over = np.zeros(n, dtype=bool)
+        xs = None
+        legal = np.zeros((T, n, columns), dtype=bool)
+        actions = np.zeros((T, n), dtype=np.int32)
+        logps = np.zeros((T, n), dtype=np.float32)
+        values = np.zeros((T, n), dtype=np.float32)
+        rewards = np.zeros((T, n), dtype=np.float32)
+        terminal = np.zeros((T, n), dtype=bool)
+        valid = np.zeros((T, n), dtype=bool)
+        for t in range(T + 1):
+            obs = np.concatenate([g.obs for g in groups]).astype(np.uint8)
+            mask = np.concatenate([g.mask for g in groups]).astype(bool)
+            flip = rng.random(n) < 0.5
+            obs[flip] = obs[flip, :, ::-1]
+            mask[flip] = mask[flip, ::-1]
+            x = features(obs, architecture)
+            logits, value = run_forward(params, x)
+            if t == T:
+                last_value = np.asarray(value)
+                break
+            a, logp = act(np.asarray(logits), mask | was_over[:, None], rng)
+            if xs is None:
+                xs = np.zeros((T,) + x.shape, dtype=np.float32)
+            xs[t], legal[t], actions[t], logps[t], values[t] = x, mask, a, logp, value
+            valid[t] = ~was_over
+            played = np.where(flip, columns - 1 - a, a).astype(np.int64)
+            i = 0
+            for g in groups:
+                g.step(played[i:i + g.n])
+                rewards[t, i:i + g.n] = g.rewards
+                terminal[t, i:i + g.n] = g.terminated
+                i += g.n
+            was_over = terminal[t].copy()
+            moves += int(valid[t].sum())
+            if progress:
+                progress("reinforce: board steps", (k * T + t + 1) * n, rollouts * T * n)
+        adv, returns = ppo.gae(rewards, values, terminal, last_value, plan.gamma,
+                               plan.gae_lambda)
+        keep = valid.reshape(-1)
+        data = {"x": xs.reshape(-1, *xs.shape[2:])[keep],
+                "legal": legal.reshape(-1, columns)[keep],
+                "action": actions.reshape(-1)[keep], "logp": logps.reshape(-1)[keep],
+                "advantage": adv.reshape(-1)[keep], "returns": returns.reshape(-1)[keep]}
+        params, state, losses = ppo.update(step_fn, params, state, data, plan.epochs,
+                                           plan.batch, rng)
+        if (k + 1) % every == 0 or k + 1 == rollouts:
+            extra = {"phase": phase, "opponents": list(plan.curriculum[phase])}
+            curve.append(curve_point(params, cfg, architecture, judge, plan.eval_games, seed,
+                                     start, moves, losses, extra, log))
+    record = {"mode": "reinforce", "architecture": architecture,
+              "plan": plan.__dict__ | {"curriculum": [list(c) for c in plan.curriculum]},
+              "curve": curve, "moves": moves, "seconds": round(time.perf_counter() - start, 1),
+              "jax": jax.__version__}
+    return {k: np.asarray(v) for k, v in params.items()}, record
