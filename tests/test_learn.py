@@ -149,6 +149,13 @@ def test_critical_positions_have_columns_of_two_signs():
     assert critical(scores).tolist() == [True, False, False, False, True]
 
 
+def test_the_last_round_trains_the_most():
+    from scripts.learn.teacher import Plan, steps_until
+    assert [steps_until(Plan(rounds=2, steps=7500), r) for r in range(2)] == [1500, 7500]
+    assert [steps_until(Plan(rounds=3, steps=1000), r) for r in range(3)] == [100, 200, 1000]
+    assert steps_until(Plan(rounds=1, steps=10), 0) == 10
+
+
 def test_learn_on_a_small_board(tmp_path):
     """A tiny teacher run on 5x4 with 3 in a row: the loss falls and the pure policy
     beats random more often than chance (the numbers of the plan are small, seconds)."""

@@ -39,7 +39,7 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
     ap.add_argument("--positions", type=positive_int_arg, default=None,
                     help="labelled positions in all (default 64000)")
     ap.add_argument("--steps", type=positive_int_arg, default=None,
-                    help="teacher: optimiser steps in all (default 6000); reinforce, recipe: "
+                    help="teacher: optimiser steps in all (default 7500); reinforce, recipe: "
                          "steps of the environment in all (default 300000 board steps, 50000)")
     ap.add_argument("--rounds", type=positive_int_arg, default=2,
                     help="rounds of labelling then training (default 2)")

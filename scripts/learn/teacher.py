@@ -36,7 +36,8 @@ class Plan:
     """What a teacher run does: the sizes of its rounds and its training."""
     positions: int = 64000          # labelled positions in all (before mirror images)
     rounds: int = 2                 # rounds of labelling then training
-    steps: int = 6000               # optimiser steps in all
+    steps: int = 7500               # optimiser steps in all (steps_until: a fifth before
+                                    # the last round, the rest on every position)
     batch: int = 128
     learning_rate: float = 2e-3
     temperature: float = 1.0        # the policy target's softmax of scores
@@ -49,6 +50,15 @@ class Plan:
     evals: int = 5                  # evaluations over the run
     database: bool = True
     opponents: tuple = field(default=DATA_OPPONENTS)
+
+
+def steps_until(plan, r):
+    """The optimiser steps done by the end of round ``r``: the rounds before the last
+    share a fifth of ``plan.steps`` (a network good enough to play the next round's
+    games), the last round trains the rest on every position labelled."""
+    if r >= plan.rounds - 1:
+        return plan.steps
+    return plan.steps // 5 * (r + 1) // (plan.rounds - 1)
 
 
 def round_tasks(cfg, plan, r, seed, net_bytes):
@@ -139,7 +149,7 @@ def train(cfg, plan, seed, judge, pool=None, progress=None, log=None):
         legal, policy, value = targets(scores, plan.temperature)
         weight = np.where(critical(scores), plan.critical, 1.0).astype(np.float32)
         n = len(x)
-        round_steps = plan.steps * (r + 1) // plan.rounds - step
+        round_steps = steps_until(plan, r) - step
         t1 = time.perf_counter()
         for _ in range(round_steps):
             idx = rng.integers(0, n, size=plan.batch)
