@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from agents.board.rules import drop_piece, legal_moves, parse_config, winner
+from agents.solver.database import attach
 from agents.solver.solver import Solver, warm_up
 from conftest import api_call, board_after
 from scripts.server import analysis as serve_analysis
@@ -200,7 +201,11 @@ def test_analysis_answers_first_and_leaves_the_rest_of_the_line_to_api_line(move
     full = serve_analysis.analyse(whole, {"moves": moves})
     assert got["complete"] and full["complete"] and full["line"]["complete"]
     assert [s and s["score"] for s in got["scores"]] == [s and s["score"] for s in full["scores"]]
+    # the reference solver with the installed database, if any: the plain solver's
+    # analysis of "4" alone took 42 s of CPU (the database's entries against the plain
+    # solver: tests/test_database.py, test_bitbully_sample_equals_the_plain_solver)
     solver = Solver()
+    attach(solver)
     expected = solver.analyze(moves)
     assert [s["score"] if s else -1000 for s in got["scores"]] == expected
     line = got["line"]
