@@ -1,11 +1,11 @@
 """The ``mcts`` agent: options, clock and tree reuse over :mod:`agents.search.mcts`."""
 import numpy as np
 
-from agents.players.base import (Agent, boolean, checks_units, optional, positive_int, positive_number, seed_value,
-                                 warmup_option)
-from agents.search.mcts import DEFAULT_C, DEFAULT_MAX_NODES, Tree, best_child, copy_subtree, search
+from agents.players.base import (Agent, boolean, checks_units, optional, positive_int,
+                                 positive_number, seed_value, warmup_option)
 from agents.players.policy import check_board, load_network, network_file
 from agents.search.counters import S_ITERATIONS, S_MAX_DEPTH
+from agents.search.mcts import DEFAULT_C, DEFAULT_MAX_NODES, Tree, best_child, copy_subtree, search
 from agents.search.puct import DEFAULT_PUCT_C, planes_of_position
 from agents.search.puct import search as puct
 from agents.solver.position import Position
@@ -145,7 +145,8 @@ class MCTSAgent(Agent):
         position = Position.from_grid(grid, cfg.rows, cfg.columns, cfg.inarow, mark)
         c = DEFAULT_PUCT_C if self.c is None else self.c
         col, root = puct(position, evaluate, self.iterations or 0, clock.deadline, c)
-        visits = {m: (0 if ch is None else ch.visits) for m, ch in zip(root.moves, root.children or ())}
+        visits = {m: (0 if ch is None else ch.visits)
+                  for m, ch in zip(root.moves, root.children or ())}
         self.last = {"column": int(col), "iterations": root.visits - 1, "visits": visits,
                      "value": root.total / root.visits}
         return int(col)
