@@ -57,7 +57,7 @@ def test_a_seeded_sample_of_entries_equals_the_solver(solver):
             p = Position(6, 7, 4, int(pos[i]), int(mask[i]), ply)
             assert layer.values[i] == solver.solve(p), (ply, i)
             checked += 1
-    assert checked == 1 + 4 + 12 * 5
+    assert checked == 1 + 4 + 12 * (OPENING_PLY - 1)
 
 
 def test_analysis_equals_the_solvers_on_random_positions(solver):
@@ -86,8 +86,8 @@ def test_labelled_positions_of_few_stones_have_their_labels():
 
 def test_only_7x6_and_few_stones_are_answered():
     assert OPENINGS.score(Position(5, 6, 4)) is None
-    assert OPENINGS.analyze(Position.from_moves("444444")) is None  # children of 7 stones
-    assert OPENINGS.score(Position.from_moves("4444333")) is None
+    assert OPENINGS.analyze(Position.from_moves("44443333")) is None  # children of 9 stones
+    assert OPENINGS.score(Position.from_moves("444433335")) is None
     # a side to move that wins at once is scored without the files
     assert OPENINGS.score(Position.from_moves("445566")) == (42 + 1 - 6) // 2
 

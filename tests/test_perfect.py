@@ -233,17 +233,20 @@ def test_options_are_checked():
 
 def test_time_out_falls_back_to_alphabeta(agent):
     """An early position the solver cannot finish in 0.1 s (without the opening
-    database, which answers it at once): alphabeta's legal move."""
+    database and the opening scores, which answer it at once): alphabeta's legal move;
+    with the opening scores (and no database), their optimal column."""
     a = agent
-    saved = a.time_limit, a.use_overage, a.opening_book, a.database, a._solvers
+    saved = a.time_limit, a.use_overage, a.opening_book, a.database, a._solvers, a.openings
     try:
-        a.time_limit, a.use_overage, a.opening_book, a.database, a._solvers = \
-            0.1, False, None, False, {}
+        a.time_limit, a.use_overage, a.opening_book, a.database, a._solvers, a.openings = \
+            0.1, False, None, False, {}, None
         col = a(obs_of("44"), CFG)
         assert type(col) is int and 0 <= col < 7
         assert a.last["source"] == "alphabeta"
+        a.openings = saved[-1]
+        assert a(obs_of("44"), CFG) == 3 and a.last["source"] == "openings"
     finally:
-        a.time_limit, a.use_overage, a.opening_book, a.database, a._solvers = saved
+        a.time_limit, a.use_overage, a.opening_book, a.database, a._solvers, a.openings = saved
 
 
 def test_database_answers_the_opening_at_once(agent):

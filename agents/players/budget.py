@@ -13,8 +13,12 @@ FALLBACK_SHARE = 0.25
 FALLBACK_MAX = 0.4
 OVERAGE_KEEP = 5.0  # seconds of overage never spent
 COMPILE_MARGIN = 1.0  # seconds a move that waited for kernels keeps to search and return
-COMPILE_SHARE = 0.5   # at most this share of the overage above OVERAGE_KEEP, a move
+COMPILE_SHARE = 0.7   # at most this share of the overage above OVERAGE_KEEP, a move
 FALLBACK_MIN = 0.25  # seconds the alpha-beta fallback always gets
+# Seconds the shallow plain-Python search (agents.solver.shallow) may take when the
+# solver's kernels are not ready and waiting for them does not fit; a wait for them
+# stops this much before the compile deadline, so that the search still fits.
+SHALLOW_MAX = 0.8
 # Settling (the weak search that keeps the value when the plain budget did not find
 # it): at most this share of the spare overage, and at most SETTLE_MAX seconds a
 # move (SETTLE_EARLY_MAX while more than SETTLE_FROM_EMPTIES cells are empty: 7x6

@@ -76,12 +76,15 @@ from agents.board.grid import center_order
 from agents.board.rules import parse_config
 from agents.players.base import (Agent, boolean, checks_units, number, optional, positive_int,
                                  positive_number, seed_value, warmup_option)
-from agents.players.budget import FALLBACK_MAX, FALLBACK_MIN, FALLBACK_SHARE, BudgetMixin
+from agents.players.budget import (FALLBACK_MAX, FALLBACK_MIN, FALLBACK_SHARE, SHALLOW_MAX,
+                                   BudgetMixin)
 from agents.players.levels import SKILL_MAX, LevelsMixin, skill_value
 from agents.players.lookahead import AlphaBetaAgent
 from agents.players.traps import BUDGET_BINS, WATCH_MAX, TrapsMixin
 from agents.solver.book import EXACT, KIND_NAMES, WEAK, load_book
+from agents.solver.openings import OPENING_CONFIG, OPENING_PLY, Openings
 from agents.solver.position import Position
+from agents.solver.shallow import shallow_move
 from agents.solver.solver import DEFAULT_TT_BITS, Solver, kernel_calls
 
 # the unit after which a move outside the book can search: best_move's kernels (and the
@@ -148,6 +151,9 @@ class PerfectAgent(BudgetMixin, TrapsMixin, LevelsMixin, Agent):
     negamax at 1000; not with ``skill``); ``seed`` seeds the lower levels' choices."""
 
     name = "perfect"
+    # what a Kaggle file embeds (submission.build): the move book and the opening scores,
+    # which answer every 7x6 position of fewer than OPENING_PLY stones without a kernel
+    RESOURCES = ("book7x6.bin",) + tuple(Openings.file_name(k) for k in range(OPENING_PLY + 1))
     # what submission.build uses unless told otherwise: on Kaggle the first move must
     # not wait for numba (see agents.players.warmup)
     SUBMISSION_OPTIONS = {"warmup": "background", "database": False}
@@ -171,6 +177,8 @@ class PerfectAgent(BudgetMixin, TrapsMixin, LevelsMixin, Agent):
         self.level = self._level()  # ValueError for an elo outside the fitted scale
         self._solvers = {}
         self.opening_book = load_book() if self.book else None
+        # the opening scores (read lazily, plain Python): with the book, see _openings_move
+        self.openings = Openings() if self.book else None
         self.fallback = AlphaBetaAgent()
         # the opponent model of _trap: the default alphabeta agent itself, same table
         # size, so its replies are the ones that agent would play at each depth (the
@@ -193,11 +201,18 @@ class PerfectAgent(BudgetMixin, TrapsMixin, LevelsMixin, Agent):
 
     def ready_to_move(self, grid, heights, mark, cfg):
         """Past the first move, :meth:`choose` waits for the units it needs (the
-        solver's, outside the book); the first move waits for none: the book answers,
-        or no line fits, or else :func:`agents.players.warmup.fallback_move`."""
+        solver's, outside the book and the opening scores) when that fits the clock,
+        else plays the shallow search's move (:meth:`_unready_move`). So does the first
+        move at full strength (skill 20: the value must be kept); the first move of a
+        lower level (meant to err) waits for nothing: the book answers, or else
+        :func:`agents.players.warmup.fallback_move`."""
         if self._calls > 1 or cfg.inarow > max(cfg.rows, cfg.columns):
             return True
-        if self.opening_book is None or not fits_bitboard(cfg.rows, cfg.columns):
+        if not fits_bitboard(cfg.rows, cfg.columns):
+            return False
+        if self.level >= SKILL_MAX:
+            return True
+        if self.opening_book is None:
             return False
         p = Position.from_grid(grid, cfg.rows, cfg.columns, cfg.inarow, mark)
         hit = self.opening_book.lookup(p)
@@ -249,6 +264,70 @@ class PerfectAgent(BudgetMixin, TrapsMixin, LevelsMixin, Agent):
                                     lambda: self._best(grid, heights, mark, cfg, clock))
         return self._best(grid, heights, mark, cfg, clock)
 
+    def _use_openings(self, p):
+        """True when the opening scores answer ``p``: a 7x6 position of fewer than
+        ``OPENING_PLY`` stones (every child scored), unless the solver is ready with the
+        12-ply database (local play with the ``databases`` extra: then the solver, whose
+        traps and tie order the golden moves pin, answers in milliseconds too)."""
+        if self.openings is None or p.moves >= OPENING_PLY \
+                or (p.rows, p.columns, p.inarow) != OPENING_CONFIG:
+            return False
+        if not self.warm.ready(SOLVER_READY) or not self.database:
+            return True
+        return self.solver(p.rows, p.columns, p.inarow).database is None
+
+    def _openings_move(self, p, grid, heights, mark, cfg, clock):
+        """An optimal column from the opening scores (plain Python, no kernel): the
+        centre-most of the best score, or among them the traps' pick once every kernel
+        is compiled (a draw or a loss, several optimal columns)."""
+        scores = self.openings.analyze(p)
+        best = max(scores)
+        cands = [c for c in center_order(cfg.columns) if scores[c] == best]
+        col = cands[0]
+        self.last = {"source": "openings", "column": col, "score": best}
+        plain = clock.plain_deadline
+        if self.traps and best <= 0 and len(cands) > 1 and self.warm.done():
+            s = self.solver(cfg.rows, cfg.columns, cfg.inarow)
+            trap_end = self._trap_deadline(clock, plain, p.moves)
+            col = self._trap(s, p, grid, heights, mark, cfg, sorted(cands), col, best, trap_end)
+        elif not self.warm.done() and self._calls > 1:
+            self.warm.lend(plain)  # the rest of the plain budget to the compiler
+        return col
+
+    def _wait_for_solver(self, clock):
+        """Wait for the solver's kernels (up to :data:`SOLVER_READY`) when they compile in
+        the background (the Kaggle file) and their expected compile time fits before the
+        compile deadline less the shallow search's share
+        (:meth:`agents.players.budget.BudgetMixin._compile_deadline`: the plain budget
+        and ``COMPILE_SHARE`` of the overage above ``OVERAGE_KEEP``); with
+        ``warmup="lazy"`` compile (or load from the disk cache) here until that deadline.
+        The seconds waited."""
+        t0 = time.perf_counter()
+        end = self._compile_deadline(clock)
+        if not self.warm.started():
+            self.warm.finish(end, upto=SOLVER_READY)
+        elif t0 + self.warm.expected_left(SOLVER_READY) <= end - SHALLOW_MAX:
+            self.warm.finish(end - SHALLOW_MAX, upto=SOLVER_READY)
+        return time.perf_counter() - t0
+
+    def _unready_move(self, p, grid, heights, mark, cfg, clock, waited):
+        """The move when the solver's kernels are not ready and waiting did not fit: the
+        shallow plain-Python search (:mod:`agents.solver.shallow`: forced wins, forced
+        losses a few plies ahead), the fallback's window count breaking ties, for at
+        most ``SHALLOW_MAX`` seconds within the compile deadline; then the rest of the
+        plain budget goes to the compiler (not in the first move, which loaded the file)."""
+        from agents.players.warmup import ranked_columns
+        now = time.perf_counter()
+        end = min(now + SHALLOW_MAX, max(clock.plain_deadline, self._compile_deadline(clock)))
+        order = ranked_columns(grid, heights, mark, cfg.rows, cfg.columns, cfg.inarow)
+        col, value, depth, nodes = shallow_move(p, end, order)
+        self.warm_moves += 1
+        self.last = {"source": "shallow search", "column": col, "value": value,
+                     "depth": depth, "nodes": nodes, "waited": round(waited, 2)}
+        if self._calls > 1:
+            self.warm.lend(clock.plain_deadline)
+        return col
+
     def _best(self, grid, heights, mark, cfg, clock):
         """The full-strength move (book, solver, fallback; traps)."""
         self._columns = cfg.columns
@@ -283,10 +362,13 @@ class PerfectAgent(BudgetMixin, TrapsMixin, LevelsMixin, Agent):
                     self._watch_reply(grid, heights, mark, cfg, hit[0],
                                       min(plain, time.perf_counter() + WATCH_MAX))
                 return hit[0]
-        if not self.warm.finish(self._compile_deadline(clock), upto=SOLVER_READY):
-            # the solver's kernels (compiled in this move's time, from the overage above
-            # OVERAGE_KEEP) are still not ready: a move that needs none, never a TIMEOUT
-            return self._warming_move(grid, heights, mark, cfg, clock)
+        if self._use_openings(p):
+            return self._openings_move(p, grid, heights, mark, cfg, clock)
+        waited = 0.0
+        if not self.warm.ready(SOLVER_READY):
+            waited = self._wait_for_solver(clock)
+            if not self.warm.ready(SOLVER_READY):
+                return self._unready_move(p, grid, heights, mark, cfg, clock, waited)
         s = self.solver(cfg.rows, cfg.columns, cfg.inarow)
         # 1. the exact search, in the plain budget (less a reserve for the fallback)
         plain = clock.plain_deadline
@@ -294,6 +376,8 @@ class PerfectAgent(BudgetMixin, TrapsMixin, LevelsMixin, Agent):
         col, lo, hi, done = s.best_move(p, plain - reserve)
         self.last = {"source": "solver", "column": col, "lo": lo, "hi": hi, "complete": done,
                      "nodes": s.nodes}
+        if waited:
+            self.last["waited"] = round(waited, 2)  # for the solver's kernels to compile
         deadline = plain
         if not _settled(lo, hi, done):
             # 2. the outcome is not known: the weak search (win/draw/loss only, the
@@ -325,8 +409,10 @@ class PerfectAgent(BudgetMixin, TrapsMixin, LevelsMixin, Agent):
         # the fallback: what is left of the plain budget (a settled loss needs no more:
         # every column loses), at least FALLBACK_MIN
         deadline = max(plain, time.perf_counter() + FALLBACK_MIN)
-        if not self.warm.finish(self._compile_deadline(clock)):
-            return col  # the model's kernels not ready in time: the solver's column
+        if not self.warm.finish(deadline):
+            # its kernels not ready within its own time (no overage for them: its move is
+            # a guess too): the solver's column
+            return col
         acol, val, depth, nodes = self.fallback.search(grid, heights, mark, cfg, deadline)
         if acol is None or acol < 0:
             return col

@@ -84,6 +84,10 @@ class Warmup:
                 self._thread.start()
         return self
 
+    def started(self):
+        """True once :meth:`start` has run the thread (``warmup="background"``)."""
+        return self._thread is not None
+
     def done(self):
         """True once every unit has run."""
         return self._next >= len(self.units)
@@ -97,6 +101,12 @@ class Warmup:
             if unit[0] == label:
                 return i
         raise ValueError(f"no warmup unit {label!r}")
+
+    def expected_left(self, upto=None):
+        """Expected CPU seconds until the unit ``upto`` (default: the last) has run, at the
+        observed/expected ratio of the units done so far (a unit in flight counts whole)."""
+        last = len(self.units) - 1 if upto is None else self._index(upto)
+        return sum(self._expected(i) for i in range(self._next, last + 1))
 
     def lend(self, deadline):
         """Called inside one of our moves whose answer is already known: let units run
@@ -202,13 +212,19 @@ def shared(key, units):
 
 def fallback_move(grid, heights, mark, rows, columns, inarow):
     """What an agent plays while its kernels compile (plain Python, no numpy call in the
-    loop, no kernel; well under a millisecond on 7x6): a column that wins now; else one
-    that blocks the opponent's immediate win; else, among the columns that do not put
-    the opponent's winning cell right above ours (all columns if every one does), the
-    one with the best window count: each line of ``inarow`` cells through the new stone
-    that holds no opponent stone counts 1 + 4 x our stones in it; ties to the centre.
-    ``grid``: Kaggle's flat board (row 0 at the top), ``heights``: stones a column; the
-    board must have a legal column. Returns a plain ``int``."""
+    loop, no kernel; well under a millisecond on 7x6): the first of
+    :func:`ranked_columns`. ``grid``: Kaggle's flat board (row 0 at the top), ``heights``:
+    stones a column; the board must have a legal column. Returns a plain ``int``."""
+    return ranked_columns(grid, heights, mark, rows, columns, inarow)[0]
+
+
+def ranked_columns(grid, heights, mark, rows, columns, inarow):
+    """The legal columns, best first by one ply of tactics and a window count: a column
+    that wins now; else one that blocks the opponent's immediate win; then the columns
+    that do not put the opponent's winning cell right above ours, then those that do;
+    within each group the best window count first (each line of ``inarow`` cells through
+    the new stone that holds no opponent stone counts 1 + 4 x our stones in it), ties
+    to the centre. Plain ``int`` columns; arguments as :func:`fallback_move`'s."""
     cells = [int(v) for v in grid]
     height = [int(h) for h in heights]
     other = 3 - mark
@@ -233,15 +249,21 @@ def fallback_move(grid, heights, mark, rows, columns, inarow):
     def row_of(c, above=0):
         return rows - 1 - height[c] - above
 
-    for who in (mark, other):  # win now, else block
-        for c in legal:
-            if wins(c, row_of(c), who):
-                return c
-    safe = [c for c in legal if height[c] + 1 >= rows or not wins(c, row_of(c, 1), other)]
-
     def windows(c):
         r = row_of(c)
         return sum(1 + 4 * sum(cells[i] == mark for i in line)
                    for line in lines(c, r) if all(cells[i] != other for i in line))
-    # max keeps the first best: the centre-most
-    return max(safe or legal, key=windows)
+
+    first = []
+    for who in (mark, other):  # win now, else block
+        for c in legal:
+            if wins(c, row_of(c), who):
+                first = [c]
+                break
+        if first:
+            break
+    safe = {c for c in legal if height[c] + 1 >= rows or not wins(c, row_of(c, 1), other)}
+    # sorted is stable: among equal keys the centre-most first
+    rest = sorted((c for c in legal if c not in first),
+                  key=lambda c: (c not in safe, -windows(c)))
+    return first + rest

@@ -31,7 +31,7 @@ from agents.resources import read_resource
 
 MAGIC = b"CXDB\x00\x01\r\n"
 HEADER = struct.Struct("<8sBBBBIQ")  # magic, rows, columns, inarow, ply, crc32, count
-OPENING_PLY = 6  # the files hold every 7x6 position of 0..OPENING_PLY stones
+OPENING_PLY = 8  # the files hold every 7x6 position of 0..OPENING_PLY stones
 OPENING_CONFIG = (6, 7, 4)
 INVALID_MOVE = -1000  # a full column in :meth:`Openings.analyze` (as the solver's)
 

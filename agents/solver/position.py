@@ -123,6 +123,28 @@ class Position:
         return cls(rows, columns, inarow, pos, mask, n)
 
 
+def winning_cells(stones, mask, rows, columns, inarow):
+    """The empty cells where one more stone of ``stones`` completes ``inarow`` in a line
+    (any of them, playable or not): :func:`agents.solver.bits.winning_cells` in plain
+    Python (Python ints have no 64-bit limit, so any board). A line that would wrap from
+    one column into the next crosses a sentinel cell, never a stone, so it completes
+    only on a sentinel, which the board mask removes."""
+    H = rows + 1
+    r = 0
+    for s in (1, H - 1, H, H + 1):
+        for k in range(inarow):  # the empty cell at index k of the line
+            m = -1
+            for j in range(inarow):
+                if j != k:
+                    d = (j - k) * s
+                    m &= stones >> d if d > 0 else stones << -d
+                    if not m:
+                        break
+            r |= m
+    board = sum(((1 << rows) - 1) << (c * H) for c in range(columns))
+    return r & board & ~mask
+
+
 def _has_line(stones, H, inarow):
     """bb_has_line in plain Python, for the plain-Python :class:`Position` (a book move
     compiles no kernel) and as the kernels' reference in the tests."""

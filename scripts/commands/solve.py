@@ -13,7 +13,7 @@ opening database (``pip install "connectx-search[databases]"``) is used unless
 ``--no-database``. Bad lines print ``moves error: <what is wrong>`` and the solver goes on;
 bad options exit with status 2 and one line.
 
-7x6 positions of at most 6 stones are answered from the package's opening scores
+7x6 positions of at most 8 stones are answered from the package's opening scores
 (:mod:`agents.solver.openings`, plain Python) until the first line that needs a search
 (or ``--pv``): only then are numpy, numba and the solver loaded, so ``echo "" | connectx
 solve -a`` takes a few tens of milliseconds of process time. Such a line prints 0

@@ -129,7 +129,7 @@ class App:
         # the opening database (books extra) is loaded here, so that a corrupt file stops
         # the server at once with its message, and no request pays the load
         self.database = default_database() if database else None
-        # the package's opening scores (7x6 up to 6 stones, plain Python): the columns of the
+        # the package's opening scores (7x6 up to 8 stones, plain Python): the columns of the
         # first plies without a search, with or without the books extra
         self.openings = Openings() if database else None
         self.solver_threads = int(solver_threads)  # threads of each analysis (Solver.analyze)
