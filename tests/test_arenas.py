@@ -7,6 +7,7 @@ against :meth:`agents.solver.solver.Solver.analyze` (7x6 through the 12-ply data
 Text players are scripted: one reads the board off the prompt and answers with
 ``alphabeta:depth=2``, one answers garbage, one an illegal column.
 """
+import importlib.util
 import re
 
 import pytest
@@ -27,6 +28,10 @@ from scripts.arena import text_arena  # noqa: E402
 ENGINE = "alphabeta:depth=2"  # deterministic, quick: the scripted text player's brain
 WEAK = "alphabeta:depth=3"
 FULL = -1000  # Solver.analyze's score of a full column
+needs_textarena = pytest.mark.skipif(importlib.util.find_spec("textarena") is None,
+                                     reason="textarena (the arenas extra) is not installed")
+FORMAT_PARAMS = [pytest.param(f, marks=needs_textarena) if f == "textarena" else f
+                 for f in FORMATS]
 
 
 def sign(x):
@@ -96,6 +101,7 @@ def test_game_arena_agent_submits_a_dict_and_skips_the_setup_step():
     assert (cfg.rows, cfg.columns, cfg.inarow, moves) == (5, 6, 4, [2, 2, 3, 3, 4, 4])
 
 
+@needs_textarena
 def test_text_arena_game_through_textarena_loop(solver_7x6):
     """perfect (player 1, O) against alphabeta in TextArena's ConnectFour-v0, TextArena's
     loop; the record's drops are the game, and every perfect move keeps the value."""
@@ -111,6 +117,7 @@ def test_text_arena_game_through_textarena_loop(solver_7x6):
     assert record["rewards"]["1"] >= 0
 
 
+@needs_textarena
 def test_text_arena_blind_variant_reads_the_drops():
     """ConnectFour-v0-blind shows no board: the agent replays the drops announced."""
     seen = []
@@ -163,7 +170,7 @@ def engine_reader(fmt, rows=6, columns=7, inarow=4):
     return ask
 
 
-@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("fmt", FORMAT_PARAMS)
 def test_text_player_that_reads_the_prompt_plays_the_engine_game(fmt):
     """A text player reading its prompt's board plays exactly ENGINE's moves: the prompt
     shows the true board (orientation, marks) and the answer parses to its column."""
@@ -193,6 +200,7 @@ def test_game_arena_prompt_is_kaggles_harness_prompt():
     assert prompts == [harness.generate_prompt(obs, [])]
 
 
+@needs_textarena
 def test_text_arena_prompt_board_is_textarenas():
     """The board in the textarena prompt is the text TextArena shows after the same moves."""
     moves = [3, 3, 2, 4]
@@ -216,7 +224,7 @@ BAD = {"garbage": {f: "I would rather talk about turtles." for f in FORMATS},
                 "spinbench": '{"reason": "x", "action": 3}'}}
 
 
-@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("fmt", FORMAT_PARAMS)
 @pytest.mark.parametrize("kind", sorted(BAD))
 def test_text_player_bad_answers_are_counted_named_and_never_crash(fmt, kind):
     """Garbage is UNPARSABLE, a column off the board or full is ILLEGAL; the arena's
@@ -257,7 +265,7 @@ def test_text_player_spec_plays_a_match(monkeypatch):
     module = types.ModuleType("scripted_text_players")
     module.garbage = lambda prompt: "no idea"
     monkeypatch.setitem(sys.modules, "scripted_text_players", module)
-    result = match("text:ask=scripted_text_players.garbage,format=textarena", ENGINE,
+    result = match("text:ask=scripted_text_players.garbage,format=spinbench", ENGINE,
                    games=2, cfg="rows=5,columns=6,inarow=4", progress=False)
     assert all(g["statuses"] == ["DONE", "DONE"] for g in result.games)
     for bad, message in (("text", "needs ask="), ("text:ask=nomodule", "MODULE.FUNCTION"),
@@ -267,6 +275,22 @@ def test_text_player_spec_plays_a_match(monkeypatch):
                          ("text:ask=scripted_text_players.garbage,colour=1", "unknown text")):
         with pytest.raises(ValueError, match=message):
             parse_spec(bad)
+
+
+def test_connectx_score_judges_a_text_player_spec(monkeypatch):
+    """``connectx score``'s library takes a text player spec: one reading its prompt
+    plays ENGINE's columns on every position of a labelled set."""
+    import sys
+    import types
+
+    from agents.solver.labels import load_labels
+    from scripts.arena.judging import DEFAULT_SET, score
+    module = types.ModuleType("scripted_readers")
+    module.spinbench = engine_reader("spinbench")
+    monkeypatch.setitem(sys.modules, "scripted_readers", module)
+    labelled = load_labels(DEFAULT_SET).subset(range(0, 1000, 50))
+    text = score("text:ask=scripted_readers.spinbench,format=spinbench", labelled)
+    assert text.columns == score(ENGINE, labelled).columns and text.failures == {}
 
 
 def test_move_order_builds_the_board_and_rejects_impossible_ones():
