@@ -101,6 +101,41 @@ def test_game_arena_agent_submits_a_dict_and_skips_the_setup_step():
     assert (cfg.rows, cfg.columns, cfg.inarow, moves) == (5, 6, 4, [2, 2, 3, 3, 4, 4])
 
 
+LEFTMOST = '''
+def agent(obs, config):
+    return next(c for c in range(config.columns) if obs.board[c] == 0)
+'''
+
+
+def leftmost_moves_hold(moves, rows, columns, seat):
+    """Each move of ``seat`` (0: first) is the leftmost column with room."""
+    heights = [0] * columns
+    for i, c in enumerate(moves):
+        if i % 2 == seat:
+            assert c == next(k for k in range(columns) if heights[k] < rows), (i, c)
+        heights[c] += 1
+
+
+@pytest.mark.parametrize("arena", ["gamearena", pytest.param("textarena", marks=needs_textarena)])
+def test_a_kaggle_file_plays_in_the_arenas_on_other_boards(tmp_path, arena):
+    """A submission file is a spec like any other: in Game Arena on 4x5 with three in a
+    row, in TextArena on 5x6; it plays its own moves (the leftmost column with room)."""
+    path = tmp_path / "main.py"
+    path.write_text(LEFTMOST)
+    if arena == "gamearena":
+        env = game_arena.make_env(4, 5, 3)
+        env.run([game_arena.game_arena_agent(str(path)), game_arena.game_arena_agent(ENGINE)])
+        assert [s["status"] for s in env.state] == ["DONE", "DONE"]
+        moves, shape = game_arena.replay_moves(env.toJSON()), (4, 5)
+    else:
+        env = text_arena.play([text_arena.text_arena_agent(ENGINE),
+                               text_arena.text_arena_agent(str(path))], num_rows=5, num_cols=6)
+        moves, shape = text_arena.game_record(env)["moves"], (5, 6)
+        assert not any(info.get("invalid_move") for info in env.state.game_info.values())
+    assert len(moves) >= 5
+    leftmost_moves_hold(moves, *shape, 0 if arena == "gamearena" else 1)
+
+
 @needs_textarena
 def test_text_arena_game_through_textarena_loop(solver_7x6):
     """perfect (player 1, O) against alphabeta in TextArena's ConnectFour-v0, TextArena's
