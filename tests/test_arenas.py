@@ -28,6 +28,11 @@ from scripts.arena import text_arena  # noqa: E402
 ENGINE = "alphabeta:depth=2"  # deterministic, quick: the scripted text player's brain
 WEAK = "alphabeta:depth=3"
 FULL = -1000  # Solver.analyze's score of a full column
+# perfect's budget a move in the arenas' games: ample, so that it solves every position
+# even on a loaded machine (it answers as soon as it has solved: the games stay cheap);
+# the value checks test the adapters, not perfect's clock
+PERFECT_TIME = 5.0
+PERFECT = "perfect:traps=False"  # no trap search: the exact move at once, the games cheap
 needs_textarena = pytest.mark.skipif(importlib.util.find_spec("textarena") is None,
                                      reason="textarena (the arenas extra) is not installed")
 FORMAT_PARAMS = [pytest.param(f, marks=needs_textarena) if f == "textarena" else f
@@ -73,9 +78,9 @@ def test_game_arena_games_in_both_seats_keep_the_value(shape, solver_7x6):
     the exact value; the replay's actionHistory is the game."""
     solver = solver_7x6 if shape == (6, 7, 4) else Solver(*shape)
     for seat in (0, 1):
-        specs = ["perfect", WEAK] if seat == 0 else [WEAK, "perfect"]
+        specs = [PERFECT, WEAK] if seat == 0 else [WEAK, PERFECT]
         env = game_arena.make_env(*shape)
-        env.run([game_arena.game_arena_agent(s, act_timeout=0.3) for s in specs])
+        env.run([game_arena.game_arena_agent(s, act_timeout=PERFECT_TIME) for s in specs])
         replay = env.toJSON()
         assert [s["status"] for s in env.state] == ["DONE", "DONE"]
         assert replay["info"]["openSpielGameStringResolved"].startswith("connect_four_proxy(")
@@ -123,7 +128,7 @@ def test_a_kaggle_file_plays_in_the_arenas_on_other_boards(tmp_path, arena):
     path = tmp_path / "main.py"
     path.write_text(LEFTMOST)
     if arena == "gamearena":
-        env = game_arena.make_env(4, 5, 3)
+        env = game_arena.make_env(4, 5, 3, strictMode=True)  # {"submission": int} only
         env.run([game_arena.game_arena_agent(str(path)), game_arena.game_arena_agent(ENGINE)])
         assert [s["status"] for s in env.state] == ["DONE", "DONE"]
         moves, shape = game_arena.replay_moves(env.toJSON()), (4, 5)
@@ -141,7 +146,7 @@ def test_text_arena_game_through_textarena_loop(solver_7x6):
     """perfect (player 1, O) against alphabeta in TextArena's ConnectFour-v0, TextArena's
     loop; the record's drops are the game, and every perfect move keeps the value."""
     env = text_arena.play({0: text_arena.text_arena_agent(WEAK),
-                           1: text_arena.text_arena_agent("perfect", act_timeout=0.3)})
+                           1: text_arena.text_arena_agent(PERFECT, act_timeout=PERFECT_TIME)})
     record = text_arena.game_record(env)
     assert (record["rows"], record["columns"]) == (6, 7)
     moves = record["moves"]
