@@ -289,6 +289,27 @@ class TextPlayer:
         return column
 
 
+def answers_so_far(player):
+    """``(invalid, fallbacks)`` counts of a :class:`TextPlayer` so far; None for any
+    other agent."""
+    if not isinstance(player, TextPlayer):
+        return None
+    return len(player.invalid), len(player.fallbacks)
+
+
+def game_answers(player, before):
+    """A text player's record of one game for a match's games JSON: ``{"invalid":
+    [[stones, attempt, category, answer], ...], "fallbacks": [[stones, column,
+    category], ...]}`` since ``before`` (:func:`answers_so_far` at the game's start;
+    answers cut to 200 characters); None for any other agent."""
+    if before is None:
+        return None
+    invalid, fallbacks = before
+    return {"invalid": [[i.stones, i.attempt, i.category, i.answer[:200]]
+                        for i in player.invalid[invalid:]],
+            "fallbacks": [list(f) for f in player.fallbacks[fallbacks:]]}
+
+
 def load_callable(path):
     """The callable ``MODULE.NAME`` (imported); ``ValueError`` naming what is missing."""
     module, _, attr = str(path).rpartition(".")
