@@ -224,6 +224,24 @@ def test_text_player_that_reads_the_prompt_plays_the_engine_game(fmt):
     assert player.prompts == sum(len(g["moves"][m - 1::2]) for g, m in zip(text.games, marks))
 
 
+def test_a_text_player_in_game_arena_plays_the_engine_game_and_never_forfeits():
+    """A gamearena text player inside kaggle's open_spiel_connect_four (5x6): one reading
+    its prompt plays ENGINE's game; one answering garbage is re-prompted once a move,
+    then plays its fallback: the environment never sees an invalid action."""
+    def game(first):
+        env = game_arena.make_env(5, 6, 4)
+        env.run([game_arena.game_arena_agent(first), game_arena.game_arena_agent(ENGINE)])
+        assert [s["status"] for s in env.state] == ["DONE", "DONE"]
+        return game_arena.replay_moves(env.toJSON())
+
+    reader = TextPlayer(engine_reader("gamearena", 5, 6, 4), "gamearena")
+    assert game(reader) == game(ENGINE) and reader.invalid == []
+    garbage = TextPlayer(lambda prompt: "No idea, sorry.", "gamearena")
+    moves = game(garbage)
+    assert [f.column for f in garbage.fallbacks] == moves[0::2]
+    assert garbage.counts() == {UNPARSABLE: 2 * len(moves[0::2])}
+
+
 def test_game_arena_prompt_is_kaggles_harness_prompt():
     from kaggle_environments.envs.open_spiel_env.games.connect_four import harness
     moves = [3, 3, 2, 4, 4]
