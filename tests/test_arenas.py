@@ -323,16 +323,21 @@ def test_text_player_spec_plays_a_match(monkeypatch):
     module = types.ModuleType("scripted_text_players")
     module.garbage = lambda prompt: "no idea"
     monkeypatch.setitem(sys.modules, "scripted_text_players", module)
-    result = match("text:ask=scripted_text_players.garbage,format=spinbench", ENGINE,
-                   games=2, cfg="rows=5,columns=6,inarow=4", progress=False)
-    for g in result.games:  # the text player's invalid answers are in the games' record
-        assert g["statuses"] == ["DONE", "DONE"]
-        mark = g["agents"].index("text:ask=scripted_text_players.garbage,format=spinbench")
-        record, other = g["text"][mark], g["text"][1 - mark]
-        mine = g["moves"][mark::2]
-        assert other is None and [f[1] for f in record["fallbacks"]] == mine
-        assert len(record["invalid"]) == 11 * len(mine)
-        assert {tuple(i[2:]) for i in record["invalid"]} == {("UNPARSABLE", "no idea")}
+    spec = "text:ask=scripted_text_players.garbage,format=spinbench"
+    one = TextPlayer(module.garbage, "spinbench", name="one")  # one object, two games
+    for player, label in ((spec, spec), (one, "one")):
+        result = match(player, ENGINE, games=2, cfg="rows=5,columns=6,inarow=4",
+                       progress=False)
+        for g in result.games:  # the text player's invalid answers of that game, recorded
+            assert g["statuses"] == ["DONE", "DONE"]
+            mark = g["agents"].index(label)
+            record, other = g["text"][mark], g["text"][1 - mark]
+            mine = g["moves"][mark::2]
+            assert other is None and [f[1] for f in record["fallbacks"]] == mine
+            assert len(record["invalid"]) == 11 * len(mine)
+            assert {tuple(i[2:]) for i in record["invalid"]} == {("UNPARSABLE", "no idea")}
+    assert len(one.fallbacks) == sum(len(g["moves"][g["agents"].index("one")::2])
+                                     for g in result.games)
     for bad, message in (("text", "needs ask="), ("text:ask=nomodule", "MODULE.FUNCTION"),
                          ("text:ask=scripted_text_players.nothing", "has no 'nothing'"),
                          ("text:ask=scripted_text_players.garbage,format=chess",
