@@ -184,12 +184,16 @@ class SpinBenchFormat:
         rows = [f"r{r} " + " ".join(self.symbols[int(pos.board[r * pos.columns + c])]
                                     for c in range(pos.columns)) for r in range(pos.rows)]
         header = "   " + " ".join(f"c{c}" for c in range(pos.columns))
+        places = {m: [(r, c) for r in range(pos.rows) for c in range(pos.columns)
+                      if pos.board[r * pos.columns + c] == m] for m in (1, 2)}
         legal = " ".join(str(c) for c in pos.legal)
         text = (f"You are playing Connect Four as '{me}' against '{other}' ('X' moves first) "
                 f"on a {pos.rows}x{pos.columns} grid; {pos.inarow} in a row wins. Tokens "
                 f"fall to the lowest empty row; an illegal move loses.\n"
                 "Current game state:\n" + "\n".join(rows) + "\n" + header + "\n"
                 "r0 is the top row, c0 the leftmost column.\n"
+                f"Token places (row index, column index):\nX tokens are at places: {places[1]}\n"
+                f"O tokens are at places: {places[2]}\n"
                 f"Legal actions (columns where you can drop a token):\n{legal}\n"
                 'Answer with a JSON object {"reason": "your reason", "action": "column"}, '
                 "the column one of the legal actions.")
