@@ -121,24 +121,44 @@ def leftmost_moves_hold(moves, rows, columns, seat):
         heights[c] += 1
 
 
+def leftmost_network(path, rows, columns, inarow):
+    """A policy network file (numpy arrays, no training) whose policy prefers the
+    leftmost column by far: ``policy:file=...`` plays the leftmost column with room."""
+    import numpy as np
+
+    from agents.players.network import Network, save_network, shapes
+    arch = {"trunk": [4], "kernel": 3, "value_hidden": 0}
+    params = {k: np.zeros(shape, dtype=np.float32) for k, shape in
+              shapes(rows, columns, arch).items()}
+    params["policy_b"][:] = -100.0 * np.arange(columns)
+    save_network(path, Network(rows, columns, inarow, arch, params))
+    return f"policy:file={path}"
+
+
 @pytest.mark.parametrize("arena", ["gamearena", pytest.param("textarena", marks=needs_textarena)])
-def test_a_kaggle_file_plays_in_the_arenas_on_other_boards(tmp_path, arena):
-    """A submission file is a spec like any other: in Game Arena on 4x5 with three in a
-    row, in TextArena on 5x6; it plays its own moves (the leftmost column with room)."""
-    path = tmp_path / "main.py"
-    path.write_text(LEFTMOST)
+@pytest.mark.parametrize("kind", ["file", "network"])
+def test_a_kaggle_file_and_a_network_play_in_the_arenas_on_other_boards(tmp_path, arena, kind):
+    """A submission file and a policy network are specs like any other: in Game Arena on
+    4x5 with three in a row, in TextArena on 5x6; each plays its own moves (the leftmost
+    column with room)."""
+    shape = (4, 5, 3) if arena == "gamearena" else (5, 6, 4)
+    if kind == "file":
+        (tmp_path / "main.py").write_text(LEFTMOST)
+        spec = str(tmp_path / "main.py")
+    else:
+        spec = leftmost_network(tmp_path / "net.npz", *shape)
     if arena == "gamearena":
-        env = game_arena.make_env(4, 5, 3, strictMode=True)  # {"submission": int} only
-        env.run([game_arena.game_arena_agent(str(path)), game_arena.game_arena_agent(ENGINE)])
+        env = game_arena.make_env(*shape, strictMode=True)  # {"submission": int} only
+        env.run([game_arena.game_arena_agent(spec), game_arena.game_arena_agent(ENGINE)])
         assert [s["status"] for s in env.state] == ["DONE", "DONE"]
-        moves, shape = game_arena.replay_moves(env.toJSON()), (4, 5)
+        moves = game_arena.replay_moves(env.toJSON())
     else:
         env = text_arena.play([text_arena.text_arena_agent(ENGINE),
-                               text_arena.text_arena_agent(str(path))], num_rows=5, num_cols=6)
-        moves, shape = text_arena.game_record(env)["moves"], (5, 6)
+                               text_arena.text_arena_agent(spec)], num_rows=5, num_cols=6)
+        moves = text_arena.game_record(env)["moves"]
         assert not any(info.get("invalid_move") for info in env.state.game_info.values())
     assert len(moves) >= 5
-    leftmost_moves_hold(moves, *shape, 0 if arena == "gamearena" else 1)
+    leftmost_moves_hold(moves, shape[0], shape[1], 0 if arena == "gamearena" else 1)
 
 
 @needs_textarena
