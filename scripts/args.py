@@ -24,7 +24,8 @@ from scripts.arena.extras import require  # noqa: F401
 from scripts.arena.progress import ProgressCallback, progress, progress_bar  # noqa: F401
 
 SPEC_HELP = ("agent spec: NAME[:key=value,...] of the package (e.g. alphabeta:depth=6), "
-             "a kaggle built-in (negamax, kaggle.random) or a submission .py file")
+             "a kaggle built-in (negamax, kaggle.random), a submission .py file or a text "
+             "player text:ask=MODULE.FUNCTION[,format=gamearena|textarena|spinbench]")
 CONFIG_HELP = ("board and clock, key=value pairs: rows=R,columns=C,inarow=K"
                "[,actTimeout=S,remainingOverageTime=S] (default: kaggle's 6, 7, 4, 2 s, 60 s)")
 BOARD_KEYS = ("rows", "columns", "inarow")

@@ -11,7 +11,8 @@ PACKAGE = "connectx-search"
 EXTRAS = {"kaggle_environments": ("kaggle-environments", "games"),
           "matplotlib": ("matplotlib", "games"),
           "distributed": ("dask[distributed]", "cluster"),
-          "jax": ("jax", "learn"), "optax": ("optax", "learn")}
+          "jax": ("jax", "learn"), "optax": ("optax", "learn"),
+          "textarena": ("textarena", "arenas"), "litellm": ("litellm", "arenas")}
 
 
 def require(module, feature):

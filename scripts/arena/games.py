@@ -38,6 +38,7 @@ import numpy as np
 from agents.board.grid import drop, is_win_at
 from scripts.arena.loading import build_agent, warm_up
 from scripts.arena.specs import config_struct, observation
+from scripts.arena.textplayer import answers_so_far, game_answers
 
 STATUSES = ("DONE", "INVALID", "TIMEOUT", "ERROR")
 FAILURES = STATUSES[1:]
@@ -163,7 +164,9 @@ def play_game(game):
     seconds of the game's process during the game: on a busy machine the move times
     are wall times and can be several times larger), ``wall`` (seconds the game
     took), ``worker`` (id of the process that played it), ``output`` (what each agent
-    printed, at most :data:`MAX_OUTPUT` characters)."""
+    printed, at most :data:`MAX_OUTPUT` characters), ``text`` (for a text player, its
+    invalid answers and fallback moves in this game, else None, per mark:
+    :func:`scripts.arena.textplayer.game_answers`)."""
     cfg = game.config
     for spec in game.specs:
         warm_up(spec, cfg)
@@ -173,6 +176,7 @@ def play_game(game):
     random.seed(py_seed)
     np.random.seed(np_seed)
     players = [build_agent(game.specs[0], seed1), build_agent(game.specs[1], seed2)]
+    before = [answers_so_far(p) for p in players]
     opening = [int(ch) - 1 for ch in game.opening]  # checked by scripts.arena.suites
     grid, heights = start_position(opening, cfg, game.opening)
     output = [io.StringIO(), io.StringIO()]
@@ -183,7 +187,8 @@ def play_game(game):
             "result": result, "statuses": out.statuses, "error": out.error,
             "times": out.times, "cpu": time.process_time() - cpu_start,
             "wall": time.perf_counter() - wall_start, "worker": os.getpid(),
-            "output": [o.getvalue()[:MAX_OUTPUT] for o in output]}
+            "output": [o.getvalue()[:MAX_OUTPUT] for o in output],
+            "text": [game_answers(p, b) for p, b in zip(players, before)]}
 
 
 def score_of(result, mark):

@@ -35,11 +35,15 @@ def build_agent(spec, seed):
       anything from one game to the next; some, like perfect, load a book);
     * a kaggle built-in: a copy with its own ``random.Random(seed)``;
     * a submission file: loaded once per process;
+    * a text player: a fresh one (its counts of invalid answers are the game's);
     * a callable: itself."""
     if spec.kind == "callable":
         return spec.name
     if spec.kind == "kaggle":
         return _seeded_builtin(spec.name, seed)
+    if spec.kind == "text":
+        from scripts.arena.textplayer import text_player_from_options
+        return text_player_from_options(spec.options)
     if spec.kind == "registry" and "seed" in agents.agent_class(spec.name).OPTIONS:
         return agents.make(spec.name, **{"seed": seed, **spec.options})
     cache = _cache().loaded
@@ -137,7 +141,10 @@ def _play(board, column, mark, config):
 
 def warm_up(spec, cfg):
     """Call the agent once as each colour, untimed, so numba compiles before the
-    first timed move (once per process and spec)."""
+    first timed move (once per process and spec). Not a text player: its moves are
+    questions to a model, not compiled code."""
+    if spec.kind == "text" or getattr(spec.name, "asks_text", False):
+        return
     state = _cache()
     key = (id(spec.name) if spec.kind == "callable" else spec.text, cfg.rows, cfg.columns,
            cfg.inarow)

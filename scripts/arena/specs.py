@@ -9,6 +9,8 @@ An agent *spec* is one of
   ``negamax`` (plain ``random`` is the package's own seeded random agent);
 * a path to a submission file ending in ``.py`` (its last callable is the agent, as
   kaggle-environments loads it);
+* a text player, ``text:ask=MODULE.FUNCTION[,format=F][,reprompts=N]``: the callable
+  ``prompt -> answer`` asked in an arena's format (:mod:`scripts.arena.textplayer`);
 * in Python, an agent callable (played in the calling process only).
 
 A configuration is a :class:`MatchConfig` (board and clock); :func:`config_struct` is
@@ -26,12 +28,13 @@ from scripts.arena.extras import require
 
 KAGGLE_PREFIX = "kaggle."
 KAGGLE_BUILTINS = ("random", "negamax")
+TEXT_PLAYER = "text"  # the spec name of a text player
 
 # kaggle-environments' defaults for the time control
 ACT_TIMEOUT = 2.0
 OVERAGE = 60.0
 
-Spec = namedtuple("Spec", "text kind name options")  # kind: registry | kaggle | file | callable
+Spec = namedtuple("Spec", "text kind name options")  # kind: registry | kaggle | file | text | callable
 MatchConfig = namedtuple("MatchConfig", "rows columns inarow actTimeout remainingOverageTime")
 
 
@@ -52,6 +55,13 @@ def parse_spec(text):
         return Spec(text, "file", text, {})
     name, sep, rest = text.partition(":")
     options = parse_options(rest, f"agent {text!r}") if sep else {}
+    if name == TEXT_PLAYER:
+        from scripts.arena.textplayer import text_player_from_options
+        try:
+            text_player_from_options(options)  # fails early: imports ask, checks the format
+        except ValueError as e:
+            raise ValueError(f"agent {text!r}: {e}") from None
+        return Spec(text, "text", name, options)
     if name in agents.AGENTS:
         try:
             agents.make(name, **options)
@@ -67,7 +77,8 @@ def parse_spec(text):
     valid = ", ".join(agents.names())
     kaggle = ", ".join(KAGGLE_PREFIX + b for b in KAGGLE_BUILTINS)
     raise ValueError(f"unknown agent {name!r}; valid: {valid}; kaggle built-ins: {kaggle}, "
-                     "negamax; or a path to a submission .py file")
+                     "negamax; text:ask=MODULE.FUNCTION (a text player); or a path to a "
+                     "submission .py file")
 
 
 def in_process_only(specs, workers, dask):
