@@ -1,12 +1,16 @@
-"""The verdict of a move from labelled scores, on hand-computed rows: a won, a drawn and a
-lost position, and a full column. Every judge of the package must agree with these rows
-(perfect: the best score; good: the sign of the best; loss: best less the move's score)."""
+"""The one verdict of a move from labelled scores (:mod:`agents.solver.labels`), on
+hand-computed rows: a won, a drawn and a lost position, and a full column (perfect: the
+best score; good: the sign of the best; loss: best less the move's score). The judges
+that call it (``bench value``'s ``kept``, ``learn``'s ``good_moves``) are checked on
+the same rows."""
 import math
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
-from agents.solver.labels import FULL
+from agents.solver import labels
+from agents.solver.labels import FULL, read_lines, verdict, verdicts, write_lines
 
 # (scores of the columns, column played, perfect, good, loss); loss None: no verdict
 ROWS = [
@@ -16,11 +20,12 @@ ROWS = [
     ([3, 1, FULL, -2, 0], 4, False, False, 3),   # a draw where a win was there
     ([3, 1, FULL, -2, 0], 3, False, False, 5),   # a loss where a win was there
     ([3, 1, FULL, -2, 0], 2, False, False, None),  # a full column: no move
+    ([3, 1, FULL, -2, 0], -1, False, False, None),  # a failed move
     # a drawn position: best 0 (columns 0 and 2)
     ([0, -1, 0, -4, FULL], 2, True, True, 0),
     ([0, -1, 0, -4, FULL], 1, False, False, 1),  # a loss where a draw was there
     ([0, -1, 0, -4, FULL], 3, False, False, 4),
-    # a lost position: best -1 (columns 1 and 4): every move keeps the value
+    # a lost position: best -1 (columns 1 and 4): every legal move keeps the value
     ([-2, -1, -3, FULL, -1], 4, True, True, 0),
     ([-2, -1, -3, FULL, -1], 0, False, True, 1),
     ([-2, -1, -3, FULL, -1], 2, False, True, 2),
@@ -28,30 +33,56 @@ ROWS = [
 ]
 
 
-def check(perfect, good, loss, row):
-    _, _, want_perfect, want_good, want_loss = row
-    assert (bool(perfect), bool(good)) == (want_perfect, want_good), row
-    if want_loss is None:
-        assert loss is None or math.isnan(loss), row
-    else:
-        assert loss == want_loss, row
+@pytest.mark.parametrize("row", ROWS)
+def test_verdict_follows_the_hand_computed_rows(row):
+    scores, column, perfect, good, loss = row
+    assert verdict(scores, column) == (perfect, good, loss)
+
+
+def test_verdicts_of_many_positions_at_once_are_the_rows():
+    perfect, good, loss = verdicts([r[0] for r in ROWS], [r[1] for r in ROWS])
+    assert perfect.tolist() == [r[2] for r in ROWS]
+    assert good.tolist() == [r[3] for r in ROWS]
+    assert [None if math.isnan(v) else v for v in loss] == [r[4] for r in ROWS]
+    with pytest.raises(ValueError, match="columns for"):
+        verdicts([ROWS[0][0]], [0, 1])
 
 
 @pytest.mark.parametrize("row", ROWS)
-def test_judging_verdicts_follow_the_hand_computed_rows(row):
-    from scripts.arena.judging import verdicts
-
-    class Scores:  # what verdicts reads of a labelled set
-        scores = np.array([row[0]], dtype=np.int16)
-
-        def __len__(self):
-            return 1
-    column = row[1] if row[0][row[1]] != FULL else -1  # a full column is a failed move there
-    perfect, good, loss = verdicts(Scores(), [column])
-    check(perfect[0], good[0], loss[0], row)
-
-
-@pytest.mark.parametrize("row", ROWS)
-def test_bench_value_keeps_the_value_by_the_same_rule(row):
+def test_bench_value_keeps_the_value_by_the_one_rule(row):
     from scripts.bench.value import kept
-    assert kept(row[1], row[0]) == row[3]
+    if row[1] >= 0:
+        assert kept(row[1], row[0]) == row[3]
+
+
+def test_learns_good_moves_are_the_one_verdict(monkeypatch):
+    """``connectx learn``'s good- and perfect-move rates count the rows' verdicts."""
+    from scripts.learn import evaluate
+    rows = [r for r in ROWS if r[1] >= 0]
+    fake = SimpleNamespace(planes=None, scores=np.array([r[0] for r in rows]),
+                           stage=np.array([0] * 6 + [2] * (len(rows) - 6)))
+    monkeypatch.setattr(evaluate, "greedy", lambda *a: np.array([r[1] for r in rows]))
+    out = evaluate.good_moves(None, fake)
+    assert out["all"] == (np.mean([r[3] for r in rows]), np.mean([r[2] for r in rows]))
+    assert out["opening"] == (np.mean([r[3] for r in rows[:6]]),
+                              np.mean([r[2] for r in rows[:6]]))
+
+
+def test_the_full_column_score_is_the_solvers():
+    from agents.solver.openings import INVALID_MOVE as TABLES
+    from agents.solver.roots import INVALID_MOVE as KERNELS
+    assert FULL == KERNELS == TABLES
+    assert labels.outcome(3) == 1 and labels.outcome(0) == 0 and labels.outcome(-2) == -1
+    assert labels.best_score([FULL, -3, -1]) == -1
+    with pytest.raises(ValueError, match="full"):
+        labels.best_score([FULL, FULL])
+
+
+def test_analysis_lines_are_written_and_read_back(tmp_path):
+    lines = [("4453", [1, 0, FULL, -2, 3, 0, 0]), ("1,10,2", [0, -1] + [0] * 9)]
+    path = tmp_path / "lines.txt"
+    write_lines(path, lines)
+    assert read_lines(path) == lines
+    path.write_text("44 1 x 2\n")
+    with pytest.raises(ValueError, match=r"lines.txt:1: expected 'moves s1 \.\.\. sW'"):
+        read_lines(path)

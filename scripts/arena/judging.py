@@ -3,14 +3,10 @@
 
 :func:`score` calls the agent once a position, as kaggle-environments would (a fresh
 observation, ``actTimeout`` and a ``remainingOverageTime`` of ``overage`` seconds a
-position), and judges each move by :func:`scripts.arena.games.judge` (Kaggle's rule: an
+position), and checks each move by :func:`scripts.arena.games.judge` (Kaggle's rule: an
 exception is ERROR, a move past ``actTimeout`` plus the overage is TIMEOUT, anything but a
-plain ``int`` naming a legal column is INVALID). A move is
-
-* *perfect* when its column has the best score (the fastest win, the slowest loss);
-* *good* when it keeps the position's value: its score has the sign of the best
-  (a win stays a win, a draw a draw; in a lost position every column is good);
-* its *loss* is the best score less its score (0 for a perfect move; in stones).
+plain ``int`` naming a legal column is INVALID). A move's verdict (perfect, good, its
+loss) is :func:`agents.solver.labels.verdicts`', the package's one judge of a move.
 
 A failed move is neither perfect nor good and has no loss; failures are counted by
 status, and the first message of each is kept: a bad agent never stops the run. The
@@ -26,7 +22,7 @@ import time
 
 import numpy as np
 
-from agents.solver.labels import FULL, STAGES
+from agents.solver.labels import STAGES, verdicts
 from scripts.arena.games import FAILURES, judge
 from scripts.arena.loading import build_agent, warm_up
 from scripts.arena.pools import run_tasks
@@ -38,10 +34,6 @@ from scripts.arena.stats import wilson
 # the shipped 7x6 set (connectx dataset --positions 1000 --seed 0)
 DEFAULT_SET = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data",
                            "labelled", "7x6.npz")
-
-
-def _sign(x):
-    return (x > 0) - (x < 0)
 
 
 def judge_moves(agent, labelled, index=None, act=2.0, overage=0.0, on_move=None):
@@ -74,24 +66,6 @@ def judge_moves(agent, labelled, index=None, act=2.0, overage=0.0, on_move=None)
     return columns, failures
 
 
-def verdicts(labelled, columns):
-    """``(perfect, good, loss)`` arrays over the positions for the ``columns`` played (-1:
-    a failed move: neither perfect nor good, loss NaN)."""
-    n = len(labelled)
-    perfect, good = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
-    loss = np.full(n, np.nan)
-    for i, c in enumerate(columns):
-        if c < 0:
-            continue
-        s = labelled.scores[i]
-        best = int(s[s != FULL].max())
-        mine = int(s[c])
-        perfect[i] = mine == best
-        good[i] = _sign(mine) == _sign(best)
-        loss[i] = best - mine
-    return perfect, good, loss
-
-
 def expected_random(labelled, index=None):
     """The mean over the positions of (best columns / legal columns): a uniformly random
     player's expected perfect-move rate."""
@@ -103,8 +77,10 @@ def expected_random(labelled, index=None):
 def summarise(labelled, columns, failures):
     """Rows of the report, one a stage then ``"all"``: dicts of ``stage, n, perfect,
     perfect_low, perfect_high, good, good_low, good_high, loss`` (mean, over the moves
-    played), ``failures`` (count) and ``random`` (a random player's expected perfect rate)."""
-    perfect, good, loss = verdicts(labelled, columns)
+    played), ``failures`` (count) and ``random`` (a random player's expected perfect rate).
+    ``labelled``: any :class:`agents.solver.labels.LabelledSet` (the game judge passes a
+    game's positions); ``columns``: the column played at each (-1: a failed move)."""
+    perfect, good, loss = verdicts(labelled.scores, columns)
     failed = np.array([c < 0 for c in columns], dtype=bool)
     rows = []
     for name, mask in [(s, labelled.stage == k) for k, s in enumerate(STAGES)] + \
