@@ -21,6 +21,19 @@ A move's verdict, from the exact scores of the columns of the position it was pl
 A full column, or no column (-1: a failed move), is neither perfect nor good and has no
 loss (NaN).
 
+A move's *accuracy* (:func:`accuracies`) is built from the same exact scores, with no
+fitted constant: 0 for a move that loses value (not good), else its place between the
+worst and the best legal column, counted in stones with the worst column's own,
+
+    accuracy = (score - worst + 1) / (best - worst + 1),
+
+so a perfect move scores 1, a slower win (or a faster loss) less in proportion to the
+stones it gives up against the spread of the position's columns (the worst column that
+still keeps the value ``1 / (best - worst + 1)``), and a thrown win or draw 0 whatever
+the spread. A player's accuracy is the mean over its moves, in percent (100: every move
+perfect). Lichess' accuracy is a curve fitted over engine centipawns; here the solver's
+scores are exact, so the scale is the position's own.
+
 Two formats of labelled positions:
 
 * a *labelled set*, a compressed numpy archive (``.npz``; ``numpy.load`` reads it with
@@ -180,6 +193,19 @@ def verdicts(scores, columns):
     good = played & (np.sign(mine) == np.sign(best))
     loss = np.where(played, (best - mine).astype(np.float64), np.nan)
     return perfect, good, loss
+
+
+def accuracies(scores, columns):
+    """The accuracy of each move (a float array in 0..1, NaN where there is no move; the
+    formula is the module docstring's), over the same arguments as :func:`verdicts`."""
+    s = np.asarray(scores, dtype=np.int64)
+    _, good, loss = verdicts(s, columns)
+    legal = s != FULL
+    big = np.iinfo(np.int64).max
+    best = np.where(legal, s, -big).max(axis=1, initial=-big)
+    worst = np.where(legal, s, big).min(axis=1, initial=big)
+    share = 1.0 - loss / (best - worst + 1).astype(np.float64)
+    return np.where(np.isnan(loss), np.nan, np.where(good, share, 0.0))
 
 
 def verdict(scores, column):

@@ -22,7 +22,9 @@ import time
 
 import numpy as np
 
-from agents.solver.labels import STAGES, verdicts
+from agents.solver.labels import (STAGES, LabelledSet, accuracies, move_text, planes_of, stage_of,
+                                  verdicts)
+from agents.solver.position import Position
 from scripts.arena.games import FAILURES, judge
 from scripts.arena.loading import build_agent, warm_up
 from scripts.arena.pools import run_tasks
@@ -182,3 +184,115 @@ def _pct(x, width=7):
 
 def _interval(low, high):
     return f"{100 * low:5.1f}-{100 * high:5.1f}%"
+
+
+# ---- the judge of game records (connectx blunders) ----------------------------------
+
+def game_solver(rows, columns, inarow, threads=2, database=True):
+    """An exact solver for judging games on the board, with the installed opening
+    database attached where ``database``; ``ValueError`` saying why when the solver does
+    not take the board."""
+    from agents.board.bitboard import fits_bitboard
+    from agents.solver.database import attach
+    from agents.solver.solver import Solver
+    if not fits_bitboard(rows, columns):
+        raise ValueError(f"the solver does not take a {columns}x{rows} board (columns x "
+                         f"rows: (rows + 1) * columns must fit 64 bits)")
+    solver = Solver(rows, columns, inarow, threads=threads)
+    attach(solver, database)
+    return solver
+
+
+def judge_game(moves, solver, opening=0, seconds=3.0, index=0):
+    """Every move of one game (0-based ``moves`` from the empty board), judged: a list of
+    dicts ``ply`` (0-based), ``seat`` (0 moved first), ``column``, ``stones``, ``stage``,
+    ``board`` (Kaggle's flat board before the move), ``scores`` (every column's exact
+    score, :data:`agents.solver.labels.FULL` for a full one; None where the solver did not
+    finish within ``seconds``), ``perfect``, ``good``, ``loss`` and ``accuracy`` (of
+    :mod:`agents.solver.labels`; None when unscored). The first ``opening`` moves are
+    replayed, not judged. ``ValueError`` naming game ``index`` (0-based) and the move for
+    a move off the board, into a full column, or after the game was won."""
+    rows, columns, inarow = solver.rows, solver.columns, solver.inarow
+    p = Position(rows, columns, inarow)
+    board, heights, out = [0] * (rows * columns), [0] * columns, []
+    where = f"game {index + 1}, move"
+    for ply, c in enumerate(moves):
+        if not 0 <= c < columns:
+            raise ValueError(f"{where} {ply + 1}: column {c + 1} is off the {columns}-column "
+                             "board")
+        if not p.can_play(c):
+            raise ValueError(f"{where} {ply + 1}: column {c + 1} is full")
+        if ply >= opening:
+            scores = solver.analyze(p, deadline=time.perf_counter() + seconds)
+            out.append({"ply": ply, "seat": ply % 2, "column": int(c), "stones": ply,
+                        "stage": stage_of(ply, rows, columns), "board": list(board),
+                        "scores": scores})
+        won = p.is_winning_move(c)
+        board[c + (rows - 1 - heights[c]) * columns] = 1 + ply % 2  # row 0 at the top
+        heights[c] += 1
+        p.play(c)
+        if won and ply + 1 < len(moves):
+            raise ValueError(f"{where} {ply + 2} comes after the game was won by move {ply + 1}")
+    scored = [m for m in out if m["scores"] is not None]
+    if scored:
+        table = [m["scores"] for m in scored]
+        cols = [m["column"] for m in scored]
+        perfect, good, loss = verdicts(table, cols)
+        acc = accuracies(table, cols)
+        for k, m in enumerate(scored):
+            m.update(perfect=bool(perfect[k]), good=bool(good[k]), loss=int(loss[k]),
+                     accuracy=float(acc[k]))
+    for m in out:
+        if m["scores"] is None:
+            m.update(perfect=None, good=None, loss=None, accuracy=None)
+    return out
+
+
+def judge_games(games, config, seconds=3.0, solver=None, threads=2, on_game=None):
+    """Judge every move of ``games`` (the games of :func:`scripts.arena.records.read_records`
+    on the board ``config`` = ``(rows, columns, inarow)``). A
+    :class:`~scripts.arena.specs.Struct`: ``config``, ``games`` (each ``agents``,
+    ``moves``: :func:`judge_game`'s, ``invalid``), ``players`` (one a name, in order of
+    appearance: ``moves`` judged, ``value_lost`` (moves that are not good), ``accuracy``
+    (the mean of the moves', in percent), ``invalid`` (answers that were no legal move),
+    ``rows``: :func:`summarise`'s perfect/good rates by stage, the same code as
+    ``connectx score``), ``unjudged`` (moves the solver did not score within ``seconds``)
+    and ``seconds``. ``ValueError`` for a board the solver does not take or an illegal
+    move (see :func:`judge_game`)."""
+    rows, columns, inarow = config
+    if solver is None:
+        solver = game_solver(rows, columns, inarow, threads)
+    start = time.perf_counter()
+    judged, per_player = [], {}
+    for index, g in enumerate(games):
+        moves = judge_game(g["moves"], solver, g.get("opening", 0), seconds, index)
+        judged.append({"agents": g["agents"], "moves": moves, "invalid": g.get("invalid", [])})
+        for m in moves:
+            who = per_player.setdefault(g["agents"][m["seat"]], {"moves": [], "invalid": 0})
+            m["agent"] = g["agents"][m["seat"]]
+            m["line"] = move_text(g["moves"][:m["ply"]], columns)
+            if m["scores"] is not None:
+                who["moves"].append(m)
+        for bad in g.get("invalid", []):
+            per_player.setdefault(g["agents"][bad["player"]], {"moves": [], "invalid": 0})
+            per_player[g["agents"][bad["player"]]]["invalid"] += 1
+        if on_game is not None:
+            on_game()
+    players = {}
+    for name, who in per_player.items():
+        ms = who["moves"]
+        n = len(ms)
+        labelled = LabelledSet(
+            rows, columns, inarow,
+            np.array([planes_of(m["board"], 1 + m["ply"] % 2, rows, columns) for m in ms],
+                     dtype=np.uint8).reshape(n, rows, columns, 2),
+            np.array([m["scores"] for m in ms], dtype=np.int16).reshape(n, columns),
+            np.array([m["stage"] for m in ms], dtype=np.int8), [m["line"] for m in ms])
+        players[name] = {"moves": n, "value_lost": sum(not m["good"] for m in ms),
+                         "accuracy": 100 * float(np.mean([m["accuracy"] for m in ms]))
+                         if n else float("nan"),
+                         "invalid": who["invalid"],
+                         "rows": summarise(labelled, [m["column"] for m in ms], {})}
+    unjudged = sum(m["scores"] is None for g in judged for m in g["moves"])
+    return Struct(config=list(config), games=judged, players=players, unjudged=unjudged,
+                  seconds=time.perf_counter() - start)
