@@ -190,17 +190,51 @@ def _interval(low, high):
 
 def game_solver(rows, columns, inarow, threads=2, database=True):
     """An exact solver for judging games on the board, with the installed opening
-    database attached where ``database``; ``ValueError`` saying why when the solver does
-    not take the board."""
+    database attached where ``database``, its kernels compiled (so that no judged
+    position's time goes to numba); ``ValueError`` saying why when the solver does not
+    take the board."""
     from agents.board.bitboard import fits_bitboard
     from agents.solver.database import attach
-    from agents.solver.solver import Solver
+    from agents.solver.solver import Solver, warm_up
     if not fits_bitboard(rows, columns):
         raise ValueError(f"the solver does not take a {columns}x{rows} board (columns x "
                          f"rows: (rows + 1) * columns must fit 64 bits)")
     solver = Solver(rows, columns, inarow, threads=threads)
     attach(solver, database)
+    warm_up(solver)
     return solver
+
+
+def replay(moves, config, index=0):
+    """Yield ``(ply, column, position, board)`` before each of ``moves`` (0-based columns
+    from the empty board of ``config`` = ``(rows, columns, inarow)``): the solver's plain
+    :class:`~agents.solver.position.Position` and Kaggle's flat board (row 0 at the top),
+    both before the move. ``ValueError`` naming game ``index`` (0-based) and the move for
+    a move off the board, into a full column, or after the game was won."""
+    rows, columns, inarow = config
+    p = Position(rows, columns, inarow)
+    board, heights = [0] * (rows * columns), [0] * columns
+    where = f"game {index + 1}, move"
+    for ply, c in enumerate(moves):
+        if not 0 <= c < columns:
+            raise ValueError(f"{where} {ply + 1}: column {c + 1} is off the {columns}-column "
+                             "board")
+        if not p.can_play(c):
+            raise ValueError(f"{where} {ply + 1}: column {c + 1} is full")
+        yield ply, c, p, board
+        won = p.is_winning_move(c)
+        board[c + (rows - 1 - heights[c]) * columns] = 1 + ply % 2
+        heights[c] += 1
+        p.play(c)
+        if won and ply + 1 < len(moves):
+            raise ValueError(f"{where} {ply + 2} comes after the game was won by move {ply + 1}")
+
+
+def check_games(games, config):
+    """``ValueError`` (:func:`replay`'s) for the first illegal move of ``games``."""
+    for index, g in enumerate(games):
+        for _ in replay(g["moves"], config, index):
+            pass
 
 
 def judge_game(moves, solver, opening=0, seconds=3.0, index=0):
@@ -210,29 +244,15 @@ def judge_game(moves, solver, opening=0, seconds=3.0, index=0):
     score, :data:`agents.solver.labels.FULL` for a full one; None where the solver did not
     finish within ``seconds``), ``perfect``, ``good``, ``loss`` and ``accuracy`` (of
     :mod:`agents.solver.labels`; None when unscored). The first ``opening`` moves are
-    replayed, not judged. ``ValueError`` naming game ``index`` (0-based) and the move for
-    a move off the board, into a full column, or after the game was won."""
-    rows, columns, inarow = solver.rows, solver.columns, solver.inarow
-    p = Position(rows, columns, inarow)
-    board, heights, out = [0] * (rows * columns), [0] * columns, []
-    where = f"game {index + 1}, move"
-    for ply, c in enumerate(moves):
-        if not 0 <= c < columns:
-            raise ValueError(f"{where} {ply + 1}: column {c + 1} is off the {columns}-column "
-                             "board")
-        if not p.can_play(c):
-            raise ValueError(f"{where} {ply + 1}: column {c + 1} is full")
+    replayed, not judged. ``ValueError`` for an illegal move (:func:`replay`)."""
+    rows, columns = solver.rows, solver.columns
+    out = []
+    for ply, c, p, board in replay(moves, (rows, columns, solver.inarow), index):
         if ply >= opening:
             scores = solver.analyze(p, deadline=time.perf_counter() + seconds)
             out.append({"ply": ply, "seat": ply % 2, "column": int(c), "stones": ply,
                         "stage": stage_of(ply, rows, columns), "board": list(board),
                         "scores": scores})
-        won = p.is_winning_move(c)
-        board[c + (rows - 1 - heights[c]) * columns] = 1 + ply % 2  # row 0 at the top
-        heights[c] += 1
-        p.play(c)
-        if won and ply + 1 < len(moves):
-            raise ValueError(f"{where} {ply + 2} comes after the game was won by move {ply + 1}")
     scored = [m for m in out if m["scores"] is not None]
     if scored:
         table = [m["scores"] for m in scored]
@@ -260,6 +280,7 @@ def judge_games(games, config, seconds=3.0, solver=None, threads=2, on_game=None
     and ``seconds``. ``ValueError`` for a board the solver does not take or an illegal
     move (see :func:`judge_game`)."""
     rows, columns, inarow = config
+    check_games(games, config)  # every game checked before the solver starts
     if solver is None:
         solver = game_solver(rows, columns, inarow, threads)
     start = time.perf_counter()

@@ -11,8 +11,9 @@ kind           what is read
 ``gamearena``  a kaggle-environments ``open_spiel_connect_four`` replay (Kaggle Game
                Arena; ``env.toJSON()``): the OpenSpiel action history (``history=p:a,...``
                or ``history=a,...``) of the last state's ``serializedGameAndState`` (0-based
-               columns), the board from ``openSpielGameParameters`` (rows, columns,
-               x_in_row; OpenSpiel's defaults 6, 7, 4)
+               columns; else ``info.actionHistory``), the board from
+               ``openSpielGameParameters`` (rows, columns, x_in_row; OpenSpiel's
+               defaults 6, 7, 4)
 ``textarena``  a TextArena ``ConnectFour-v0`` game log (``env.state.logs``: a JSON list of
                ``[player id, message]``, or ``{"logs": [...]}``): the moves are the game's
                own lines "Player P dropped their disk (X) into column C." (0-based); a
@@ -155,12 +156,16 @@ def _gamearena(data):
     params = conf.get("openSpielGameParameters") or {}
     config = (int(params.get("rows", 6)), int(params.get("columns", 7)),
               int(params.get("x_in_row", 4)))
-    state = data["steps"][-1][0]["observation"]["serializedGameAndState"]
+    state = data["steps"][-1][0]["observation"].get("serializedGameAndState") or ""
     found = re.search(r"^history=(.*)$", state, re.MULTILINE)
-    if found is None:
-        raise ValueError("no 'history=' line in the last state")
+    if found is not None:
+        history = found.group(1).strip().split(",")
+    elif isinstance((data.get("info") or {}).get("actionHistory"), list):
+        history = [str(a) for a in data["info"]["actionHistory"]]
+    else:
+        raise ValueError("no 'history=' line in the last state and no info.actionHistory")
     moves = []
-    for item in filter(None, found.group(1).strip().split(",")):
+    for item in filter(None, history):
         player, _, action = item.rpartition(":")
         if player and int(player) != len(moves) % 2:
             raise ValueError(f"history item {item!r}: player {player} out of turn")

@@ -161,7 +161,8 @@ def main(argv=None, prog="python -m scripts.commands.blunders"):
         if config is not None and kind != "moves" and tuple(config) != tuple(cfg):
             ap.error(f"--config is for move lists; this {kind} record is on "
                      f"{cfg[1]}x{cfg[0]}/{cfg[2]}")
-        from scripts.arena.judging import game_solver, judge_games
+        from scripts.arena.judging import check_games, game_solver, judge_games
+        check_games(games, cfg)  # a bad record fails before the solver starts
         solver = game_solver(*cfg, threads=args.threads)
         bar = None if args.quiet or args.json or len(games) < 2 else \
             progress_bar(len(games), "games", "game")
