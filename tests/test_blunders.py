@@ -177,3 +177,13 @@ def test_bad_records_are_one_line_and_exit_2(argv, message, capsys):
     assert e.value.code == 2
     err = capsys.readouterr().err.strip()
     assert message in err and len(err.splitlines()) == 1 and "Traceback" not in err
+
+
+def test_bench_judges_games_that_fill_the_board():
+    from agents.solver.position import Position
+    from scripts.bench.judge import full_games
+    games = full_games(3, seed=0)
+    assert len({tuple(g["moves"]) for g in games}) == 3
+    for g in games:
+        assert len(g["moves"]) == 42
+        assert Position.from_moves("".join(str(c + 1) for c in g["moves"][:-1])).moves == 41
