@@ -75,6 +75,11 @@ def test_each_kind_is_detected_and_read():
         assert [["." if v == 0 else "xo"[v - 1] for v in flat[r * columns:(r + 1) * columns]]
                 for r in reversed(range(rows))] == final
 
+    # a full column submitted: refused by the environment (a forfeit), counted and named
+    kind, cfg, games = read_records(record("gamearena_forfeit.json"))
+    assert games[0]["moves"] == [3] * 6
+    assert games[0]["invalid"] == [{"ply": 6, "player": 0, "answer": "3"}]
+
     kind, cfg, games = read_records(record("textarena.json"))
     assert (kind, cfg) == ("textarena", (6, 7, 4))
     logs = json.load(open(record("textarena.json")))

@@ -13,7 +13,8 @@ kind           what is read
                or ``history=a,...``) of the last state's ``serializedGameAndState`` (0-based
                columns; else ``info.actionHistory``), the board from
                ``openSpielGameParameters`` (rows, columns, x_in_row; OpenSpiel's
-               defaults 6, 7, 4)
+               defaults 6, 7, 4); a submission the environment did not apply (an
+               illegal column: a forfeit) is an invalid answer
 ``textarena``  a TextArena ``ConnectFour-v0`` game log (``env.state.logs``: a JSON list of
                ``[player id, message]``, or ``{"logs": [...]}``): the moves are the game's
                own lines "Player P dropped their disk (X) into column C." (0-based); a
@@ -173,8 +174,11 @@ def _gamearena(data):
     invalid = []  # a submission the environment refused (the game ends there: a forfeit)
     for step in data["steps"]:
         for p, s in enumerate(step):
-            if s.get("status") == "INVALID":
-                sub = (s.get("info") or {}).get("actionSubmitted", s.get("action"))
+            info = s.get("info") or {}
+            refused = "actionApplied" in info and info["actionApplied"] is None \
+                and info.get("actionSubmitted") is not None
+            if refused or s.get("status") == "INVALID":
+                sub = info.get("actionSubmitted", (s.get("action") or {}).get("submission"))
                 invalid.append({"ply": len(moves), "player": p, "answer": str(sub)})
     return config, [_game(_names(data), moves, invalid=invalid)]
 

@@ -55,6 +55,14 @@ def gamearena(name, rows, columns, seed):
     write(name, env.toJSON())
 
 
+def gamearena_forfeit():
+    """Both players submit column 3 until the first one the environment refuses (full)."""
+    from kaggle_environments import make
+    env = make("open_spiel_connect_four")
+    env.run([lambda obs, config: {"submission": 3}] * 2)
+    write("gamearena_forfeit.json", env.toJSON())
+
+
 def textarena(name, env_id, answers):
     """A ConnectFour game of TextArena's own env: each player answers from its list in
     turn (the lists hold a garbage answer and an illegal column), then ``[col c]`` of
@@ -79,6 +87,7 @@ if __name__ == "__main__":
     kaggle()
     gamearena("gamearena_7x6.json", 6, 7, 4)
     gamearena("gamearena_6x5.json", 5, 6, 5)
+    gamearena_forfeit()
     textarena("textarena.json", "ConnectFour-v0", {2: "I think the centre is best.",
                                                    5: "[col 9]"})
     textarena("textarena_12x15.json", "ConnectFour-v0-large", {})
