@@ -62,7 +62,8 @@ def test_each_kind_is_detected_and_read():
     kind, cfg, games = read_records(record("kaggle_connectx.json"))
     data = json.load(open(record("kaggle_connectx.json")))
     assert (kind, cfg, len(games)) == ("kaggle", (6, 7, 4), 1)
-    assert board_from_moves(games[0]["moves"], 6, 7) == data["steps"][-1][0]["observation"]["board"]
+    final = data["steps"][-1][0]["observation"]["board"]
+    assert board_from_moves(games[0]["moves"], 6, 7) == final
 
     for name, shape in (("gamearena_7x6.json", (6, 7, 4)), ("gamearena_6x5.json", (5, 6, 4))):
         kind, cfg, games = read_records(record(name))
@@ -118,8 +119,9 @@ def test_every_verdict_is_the_solvers_on_a_kaggle_replay():
         mine = [m for m in moves if m["agent"] == name]
         assert p["moves"] == len(mine) == p["rows"][-1]["n"]
         assert p["value_lost"] == sum(not m["good"] for m in mine)
-        assert p["rows"][-1]["perfect"] == pytest.approx(sum(m["perfect"] for m in mine) / len(mine))
-        assert p["accuracy"] == pytest.approx(100 * sum(m["accuracy"] for m in mine) / len(mine))
+        n = len(mine)
+        assert p["rows"][-1]["perfect"] == pytest.approx(sum(m["perfect"] for m in mine) / n)
+        assert p["accuracy"] == pytest.approx(100 * sum(m["accuracy"] for m in mine) / n)
 
 
 def test_the_one_value_losing_move_is_found_and_named(tmp_path, capsys):

@@ -185,7 +185,8 @@ def verdicts(scores, columns):
     cols = np.asarray(columns, dtype=np.int64).reshape(-1)
     if len(cols) != len(s):
         raise ValueError(f"{len(cols)} columns for {len(s)} positions")
-    best = np.where(s != FULL, s, np.iinfo(np.int64).min).max(axis=1, initial=np.iinfo(np.int64).min)
+    low = np.iinfo(np.int64).min
+    best = np.where(s != FULL, s, low).max(axis=1, initial=low)
     on_board = (cols >= 0) & (cols < s.shape[1])
     mine = s[np.arange(len(s)), np.where(on_board, cols, 0)]
     played = on_board & (mine != FULL)
