@@ -6,11 +6,12 @@
 Each line of the file is ``moves s1 ... sW`` (1-based move string, then the exact
 score of playing each column, :data:`agents.solver.labels.FULL` for a full one; see
 ``tests/data/positions/README.md``; read by :func:`agents.solver.labels.read_lines`).
-For each position the agent is called once, as on Kaggle, with ``actTimeout`` = ``--act`` and a fresh ``remainingOverageTime``
-= ``--overage`` (0: the plain budget only), its transposition table emptied first
-(no help from the previous line). The move *keeps the value* when the chosen
-column's score has the sign of the best column's (win stays win, draw stays draw,
-loss stays loss): a *good* move of :func:`agents.solver.labels.verdict`.
+For each position the agent is called once, as on Kaggle, with ``actTimeout`` =
+``--act`` and a fresh ``remainingOverageTime`` = ``--overage`` (0: the plain budget
+only), its transposition table emptied first (no help from the previous line). The
+move *keeps the value* when the chosen column's score has the sign of the best
+column's (win stays win, draw stays draw, loss stays loss): a *good* move of
+:func:`agents.solver.labels.verdict`.
 
 Printed: positions, value kept, worst and mean move time, overage spent (Kaggle
 charges a move's excess over ``actTimeout``: total and worst), and where the moves
