@@ -97,6 +97,8 @@ def test_each_kind_is_detected_and_read():
     kind, cfg, games = parse_records("1,2,10\n", config=(6, 10, 4))  # wide: numbers
     assert (cfg, games[0]["moves"]) == ((6, 10, 4), [0, 1, 9])
     assert read_records(record("match.json"), kind="match")[0] == "match"
+    # parsed JSON as the arenas hand it over (TextArena's logs are tuples)
+    assert parse_records([tuple(x) for x in logs])[2] == read_records(record("textarena.json"))[2]
 
 
 def test_every_verdict_is_the_solvers_on_a_kaggle_replay():

@@ -66,9 +66,12 @@ def read_records(path, kind=None, config=None):
 
 
 def parse_records(text, kind=None, config=None):
-    """:func:`read_records` of a record's text."""
+    """:func:`read_records` of a record's text, or of its parsed JSON (a dict or list:
+    ``parse_records(env.toJSON())``, ``parse_records(env.state.logs)``)."""
     data = None
-    if text.lstrip()[:1] in ("{", "["):
+    if isinstance(text, (dict, list)):
+        data, text = text, ""
+    elif text.lstrip()[:1] in ("{", "["):
         try:
             data = json.loads(text)
         except ValueError as e:
@@ -77,7 +80,7 @@ def parse_records(text, kind=None, config=None):
             raise ValueError(f"looks like JSON but is not ({e})") from None
     detected = detect(data) if kind is None else kind
     if detected == "moves":
-        if data is not None:
+        if data is not None:  # JSON of no known kind
             raise ValueError("a JSON record of no known kind (match, kaggle, gamearena, "
                              "textarena); give --format to say which")
         return "moves", tuple(config or DEFAULT_CONFIG), _move_lists(text, config)
@@ -87,6 +90,8 @@ def parse_records(text, kind=None, config=None):
         cfg, games = READERS[detected](data)
     except (KeyError, IndexError, TypeError, AttributeError) as e:
         raise ValueError(f"not a {detected} record ({type(e).__name__}: {e})") from None
+    except ValueError as e:
+        raise ValueError(f"not a {detected} record: {e}") from None
     return detected, cfg, games
 
 
@@ -105,7 +110,7 @@ def detect(data):
             return "gamearena"
         if isinstance(data.get("logs"), list):
             return "textarena"
-    if isinstance(data, list) and data and all(isinstance(x, list) and len(x) == 2
+    if isinstance(data, list) and data and all(isinstance(x, (list, tuple)) and len(x) == 2
                                                for x in data):
         return "textarena"
     return "moves"
