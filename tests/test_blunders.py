@@ -196,3 +196,15 @@ def test_bench_judges_games_that_fill_the_board():
     for g in games:
         assert len(g["moves"]) == 42
         assert Position.from_moves("".join(str(c + 1) for c in g["moves"][:-1])).moves == 41
+
+
+def test_workers_judge_the_same(tmp_path, capsys):
+    path = tmp_path / "games.txt"
+    path.write_text("1234\n33\n5432154321\n")
+    out = []
+    for workers in ("1", "2"):
+        assert blunders.main([str(path), "--json", "--threads", "1", "--workers", workers,
+                              "--config", "rows=5,columns=5,inarow=4"]) == 0
+        result = json.loads(capsys.readouterr().out)
+        out.append({k: v for k, v in result.items() if k != "seconds"})
+    assert out[0] == out[1] and len(out[0]["games"]) == 3

@@ -268,7 +268,23 @@ def judge_game(moves, solver, opening=0, seconds=3.0, index=0):
     return out
 
 
-def judge_games(games, config, seconds=3.0, solver=None, threads=2, on_game=None):
+_SOLVERS = {}  # (config, threads) -> this process's judging solver (the workers' own)
+
+
+def _judge_chunk(task):
+    """``(first index, [judge_game of each game])`` of a chunk of games, in any process
+    (a worker builds its solver once)."""
+    first, games, config, seconds, threads = task
+    key = (tuple(config), threads)
+    if key not in _SOLVERS:
+        _SOLVERS[key] = game_solver(*config, threads)
+    solver = _SOLVERS[key]
+    return first, [judge_game(g["moves"], solver, g.get("opening", 0), seconds, first + k)
+                   for k, g in enumerate(games)]
+
+
+def judge_games(games, config, seconds=3.0, solver=None, threads=2, on_game=None, workers=1,
+                dask=None):
     """Judge every move of ``games`` (the games of :func:`scripts.arena.records.read_records`
     on the board ``config`` = ``(rows, columns, inarow)``). A
     :class:`~scripts.arena.specs.Struct`: ``config``, ``games`` (each ``agents``,
@@ -277,16 +293,32 @@ def judge_games(games, config, seconds=3.0, solver=None, threads=2, on_game=None
     (the mean of the moves', in percent), ``invalid`` (answers that were no legal move),
     ``rows``: :func:`summarise`'s perfect/good rates by stage, the same code as
     ``connectx score``), ``unjudged`` (moves the solver did not score within ``seconds``)
-    and ``seconds``. ``ValueError`` for a board the solver does not take or an illegal
-    move (see :func:`judge_game`)."""
+    and ``seconds``. ``solver``: the judging solver of this process (default: one of
+    :func:`game_solver`); ``workers`` processes, or a Dask scheduler ``dask``, judge the
+    games in parallel, each with its own solver of ``threads`` threads (the verdicts do not
+    depend on it; only positions left unscored within ``seconds`` can). ``on_game()`` is
+    called after each game. ``ValueError`` for a board the solver does not take or an
+    illegal move (see :func:`replay`)."""
     rows, columns, inarow = config
     check_games(games, config)  # every game checked before the solver starts
-    if solver is None:
-        solver = game_solver(rows, columns, inarow, threads)
     start = time.perf_counter()
+    judged_moves = [None] * len(games)
+
+    def done(answer):
+        first, chunk = answer
+        judged_moves[first:first + len(chunk)] = chunk
+        if on_game is not None:
+            for _ in chunk:
+                on_game()
+    if dask is not None or (workers > 1 and len(games) > 1):
+        tasks = [(index, [g], tuple(config), seconds, threads) for index, g in enumerate(games)]
+        run_tasks(_judge_chunk, tasks, workers, done, dask, "scripts.arena.judging")
+    else:
+        solver = solver if solver is not None else game_solver(rows, columns, inarow, threads)
+        for index, g in enumerate(games):
+            done((index, [judge_game(g["moves"], solver, g.get("opening", 0), seconds, index)]))
     judged, per_player = [], {}
-    for index, g in enumerate(games):
-        moves = judge_game(g["moves"], solver, g.get("opening", 0), seconds, index)
+    for g, moves in zip(games, judged_moves):
         judged.append({"agents": g["agents"], "moves": moves, "invalid": g.get("invalid", [])})
         for m in moves:
             who = per_player.setdefault(g["agents"][m["seat"]], {"moves": [], "invalid": 0})
@@ -297,8 +329,6 @@ def judge_games(games, config, seconds=3.0, solver=None, threads=2, on_game=None
         for bad in g.get("invalid", []):
             per_player.setdefault(g["agents"][bad["player"]], {"moves": [], "invalid": 0})
             per_player[g["agents"][bad["player"]]]["invalid"] += 1
-        if on_game is not None:
-            on_game()
     players = {}
     for name, who in per_player.items():
         ms = who["moves"]

@@ -22,7 +22,9 @@ moves, the accuracy (a move's place between the worst and the best column's exac
 Arena). For a record of one game (or with ``--moves``) every move's line: its column,
 verdict, loss, accuracy and all the columns' scores; last, each game's first value-losing
 move (up to ``--lines``) with the line it missed (the principal variation from the
-position before it). ``--json`` prints all of it as JSON.
+position before it). ``--json`` prints all of it as JSON. ``--workers N`` judges the games
+in N processes, ``--dask ADDRESS`` on a Dask cluster (each with its own solver of
+``--threads`` threads; the verdicts are the same).
 
 The moves of a match's opening suite are replayed, not judged. A position the solver does
 not score within ``--seconds`` is left unscored and counted. With the ``databases`` extra
@@ -37,8 +39,9 @@ import sys
 import time
 
 from agents.solver.labels import FULL, best_score, outcome
-from scripts.args import (ArgumentParser, add_config_argument, add_quiet_argument,
-                          add_seconds_argument, board_shape, positive_int_arg, progress_bar)
+from scripts.args import (ArgumentParser, add_config_argument, add_pool_arguments,
+                          add_quiet_argument, add_seconds_argument, board_shape,
+                          positive_int_arg, progress_bar)
 
 VERDICT = {True: "perfect", False: "good"}
 OUTCOME = {1: "win", 0: "draw", -1: "loss"}
@@ -142,6 +145,7 @@ def main(argv=None, prog="python -m scripts.commands.blunders"):
     add_seconds_argument(ap, 3.0, "solver time a position before it is left unscored")
     ap.add_argument("--threads", type=positive_int_arg, default=2,
                     help="solver threads (default 2)")
+    add_pool_arguments(ap, "judging games", "judge games")
     ap.add_argument("--moves", action="store_true",
                     help="print every move of every game (default: when there is one game)")
     ap.add_argument("--lines", type=int, default=10,
@@ -161,17 +165,23 @@ def main(argv=None, prog="python -m scripts.commands.blunders"):
         if config is not None and kind != "moves" and tuple(config) != tuple(cfg):
             ap.error(f"--config is for move lists; this {kind} record is on "
                      f"{cfg[1]}x{cfg[0]}/{cfg[2]}")
+        from agents.board.bitboard import fits_bitboard
         from scripts.arena.judging import check_games, game_solver, judge_games
         check_games(games, cfg)  # a bad record fails before the solver starts
-        solver = game_solver(*cfg, threads=args.threads)
+        parallel = args.dask is not None or args.workers > 1
+        if not fits_bitboard(cfg[0], cfg[1]) or not parallel:  # (the workers fork first)
+            solver = game_solver(*cfg, threads=args.threads)
         bar = None if args.quiet or args.json or len(games) < 2 else \
             progress_bar(len(games), "games", "game")
         try:
-            result = judge_games(games, cfg, args.seconds, solver,
-                                 on_game=None if bar is None else (lambda: bar.update(1)))
+            result = judge_games(games, cfg, args.seconds, None if parallel else solver,
+                                 args.threads, None if bar is None else (lambda: bar.update(1)),
+                                 args.workers, args.dask)
         finally:
             if bar is not None:
                 bar.close()
+        if parallel:  # the missed lines' solver
+            solver = game_solver(*cfg, threads=args.threads)
     except ValueError as e:
         ap.error(str(e))
     result["kind"] = kind
