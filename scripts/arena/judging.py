@@ -1,5 +1,7 @@
 """Judge any player against perfect play: its move on every position of a labelled set
-(:mod:`agents.solver.labels`), compared with the exact scores of the columns.
+(:mod:`agents.solver.labels`), compared with the exact scores of the columns
+(:func:`score`, ``connectx score``); or every move of game records
+(:func:`judge_games`, ``connectx blunders``; records read by :mod:`scripts.arena.records`).
 
 :func:`score` calls the agent once a position, as kaggle-environments would (a fresh
 observation, ``actTimeout`` and a ``remainingOverageTime`` of ``overage`` seconds a
@@ -15,6 +17,12 @@ and good-move rates with their 95% Wilson intervals, the mean loss over the move
 played, the failures. :func:`expected_random` is the perfect-move rate a uniformly
 random player expects on the same positions (the share of best columns among the legal
 ones), the floor to read a rate against.
+
+:func:`judge_games` replays each game (an illegal move is a ``ValueError`` before any
+solving), scores every column of the position before each move with the exact solver,
+and gives each move its verdict and accuracy (:func:`agents.solver.labels.accuracies`)
+and each player the same report rows as :func:`score` (:func:`summarise` over the
+player's positions as a labelled set).
 """
 import functools
 import os
