@@ -20,7 +20,7 @@ SUBCOMMANDS = {
     "tournament": "round robin with a cross table and ratings",
     "play": "play against an agent in the terminal",
     "solve": "exact solver: scores of move strings read on stdin",
-    "blunders": "a match's games judged by the solver: who lost the value",
+    "blunders": "judge game records move by move (match, kaggle, Game Arena, TextArena, moves)",
     "score": "judge an agent against perfect play on a labelled set",
     "build": "write the one-file Kaggle submission (main.py)",
     "validate": "play a submission file the way Kaggle does",
@@ -44,6 +44,7 @@ BENCHMARKS = {
     "levels": "perfect:skill=S and elo=E calibrated against anchors (ratings, scores)",
     "analysis": "every column of 0-12 stone positions, with and without the database",
     "env": "RL environments' agent steps/s: kaggle, PettingZoo, OpenSpiel, agents.envs",
+    "judge": "the judge of game records: games/s, a 42-move game's time, levels' accuracy",
 }
 
 

@@ -5,7 +5,7 @@ import pytest
 
 from agents.solver.solver import Solver
 from scripts.bench import value as bench_value
-from scripts.bench.perfect import read_lines
+from agents.solver.labels import read_lines
 
 ANALYSIS = "tests/data/positions/analysis.txt"  # 7x6, exact scores of every column
 

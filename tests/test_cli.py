@@ -98,7 +98,7 @@ BAD_INPUT = [
     (["bench", "match", "--config", "rows=0"], "rows"),
     (["bench", "load", "--agent", "nosuch"], "unknown agent 'nosuch'"),
     (["bench"], "a command is required"),
-    (["blunders", "/nonexistent/games.json"], "not a match --out file"),
+    (["blunders", "/nonexistent/games.json"], "cannot read it"),
 ]
 
 

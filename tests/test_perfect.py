@@ -410,7 +410,8 @@ def test_keeps_the_value_outside_the_book_with_the_overage():
     overage each, the chosen column keeps the win, the draw or the loss, within the
     move's budget. The full
     file is ``python -m scripts.bench.perfect``."""
-    from scripts.bench.perfect import read_lines, run
+    from agents.solver.labels import read_lines
+    from scripts.bench.perfect import run
     lines = read_lines(os.path.join(POSITIONS, "early.txt"))
     chosen = lines[::15] + [line for line in lines if line[0] == "5334156"]
     records = run(chosen, overage=60.0, act=2.0)

@@ -28,6 +28,7 @@ import numpy as np
 
 from agents.board.bitboard import fits_bitboard
 from agents.board.reference import ref_lines
+from agents.solver.labels import FULL
 
 SKILL_MAX = 20
 RANDOM_UNTIL = 5  # the levels below this play some random moves
@@ -151,7 +152,7 @@ class LevelsMixin:
         if scores is None:
             return None
         smax = (cfg.rows * cfg.columns + 1) // 2
-        return utilities([None if v <= -1000 else v for v in scores], smax)
+        return utilities([None if v == FULL else v for v in scores], smax)
 
     def _stand_in(self, board, mark, cfg, legal, best):
         """Stand-in utilities: 1 for ``best`` (None: no column is known best), -1 where the

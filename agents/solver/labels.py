@@ -1,7 +1,50 @@
-"""Labelled sets: positions with the exact score of every column, to judge players by.
+"""Labelled positions, and the one verdict of a move from them: positions with the exact
+score of every column, to judge players by.
 
-A labelled set is a compressed numpy archive (``.npz``; ``numpy.load`` reads it with
-``allow_pickle=False``) of ``n`` positions of one board shape:
+This module is the one home of the judge's rules. Every judge of the package
+(``connectx score`` through :mod:`scripts.arena.judging`, ``connectx blunders``,
+``connectx learn``'s evaluation, ``connectx bench value`` and ``bench perfect``) calls
+:func:`verdicts` and reads and writes labelled positions here. It sits in the solver's
+room (the scale of the scores is the solver's) and imports only numpy and the standard
+library at import time, so both the agents (the players may import the solver) and the
+scripts import it without an arrow back up; the solver is imported lazily, by
+:func:`labelling_solver` only.
+
+A move's verdict, from the exact scores of the columns of the position it was played in
+(the solver's scale, side to move; :data:`FULL` for a full column):
+
+* *perfect* when its column has the best score (the fastest win, the slowest loss);
+* *good* when it keeps the position's value: its score has the sign of the best (a win
+  stays a win, a draw a draw; in a lost position every legal column is good);
+* its *loss* is the best score less its score (0 for a perfect move; in stones).
+
+A full column, or no column (-1: a failed move), is neither perfect nor good and has no
+loss (NaN).
+
+A move's *accuracy* (:func:`accuracies`) is built from the same exact scores, with no
+fitted constant: 0 for a move that loses value (not good), else its place between the
+worst and the best legal column, counted in stones with the worst column's own,
+
+    accuracy = (score - worst + 1) / (best - worst + 1),
+
+so a perfect move scores 1, a slower win (or a faster loss) less in proportion to the
+stones it gives up against the spread of the position's columns (the worst column that
+still keeps the value ``1 / (best - worst + 1)``), and a thrown win or draw 0 whatever
+the spread. A player's accuracy is the mean over its moves, in percent (100: every move
+perfect). Lichess' accuracy is a curve fitted over engine centipawns; here the solver's
+scores are exact, so the scale is the position's own.
+
+Two formats of labelled positions:
+
+* a *labelled set*, a compressed numpy archive (``.npz``; ``numpy.load`` reads it with
+  ``allow_pickle=False``) of ``n`` positions of one board shape (:func:`load_labels`,
+  :func:`save_labels`);
+* *analysis lines*, a text file of ``moves s1 ... sW`` lines (the 1-based move string,
+  then the score of playing each column, :data:`FULL` for a full one; the format of
+  ``tests/data/positions/`` and ``connectx solve -a``): :func:`read_lines`,
+  :func:`write_lines`.
+
+The arrays of a labelled set:
 
 =========  =========================  ====================================================
 array      dtype, shape               meaning
@@ -35,7 +78,10 @@ import zipfile
 import numpy as np
 
 FORMAT = 1
-FULL = -1000  # the score of a full column (the solver's INVALID_MOVE)
+# The score of a full column: its one name outside the solver (whose kernels keep it as
+# agents.solver.roots.INVALID_MOVE, and its numpy-free opening tables as
+# agents.solver.openings.INVALID_MOVE; tests/test_verdicts.py pins the three equal).
+FULL = -1000
 STAGES = ("opening", "middle", "end")
 ARRAYS = ("planes", "scores", "stage", "moves", "meta")
 _DATE = (1980, 1, 1, 0, 0, 0)  # every member's date: the same set, the same bytes
@@ -125,6 +171,88 @@ class LabelledSet:
         return LabelledSet(self.rows, self.columns, self.inarow, self.planes[index],
                            self.scores[index], self.stage[index], self.moves[index], self.seed,
                            self.made)
+
+
+def verdicts(scores, columns):
+    """``(perfect, good, loss)`` of the moves ``columns`` (one a position; -1: no move) in
+    positions of exact column ``scores`` (an ``(n, W)`` array-like, :data:`FULL` for a full
+    column): two bool arrays and a float array (NaN where there is no move: -1, a column
+    off the board or a full one). The rules are the module docstring's: the one place the
+    package decides whether a move is perfect or good."""
+    s = np.asarray(scores, dtype=np.int64)
+    if s.ndim != 2:
+        raise ValueError(f"scores must be (positions, columns), got shape {s.shape}")
+    cols = np.asarray(columns, dtype=np.int64).reshape(-1)
+    if len(cols) != len(s):
+        raise ValueError(f"{len(cols)} columns for {len(s)} positions")
+    low = np.iinfo(np.int64).min
+    best = np.where(s != FULL, s, low).max(axis=1, initial=low)
+    on_board = (cols >= 0) & (cols < s.shape[1])
+    mine = s[np.arange(len(s)), np.where(on_board, cols, 0)]
+    played = on_board & (mine != FULL)
+    perfect = played & (mine == best)
+    good = played & (np.sign(mine) == np.sign(best))
+    loss = np.where(played, (best - mine).astype(np.float64), np.nan)
+    return perfect, good, loss
+
+
+def accuracies(scores, columns):
+    """The accuracy of each move (a float array in 0..1, NaN where there is no move; the
+    formula is the module docstring's), over the same arguments as :func:`verdicts`."""
+    s = np.asarray(scores, dtype=np.int64)
+    _, good, loss = verdicts(s, columns)
+    legal = s != FULL
+    big = np.iinfo(np.int64).max
+    best = np.where(legal, s, -big).max(axis=1, initial=-big)
+    worst = np.where(legal, s, big).min(axis=1, initial=big)
+    share = 1.0 - loss / (best - worst + 1).astype(np.float64)
+    return np.where(np.isnan(loss), np.nan, np.where(good, share, 0.0))
+
+
+def verdict(scores, column):
+    """``(perfect, good, loss)`` of one move: :func:`verdicts` of one position (``loss``
+    an int, None where there is no move)."""
+    perfect, good, loss = verdicts([scores], [column])
+    return bool(perfect[0]), bool(good[0]), None if np.isnan(loss[0]) else int(loss[0])
+
+
+def outcome(score):
+    """The result an exact score means for its side to move: 1 a win, 0 a draw, -1 a loss."""
+    return (score > 0) - (score < 0)
+
+
+def best_score(scores):
+    """The exact score of a position: its best column's (``ValueError`` if all are full)."""
+    legal = [int(v) for v in scores if v != FULL]
+    if not legal:
+        raise ValueError("every column is full")
+    return max(legal)
+
+
+def read_lines(path):
+    """``[(moves, [score per column])]`` of an analysis-lines file (``moves s1 ... sW`` a
+    line; blank lines skipped); ``ValueError`` naming the file and line if one is not."""
+    out = []
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            fields = line.split()
+            if not fields:
+                continue
+            try:
+                scores = [int(x) for x in fields[1:]]
+            except ValueError:
+                scores = []
+            if len(scores) < 2:
+                raise ValueError(f"{path}:{n}: expected 'moves s1 ... sW', got {line.strip()!r}")
+            out.append((fields[0], scores))
+    return out
+
+
+def write_lines(path, lines):
+    """Write ``[(moves, scores)]`` as analysis lines (what :func:`read_lines` reads)."""
+    with open(path, "w", encoding="utf-8") as f:
+        for moves, scores in lines:
+            f.write(moves + " " + " ".join(str(int(v)) for v in scores) + "\n")
 
 
 def planes_of(board, mark, rows, columns):

@@ -4,13 +4,14 @@
                                     [--overage 60] [--act 2] [--limit N] [--json PATH]
 
 Each line of the file is ``moves s1 ... sW`` (1-based move string, then the exact
-score of playing each column, -1000 for a full one; see
-``tests/data/positions/README.md``). For each position the agent is called once,
-as on Kaggle, with ``actTimeout`` = ``--act`` and a fresh ``remainingOverageTime``
-= ``--overage`` (0: the plain budget only), its transposition table emptied first
-(no help from the previous line). The move *keeps the value* when the chosen
-column's score has the sign of the best column's (win stays win, draw stays draw,
-loss stays loss).
+score of playing each column, :data:`agents.solver.labels.FULL` for a full one; see
+``tests/data/positions/README.md``; read by :func:`agents.solver.labels.read_lines`).
+For each position the agent is called once, as on Kaggle, with ``actTimeout`` =
+``--act`` and a fresh ``remainingOverageTime`` = ``--overage`` (0: the plain budget
+only), its transposition table emptied first (no help from the previous line). The
+move *keeps the value* when the chosen column's score has the sign of the best
+column's (win stays win, draw stays draw, loss stays loss): a *good* move of
+:func:`agents.solver.labels.verdict`.
 
 Printed: positions, value kept, worst and mean move time, overage spent (Kaggle
 charges a move's excess over ``actTimeout``: total and worst), and where the moves
@@ -26,31 +27,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
+from agents.solver.labels import FULL, best_score, outcome, read_lines, verdict  # noqa: E402
 from scripts.arena.specs import observation  # noqa: E402
 from scripts.args import ArgumentParser, add_quiet_argument  # noqa: E402
 
 DEFAULT_FILE = os.path.join(ROOT, "tests", "data", "positions", "early.txt")
-
-
-def read_lines(path):
-    """``[(moves, [score per column])]`` of an analysis-format file."""
-    out = []
-    with open(path) as f:
-        for n, line in enumerate(f, 1):
-            fields = line.split()
-            if not fields:
-                continue
-            try:
-                out.append((fields[0], [int(x) for x in fields[1:]]))
-            except ValueError:
-                raise ValueError(f"{path}:{n}: expected 'moves s1 ... sW', got {line.strip()!r}")
-            if len(out[-1][1]) < 2:
-                raise ValueError(f"{path}:{n}: expected 'moves s1 ... sW', got {line.strip()!r}")
-    return out
-
-
-def sign(x):
-    return (x > 0) - (x < 0)
 
 
 def board_of(moves, rows=6, columns=7):
@@ -69,7 +50,6 @@ def run(lines, overage=60.0, act=2.0, progress=None):
     records = []
     for moves, scores in lines:
         board, p = board_of(moves)
-        best = max(s for s in scores if s != -1000)
         for s in player._solvers.values():
             s.reset()
         player.reset_opponent_model()
@@ -78,10 +58,11 @@ def run(lines, overage=60.0, act=2.0, progress=None):
         col = player(obs, config)
         seconds = time.perf_counter() - t0
         last = dict(player.last)
+        _, good, _ = verdict(scores, col)
+        best, mine = best_score(scores), scores[col]
         records.append({
             "moves": moves, "stones": len(moves), "column": col + 1,
-            "value": sign(best), "played": sign(scores[col]) if scores[col] != -1000 else None,
-            "kept": scores[col] != -1000 and sign(scores[col]) == sign(best),
+            "value": outcome(best), "played": outcome(mine) if mine != FULL else None, "kept": good,
             "seconds": round(seconds, 3), "overage": round(max(0.0, seconds - act), 3),
             "source": "settled" if last.get("weak") else last.get("source")})
         if progress is not None:

@@ -9,7 +9,7 @@ A match score moves by one game's result; a position tells whether one move keep
 the value (win stays win, draw stays draw), so comparing two heuristics or two
 settings on the same few hundred positions separates them with far fewer calls
 than games do. Each line of the file is ``moves s1 ... sW`` (1-based move string,
-then the score of playing each column, -1000 for a full one: only the signs are
+then the score of playing each column, ``FULL`` for a full one: only the signs are
 used, so exact scores and weak outcomes both do). The agent is called once per
 position as on Kaggle (its tables are rebuilt per call by alphabeta and mcts;
 ``perfect`` keeps its table from line to line). Printed per agent: positions,
@@ -34,22 +34,22 @@ import os
 import sys
 import time
 
+from agents.solver.labels import FULL, read_lines, verdict, write_lines
 from scripts.arena.report import load_games
 from scripts.arena.specs import observation, parse_spec
 from scripts.arena.stats import wilson
 from scripts.args import (ArgumentParser, add_quiet_argument, add_seconds_argument,
                           positive_int_arg, progress_bar)
-from scripts.bench.perfect import board_of, read_lines, sign
+from scripts.bench.perfect import board_of
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEFAULT_FILE = os.path.join(ROOT, "scripts", "data", "positions", "games.txt")
-FULL = -1000
 
 
 def kept(column, scores):
-    """Does playing ``column`` keep the sign of the best column's score?"""
-    best = max(s for s in scores if s != FULL)
-    return scores[column] != FULL and sign(scores[column]) == sign(best)
+    """Does playing ``column`` keep the value (a good move of
+    :func:`agents.solver.labels.verdict`)?"""
+    return verdict(scores, column)[1]
 
 
 def run(agent, lines, act=2.0, progress=None, columns_played=None):
@@ -147,9 +147,7 @@ def main(argv=None, prog="python -m scripts.bench.value"):
         lines = label(games, solver, stones, args.seconds, bar)
         if bar is not None:
             bar.close()
-        with open(args.out, "w", encoding="utf-8") as f:
-            for moves, scores in lines:
-                f.write(moves + " " + " ".join(map(str, scores)) + "\n")
+        write_lines(args.out, lines)
         print(f"{len(lines)} positions written to {args.out}")
         return 0
     if not args.agents:

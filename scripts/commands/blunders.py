@@ -1,129 +1,98 @@
-"""``connectx blunders``: where the games of a match were lost, by the exact solver.
+"""``connectx blunders``: the judge of game records, move by move, by the exact solver.
 
     connectx match alphabeta:time_limit=0.25 mcts:time_limit=0.25 --games 30 --out games.json
     connectx blunders games.json
+    connectx blunders replay.json --json          # a kaggle connectx or Game Arena replay
+    connectx blunders textarena_log.json          # a TextArena ConnectFour-v0 game log
+    connectx blunders games.txt --config rows=5,columns=6,inarow=4   # plain move lists
+    connectx blunders 4453                        # one move list, given as the argument
 
-For every move of every game in a match's ``--out`` file (7x6 boards, or any board
-the solver takes), the solver's outcome (win, draw or loss for the side to move) is
-taken before and after the move; a move that makes it worse for its player (a win
-thrown to a draw or a loss, a draw to a loss) is a *blunder*. Printed: per agent,
-its moves judged, its blunders, and the games whose first blunder was its, then
-the blunders by the number of stones on the board when they were played (a row
-per 4 stones). A position the solver does not settle within ``--seconds`` (the
-first few plies of a game can take minutes) is skipped and counted; the moves of
-the match's opening (``--openings``) are not judged. Last, the first blunder of each
-game (up to ``--lines``) with the line that was missed: the principal variation of the
-position before it, which keeps the best score to the end of the game.
-With the ``books`` extra installed the solver stops at its 12-ply database, so the
-opening positions are settled too.
+Reads the package's match records (``connectx match --out``), kaggle ``connectx``
+replays (``env.toJSON()``), Kaggle Game Arena replays of ``open_spiel_connect_four``
+(OpenSpiel's action history), TextArena ``ConnectFour-v0`` game logs and plain move
+lists (one game a line, 1-based columns), on any board the solver takes; the kind is
+detected (``--format`` forces it; :mod:`scripts.arena.records` documents each). Every
+move is judged with every column's exact score (:func:`scripts.arena.judging.judge_games`):
+its verdict (perfect, good, value lost) and loss in stones, by the package's one judge
+of a move (:mod:`agents.solver.labels`). Printed per player: moves judged, the perfect-
+and good-move rates by stage (the same code as ``connectx score``), the value-losing
+moves, the accuracy (a move's place between the worst and the best column's exact score,
+0 for a value-losing move; the mean over the moves in percent, no fitted constant: see
+:mod:`agents.solver.labels`) and the invalid answers the record names (TextArena, Game
+Arena). For a record of one game (or with ``--moves``) every move's line: its column,
+verdict, loss, accuracy and all the columns' scores; last, each game's first value-losing
+move (up to ``--lines``) with the line it missed (the principal variation from the
+position before it). ``--json`` prints all of it as JSON. ``--workers N`` judges the games
+in N processes, ``--dask ADDRESS`` on a Dask cluster (each with its own solver of
+``--threads`` threads; the verdicts are the same).
+
+The moves of a match's opening suite are replayed, not judged. A position the solver does
+not score within ``--seconds`` is left unscored and counted. With the ``databases`` extra
+the solver stops at BitBully's 12-ply database, so a whole 7x6 game is judged in about a
+second. A malformed record, an illegal move in a record or a board the solver does not
+take is one line on stderr and exit status 2.
 """
+import json
+import os
+import re
 import sys
 import time
-from collections import Counter
 
-from scripts.arena.report import load_games
-from scripts.args import ArgumentParser, add_seconds_argument, positive_int_arg
+from agents.solver.labels import FULL, best_score, outcome
+from scripts.args import (ArgumentParser, add_config_argument, add_pool_arguments,
+                          add_quiet_argument, add_seconds_argument, board_shape,
+                          positive_int_arg, progress_bar)
 
-
-def _sign(v):
-    return (v > 0) - (v < 0)
-
-
-def judge_game(moves, solver, seconds):
-    """``[(ply, before, after)]`` for each move of ``moves`` (0-based columns) that
-    the solver judged: the outcome sign (1, 0, -1) for the player making move ``ply``
-    before and after it. The game's last move and unsettled positions are left out."""
-    out = []
-    text = ""
-    before = None
-    for ply, col in enumerate(moves[:-1]):
-        if before is None:
-            v = solver.solve(text, weak=True, deadline=time.perf_counter() + seconds)
-            before = None if v is None else _sign(v)
-        text += str(col + 1)
-        v = solver.solve(text, weak=True, deadline=time.perf_counter() + seconds)
-        after = None if v is None else -_sign(v)
-        if before is not None and after is not None:
-            out.append((ply, before, after))
-        before = None if after is None else -after  # the next mover's outcome
-    return out
-
-
-def summarize(games, solver, seconds, bucket=4, firsts=None):
-    """Per agent: moves judged, blunders, first blunders; and blunders by stones.
-    ``firsts``: a list that receives ``(game index, ply, agent, before, after)`` of each
-    game's first blunder."""
-    judged, blunders, first = Counter(), Counter(), Counter()
-    by_stones = Counter()
-    skipped = 0
-    for index, g in enumerate(games):
-        names = g["agents"]
-        book = len(g.get("opening") or "")  # the opening suite's moves are nobody's
-        rows = [r for r in judge_game(g["moves"], solver, seconds) if r[0] >= book]
-        skipped += len(g["moves"]) - 1 - book - len(rows)
-        seen = False
-        for ply, before, after in rows:
-            who = names[ply % 2]
-            judged[who] += 1
-            if after < before:
-                blunders[who] += 1
-                by_stones[(who, ply // bucket * bucket)] += 1
-                if not seen:
-                    first[who] += 1
-                    seen = True
-                    if firsts is not None:
-                        firsts.append((index, ply, who, before, after))
-    return judged, blunders, first, by_stones, skipped
-
-
-def main(argv=None, prog="python -m scripts.commands.blunders"):
-    ap = ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
-    ap.add_argument("games", help="a match's --out JSON file")
-    add_seconds_argument(ap, 3.0, "solver time a position before it is skipped")
-    ap.add_argument("--bucket", type=positive_int_arg, default=4,
-                    help="stones a row of the by-stones table (default 4)")
-    ap.add_argument("--lines", type=int, default=10,
-                    help="show the missed line of at most this many first blunders (default 10)")
-    args = ap.parse_args(argv)
-    try:
-        games, cfg = load_games(args.games)
-    except ValueError as e:
-        ap.error(str(e))
-    from agents.board.bitboard import fits_bitboard
-    from agents.solver.solver import Solver
-    if not fits_bitboard(cfg["rows"], cfg["columns"]):
-        ap.error(f"the solver does not take a {cfg['rows']}x{cfg['columns']} board")
-    from agents.solver.database import attach
-    if args.lines < 0:
-        ap.error("--lines must be 0 or more")
-    solver = Solver(cfg["rows"], cfg["columns"], cfg["inarow"])
-    try:
-        attach(solver)  # the opening database, when the books extra is installed
-    except ValueError as e:
-        ap.error(str(e))
-    firsts = []
-    judged, blunders, first, by_stones, skipped = summarize(games, solver, args.seconds,
-                                                            args.bucket, firsts)
-    print(f"{len(games)} games, {sum(judged.values())} moves judged, {skipped} skipped "
-          f"(not settled in {args.seconds:g} s)")
-    names = sorted(set(judged) | set(blunders))
-    for who in names:
-        print(f"{who}: {blunders[who]} blunders in {judged[who]} moves, "
-              f"first blunder of the game in {first[who]} games")
-    print("blunders by stones on the board:")
-    for start in sorted({s for _, s in by_stones}):
-        cells = ", ".join(f"{who} {by_stones[(who, start)]}" for who in names)
-        print(f"  {start:2d}-{start + args.bucket - 1:2d}: {cells}")
-    if firsts and args.lines:
-        print("first blunders and the lines they missed (columns 1-based):")
-    for index, ply, who, before, after in firsts[:args.lines]:
-        g = games[index]
-        print(f"  game {index}, move {ply + 1} ({who}): column {g['moves'][ply] + 1}, "
-              f"{OUTCOME[before]} -> {OUTCOME[after]}; {missed_line(g['moves'][:ply], solver, args.seconds)}")
-    return 0
-
-
+VERDICT = {True: "perfect", False: "good"}
 OUTCOME = {1: "win", 0: "draw", -1: "loss"}
+
+
+def verdict_word(move):
+    """``perfect``, ``good``, ``value lost`` or ``unscored`` of a judged move."""
+    if move["scores"] is None:
+        return "unscored"
+    return VERDICT[move["perfect"]] if move["good"] else "value lost"
+
+
+def _pct(x):
+    return "    -" if x is None or x != x else f"{100 * x:5.1f}%"
+
+
+def format_players(result):
+    """The players' table (text lines) of a :func:`judge_games` result."""
+    lines = [f"{'player':24} {'moves':>5} {'perfect':>7} {'good':>7} {'value lost':>10} "
+             f"{'accuracy':>8} {'invalid':>7}"]
+    for name, p in result["players"].items():
+        every = p["rows"][-1]
+        acc = "       -" if p["accuracy"] != p["accuracy"] else f"{p['accuracy']:7.1f}%"
+        lines.append(f"{name[:24]:24} {p['moves']:5d} {_pct(every['perfect']):>7} "
+                     f"{_pct(every['good']):>7} {p['value_lost']:10d} {acc} {p['invalid']:7d}")
+    lines.append("by stage, perfect / good (moves):")
+    for name, p in result["players"].items():
+        cells = "  ".join(f"{r['stage']} {_pct(r['perfect']).strip()} / {_pct(r['good']).strip()}"
+                          f" ({r['n']})" for r in p["rows"][:-1])
+        lines.append(f"  {name[:24]:24} {cells}")
+    return lines
+
+
+def format_moves(game, index):
+    """Every judged move of one game (text lines)."""
+    a, b = game["agents"]
+    lines = [f"game {index + 1}: {a} (first) vs {b}",
+             f"{'move':>4} {'player':16} {'col':>3}  {'verdict':10} {'loss':>4} {'acc':>5}  "
+             "scores of columns 1..W (- full)"]
+    for m in game["moves"]:
+        scores = " ".join("-" if s == FULL else f"{s:+d}" for s in m["scores"]) \
+            if m["scores"] is not None else ""
+        loss = "" if m["loss"] is None else str(m["loss"])
+        acc = "" if m["accuracy"] is None else f"{100 * m['accuracy']:4.0f}%"
+        lines.append(f"{m['ply'] + 1:4d} {m['agent'][:16]:16} {m['column'] + 1:3d}  "
+                     f"{verdict_word(m):10} {loss:>4} {acc:>5}  {scores}")
+    for bad in game["invalid"]:
+        answer = bad["answer"].replace("\n", " ")
+        lines.append(f"  invalid answer by {game['agents'][bad['player']]} before move "
+                     f"{bad['ply'] + 1}: {answer[:60]!r}")
+    return lines
 
 
 def missed_line(moves, solver, seconds):
@@ -138,6 +107,107 @@ def missed_line(moves, solver, seconds):
     line, complete = solver.principal_variation(p, score, deadline)
     return (f"best line (score {score:+d}): " + " ".join(str(c + 1) for c in line)
             + ("" if complete else " ..."))
+
+
+def first_losses(result):
+    """``[(game index, move)]``: each game's first value-losing move."""
+    out = []
+    for index, g in enumerate(result["games"]):
+        lost = [m for m in g["moves"] if m["good"] is False]
+        if lost:
+            out.append((index, lost[0]))
+    return out
+
+
+def as_json(result):
+    """The result as JSON-ready data (the boards left out, NaN as null)."""
+    games = [{**g, "moves": [{k: v for k, v in m.items() if k != "board"} for m in g["moves"]]}
+             for g in result["games"]]
+    return _no_nan({**result, "games": games})
+
+
+def _no_nan(value):
+    if isinstance(value, dict):
+        return {k: _no_nan(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_no_nan(v) for v in value]
+    return None if isinstance(value, float) and value != value else value
+
+
+def main(argv=None, prog="python -m scripts.commands.blunders"):
+    from scripts.arena.records import KINDS, parse_records, read_records
+    ap = ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
+    ap.add_argument("record", help="a game record file (match --out, kaggle or Game Arena "
+                    "replay, TextArena log, move lists), or one move list such as 4453")
+    ap.add_argument("--format", choices=KINDS, default=None,
+                    help="the record's kind (default: detected)")
+    add_config_argument(ap, board_only=True)
+    add_seconds_argument(ap, 3.0, "solver time a position before it is left unscored")
+    ap.add_argument("--threads", type=positive_int_arg, default=2,
+                    help="solver threads (default 2)")
+    add_pool_arguments(ap, "judging games", "judge games")
+    ap.add_argument("--moves", action="store_true",
+                    help="print every move of every game (default: when there is one game)")
+    ap.add_argument("--lines", type=int, default=10,
+                    help="show the missed line of at most this many first value-losing moves "
+                         "(default 10)")
+    ap.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_quiet_argument(ap)
+    args = ap.parse_args(argv)
+    if args.lines < 0:
+        ap.error("--lines must be 0 or more")
+    config = board_shape(ap, args.config) if args.config else None
+    try:
+        if not os.path.exists(args.record) and re.fullmatch(r"[0-9,]+", args.record):
+            kind, cfg, games = parse_records(args.record, args.format or "moves", config)
+        else:
+            kind, cfg, games = read_records(args.record, args.format, config)
+        if config is not None and kind != "moves" and tuple(config) != tuple(cfg):
+            ap.error(f"--config is for move lists; this {kind} record is on "
+                     f"{cfg[1]}x{cfg[0]}/{cfg[2]}")
+        from agents.board.bitboard import fits_bitboard
+        from scripts.arena.judging import check_games, game_solver, judge_games
+        check_games(games, cfg)  # a bad record fails before the solver starts
+        parallel = args.dask is not None or args.workers > 1
+        if not fits_bitboard(cfg[0], cfg[1]) or not parallel:  # (the workers fork first)
+            solver = game_solver(*cfg, threads=args.threads)
+        bar = None if args.quiet or args.json or len(games) < 2 else \
+            progress_bar(len(games), "games", "game")
+        try:
+            result = judge_games(games, cfg, args.seconds, None if parallel else solver,
+                                 args.threads, None if bar is None else (lambda: bar.update(1)),
+                                 args.workers, args.dask)
+        finally:
+            if bar is not None:
+                bar.close()
+        if parallel:  # the missed lines' solver
+            solver = game_solver(*cfg, threads=args.threads)
+    except ValueError as e:
+        ap.error(str(e))
+    result["kind"] = kind
+    if args.json:
+        print(json.dumps(as_json(result), indent=1))
+        return 0
+    moves = sum(len(g["moves"]) for g in result["games"])
+    print(f"{kind} record: {len(games)} game(s) on {cfg[1]}x{cfg[0]}/{cfg[2]}, {moves} moves "
+          f"judged in {result['seconds']:.2f} s ({result['unjudged']} unscored within "
+          f"{args.seconds:g} s)")
+    print("\n".join(format_players(result)))
+    if args.moves or len(games) == 1:
+        for index, g in enumerate(result["games"]):
+            print("\n".join(format_moves(g, index)))
+    firsts = first_losses(result)
+    if firsts and args.lines:
+        print("first value-losing moves and the lines they missed (columns 1-based):")
+    for index, m in firsts[:args.lines]:
+        g = games[index]
+        print(f"  game {index + 1}, move {m['ply'] + 1} ({m['agent']}): column "
+              f"{m['column'] + 1}, {OUTCOME[outcome(best_score(m['scores']))]} -> "
+              f"{OUTCOME[outcome(m['scores'][m['column']])]}; "
+              f"{missed_line(g['moves'][:m['ply']], solver, args.seconds)}")
+    return 0
+
+
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ nodes. ``--no-database`` turns the opening scores off too.
 import sys
 import time
 
-from agents.solver.openings import DatabaseError, Openings
+from agents.solver.openings import INVALID_MOVE, DatabaseError, Openings
 from agents.solver.options import DEFAULT_TT_BITS, check_solver_options
 from agents.solver.position import Position
 from scripts.args import ArgumentParser, add_config_argument, board_fields
@@ -37,7 +37,7 @@ def main(argv=None, stdin=None, stdout=None, prog="connectx solve"):
                     "(1-based columns; anything after the first space is ignored). Prints "
                     "'moves score nodes microseconds', or with -a 'moves s1 ... sW'.")
     ap.add_argument("-a", "--analyze", action="store_true",
-                    help="print the score of each column (-1000 for a full column)")
+                    help=f"print the score of each column ({INVALID_MOVE} for a full column)")
     ap.add_argument("-w", "--weak", action="store_true", help="only win (1) / draw (0) / loss (-1)")
     add_config_argument(ap, board_only=True)
     # the flags of the solver's first command line, kept as aliases of --config's fields
@@ -130,7 +130,7 @@ def _from_openings(openings, p, moves, args, t0):
             if scores is None:
                 return None
             if args.weak:
-                scores = [s if s == -1000 else (s > 0) - (s < 0) for s in scores]
+                scores = [s if s == INVALID_MOVE else (s > 0) - (s < 0) for s in scores]
             return moves + "".join(f" {s}" for s in scores)
         score = openings.score(p)
     except DatabaseError as e:

@@ -7,7 +7,7 @@ The learner plays the pure policy: the legal column of highest logit, no search.
 import numpy as np
 
 from agents.players.network import policy_logits
-from agents.solver.labels import STAGES
+from agents.solver.labels import STAGES, verdicts
 
 
 def greedy(params, planes, architecture=None):
@@ -66,14 +66,10 @@ def win_rate(params, cfg, opponent, games, seed, architecture=None):
 
 def good_moves(params, labelled, architecture=None):
     """``{stage: (good-move rate, perfect-move rate)}`` of the policy on ``labelled`` (an
-    :class:`agents.solver.labels.LabelledSet`), the stages and ``"all"``: a move is good
-    when its score has the sign of the best (scripts.arena.judging's words)."""
+    :class:`agents.solver.labels.LabelledSet`), the stages and ``"all"``, by the package's
+    one verdict (:func:`agents.solver.labels.verdicts`)."""
     cols = greedy(params, labelled.planes, architecture)
-    s = labelled.scores.astype(np.int64)
-    mine = s[np.arange(len(s)), cols]
-    best = np.where(s == -1000, -10 ** 6, s).max(axis=1)
-    good = np.sign(mine) == np.sign(best)
-    perfect = mine == best
+    perfect, good, _ = verdicts(labelled.scores, cols)
     out = {}
     for k, name in enumerate(STAGES):
         m = labelled.stage == k
