@@ -5,9 +5,12 @@ position's search beside the solver's exact values).
 
     python -m scripts.lessons.notebooks [--out docs/notebooks] [--execute [NAME ...]] [--quick]
 
-Each notebook's first code cell is its parameters (``QUICK = False``): the suite runs
-every notebook with ``QUICK = True`` (tests/test_notebooks.py, nbclient), so none rots;
-``--execute`` stores the outputs of a full run (``--quick``: of a quick one).
+Each notebook's first code cell is its parameters (``QUICK = False``): the stored
+notebooks hold the outputs of a full run (``--execute``; ``--quick``: of a quick one),
+pictures included, so that a repository page shows them. The suite runs the cheap ones
+again at full size and checks that they print the stored figures
+(tests/test_notebooks_drift.py), and runs most others with ``QUICK = True``
+(tests/test_notebooks.py, nbclient), so that none rots.
 """
 import os
 import sys
@@ -15,6 +18,11 @@ import sys
 PARAMETERS = "QUICK = False  # True: tiny sizes, seconds (what the suite runs)\nSEED = 0"
 TREE = "[[[3, 12], [8, 2]], [[4, 6], [14, 5]], [[2, 1], [3, 7]]]"
 POSITION = "22563167133127733314"  # 20 stones: the solver answers each node at once
+
+# the lessons whose full run takes more than a few seconds: about this many seconds on the
+# team's 2-core machine at low load (2026-11-27), said in the notebook's first cell
+FULL_SECONDS = {"horizon-effect": 40, "connect4-think3": 20, "branching-factor": 15,
+                "tutorial-lookahead": 10, "isolation-sloppy": 8}
 
 # the lessons whose subject is a search tree: their notebooks draw one
 PICTURES = {
@@ -40,13 +48,23 @@ def notebook(name, title, source):
     import nbformat.v4 as nbf
     cells = [nbf.new_markdown_cell(f"# {title}\n\nSource: {source}. The same rows print "
                                    f"with `connectx lessons {name}`; docs/lessons.md "
-                                   f"tells the tour."),
+                                   f"tells the tour.{_size_note(name)}"),
              nbf.new_code_cell(PARAMETERS),
              nbf.new_code_cell("from scripts.lessons import by_name, format_rows\n"
                                f"rows = by_name()[{name!r}].run(quick=QUICK, seed=SEED)\n"
                                "print(format_rows(rows))")]
     cells += [nbf.new_code_cell(c) for c in PICTURES.get(name, [])]
     return _numbered(nbf.new_notebook(cells=cells, metadata=_metadata()), name)
+
+
+def _size_note(name):
+    """What the stored outputs are: the lesson's full size, and its time where it is
+    long (:data:`FULL_SECONDS`)."""
+    seconds = FULL_SECONDS.get(name)
+    took = (f", about {seconds} s on the team's 2-core machine (under load it can take "
+            f"twice that)") if seconds else ""
+    return (f"\n\nThe outputs below are a full run (`QUICK = False`){took}; set `QUICK = "
+            f"True` for tiny sizes in seconds.")
 
 
 def pictures_notebook():
@@ -131,7 +149,7 @@ def main(argv=None):
                                          or name[:-len(".ipynb")] in args.execute):
             from nbclient import NotebookClient
             run = with_parameters(nbformat.from_dict(nb), True) if args.quick else nb
-            NotebookClient(run, timeout=1800, kernel_name="python3",
+            NotebookClient(run, timeout=1800, kernel_name="python3", record_timing=False,
                            resources={"metadata": {"path": os.getcwd()}}).execute()
             nb = run
             if args.quick:  # the stored parameters stay the full run's
