@@ -7,8 +7,8 @@ import pytest
 
 from agents.games.coins import CoinGame
 from agents.games.game import Counter, alphabeta_value, minimax_value, random_playout
-from agents.games.searches.windows import (Memory, aspiration_value, mt_sss_value, mtdf_value,
-                                           pvs_value, window_value)
+from agents.games.searches.windows import (Memory, aspiration_value, lalphabeta_value,
+                                           mt_sss_value, mtdf_value, pvs_value, window_value)
 from agents.games.tictactoe import TicTacToe
 from agents.games.trees import Tree, root_value
 
@@ -31,6 +31,7 @@ def test_every_driver_equals_alphabeta_on_tictactoe(depth):
         want = alphabeta_value(game, s, depth)
         assert minimax_value(game, s, depth) == want
         assert pvs_value(game, s, depth) == want
+        assert lalphabeta_value(game, s, depth) == want
         assert window_value(game, s, depth, -math.inf, math.inf, memory=Memory()) == want
         for guess in (-5, 0, 3, 7):
             assert mtdf_value(game, s, depth, guess)[0] == want

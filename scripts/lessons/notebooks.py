@@ -31,12 +31,29 @@ PICTURES = {
         "from agents.games.pictures import svg, trace\n"
         "from agents.games.trees import Tree\n"
         "tree = Tree([[3, 5], [2, 9]])  # the tic-tac-toe article's tree\n"
-        "SVG(svg(trace(tree, (), 2), title='the article tree: alpha-beta'))"],
+        "SVG(svg(trace(tree, (), 2), title='the article tree: alpha-beta'))",
+        "from scripts.lessons.pruning import TUTORIAL_TREE\n"
+        "# the Kaggle tutorial's tree: +40, and the -1 and +10 the opponent forces, are its\n"
+        "# text's; the other leaves are the package's (the tutorial's figure is an image)\n"
+        "SVG(svg(trace(Tree(TUTORIAL_TREE), (), 3, prune=False), windows=False,\n"
+        "        title=\"the tutorial's tree: minimax\"))"],
     "search-windows": [
         "from IPython.display import SVG\n"
         "from agents.games.pictures import svg, trace\n"
         "from agents.games.trees import Tree\n"
         f"SVG(svg(trace(Tree({TREE}), (), 3), title='alpha-beta: windows and bounds'))"],
+    "tictactoe-solved": [
+        "from IPython.display import SVG\n"
+        "from agents.games.pictures import svg, text, trace\n"
+        "from agents.games.tictactoe import TicTacToe, render\n"
+        "game = TicTacToe()\n"
+        "state = game.initial()\n"
+        "for cell in (5, 4, 7, 3, 8):  # the book's own game (cells 1-9), five moves in\n"
+        "    state = game.result(state, cell - 1)\n"
+        "print(render(state[0]))\n"
+        "tree = trace(game, state, 9, prune=False)  # the whole tree below it: minimax\n"
+        "SVG(svg(tree, windows=False, label=lambda cell: 'abcdefghi'[cell], "
+        "title='the book game after 5 moves: the whole tree, o to move (max)'))"],
     "branching-factor": [
         "from IPython.display import SVG\n"
         "from scripts.server.search_tree import position_tree\n"
