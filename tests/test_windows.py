@@ -76,3 +76,15 @@ def test_fractional_values_and_bad_windows_are_refused():
         mtdf_value(t, (), 2)
     with pytest.raises(ValueError, match="delta > 0"):
         aspiration_value(TicTacToe(), TicTacToe().initial(), 2, 0, 0)
+
+
+def test_lalphabeta_puts_the_killer_first_and_reads_fewer_nodes_than_pvs():
+    """The same scout search with and without the killer of each ply first: the same
+    values, fewer nodes with it on positions searched to the end (the move that refuted
+    a sibling refutes again)."""
+    game, states = tictactoe_positions(6, 11, 2)
+    with_killer, without = Counter(), Counter()
+    for s in states:
+        assert lalphabeta_value(game, s, 9, None, with_killer) == \
+            pvs_value(game, s, 9, None, without)
+    assert with_killer.nodes < without.nodes
