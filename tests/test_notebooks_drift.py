@@ -4,45 +4,28 @@ again at the stored size (``QUICK = False``) in one Jupyter kernel, and each cod
 must print what is stored (its text, and its pictures' SVG): a change to a lesson's code
 that moves a figure fails here until the notebooks are executed again.
 
-Which notebooks (:data:`CHEAP`): those whose full run takes about a second or less
-and whose figures are all seeded counts (coin-game 1.2 s, rollout-book 0.4 s,
-mini-isolation and textbook-trees 0.0 s; the next cheapest, isolation-search and
+Which notebooks (:data:`CHEAP`): those whose full run takes about a second and whose
+figures are all seeded counts (coin-game 1.2 s, rollout-book 1.4 s, mini-isolation and
+textbook-trees 0.0 s, on a quiet 2-core machine; the next cheapest, isolation-search and
 tictactoe-think, take 1.5 s each, and the suite's budget is a few seconds for this file).
-Excluded by rule: a notebook whose figures are times (:data:`TIMED`: tictactoe-depth's
-move times, branching-factor's nodes a second, horizon-effect's positions the solver
-did not finish within a second): a fresh run cannot give the stored figures. Excluded by
-cost: the rest (seconds to a minute each at full size; their experiments run quick in
-tests/test_lessons.py and their notebooks quick in tests/test_notebooks.py)."""
+Excluded by rule: a notebook whose figures are times
+(:data:`scripts.lessons.notebooks.TIMED`: tictactoe-depth's move times,
+branching-factor's nodes a second, horizon-effect's positions the solver did not finish
+within a second): a fresh run cannot give the stored figures. Excluded by cost: the
+rest (seconds to a minute each at full size; their experiments run quick in
+tests/test_lessons.py and their notebooks quick in tests/test_notebooks.py);
+``python -m scripts.lessons.notebooks --check`` runs this file's check on every untimed
+notebook (minutes)."""
 import os
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
 
-from scripts.lessons.notebooks import all_notebooks
+from scripts.lessons.notebooks import TIMED, all_notebooks, figures, rerun
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FOLDER = os.path.join(ROOT, "docs", "notebooks")
 CHEAP = ("coin-game", "mini-isolation", "rollout-book", "textbook-trees")
-TIMED = ("tictactoe-depth", "branching-factor", "horizon-effect")
-
-
-def _outputs(nb):
-    """Each code cell's printed text and pictures, in order (no execution counts, no
-    metadata: what a reader sees)."""
-    seen = []
-    for cell in nb.cells:
-        if cell.cell_type != "code":
-            continue
-        for o in cell.get("outputs", []):
-            if o.output_type == "stream":
-                seen.append((cell.id, o.name, o.text))
-            elif "data" in o:
-                data = o["data"]
-                seen.append((cell.id, "data", data.get("image/svg+xml", data.get("text/plain"))))
-            else:
-                seen.append((cell.id, o.output_type, str(o)))
-    return seen
 
 
 def test_the_lists_name_notebooks_and_do_not_overlap():
@@ -74,14 +57,6 @@ def kernel():
 @pytest.mark.slow
 @pytest.mark.parametrize("name", CHEAP)
 def test_a_fresh_run_prints_the_stored_figures(name, kernel):
-    km, kc = kernel
     stored = nbformat.read(os.path.join(FOLDER, f"{name}.ipynb"), as_version=4)
-    fresh = nbformat.from_dict(stored)
-    for cell in fresh.cells:
-        if cell.cell_type == "code":
-            cell.outputs = []
-    client = NotebookClient(fresh, km=km, timeout=120, record_timing=False)
-    client.kc = kc
-    client.execute(cleanup_kc=False)
-    assert _outputs(fresh) == _outputs(stored), \
+    assert figures(rerun(stored, *kernel)) == figures(stored), \
         f"{name}: the figures moved; run: python -m scripts.lessons.notebooks --execute {name}"

@@ -4,13 +4,16 @@ pictures inline), plus ``search-pictures.ipynb`` (a textbook tree and a Connect 
 position's search beside the solver's exact values).
 
     python -m scripts.lessons.notebooks [--out docs/notebooks] [--execute [NAME ...]] [--quick]
+    python -m scripts.lessons.notebooks --check [NAME ...]
 
 Each notebook's first code cell is its parameters (``QUICK = False``): the stored
 notebooks hold the outputs of a full run (``--execute``; ``--quick``: of a quick one),
 pictures included, so that a repository page shows them. The suite runs the cheap ones
 again at full size and checks that they print the stored figures
 (tests/test_notebooks_drift.py), and runs most others with ``QUICK = True``
-(tests/test_notebooks.py, nbclient), so that none rots.
+(tests/test_notebooks.py, nbclient), so that none rots. ``--check`` runs the stored
+notebooks again at full size (all but the :data:`TIMED` ones when none is named) and
+lists those whose figures moved: the drift test's check, for every notebook, minutes.
 """
 import os
 import sys
@@ -23,6 +26,10 @@ POSITION = "22563167133127733314"  # 20 stones: the solver answers each node at 
 # team's 2-core machine at low load (2026-11-27), said in the notebook's first cell
 FULL_SECONDS = {"horizon-effect": 40, "connect4-think3": 20, "branching-factor": 15,
                 "tutorial-lookahead": 10, "isolation-sloppy": 8}
+
+# the notebooks whose figures include times (move times, nodes a second, positions the
+# solver did not finish within a second): a fresh run cannot print the stored figures
+TIMED = ("tictactoe-depth", "branching-factor", "horizon-effect")
 
 # the lessons whose subject is a search tree: their notebooks draw one
 PICTURES = {
@@ -150,6 +157,65 @@ def with_parameters(nb, quick):
     raise ValueError("the notebook has no parameters cell (QUICK = ...)")
 
 
+def figures(nb):
+    """What a reader sees of ``nb``'s outputs, cell by cell (printed text and pictures;
+    no execution counts, no metadata): two runs with the same figures compare equal.
+    A stream's text is joined across the outputs it came in (the kernel flushes a
+    print in one piece or several, as it happens)."""
+    seen = []
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        for o in cell.get("outputs", []):
+            if o.output_type == "stream":
+                if seen and seen[-1][:2] == (cell.id, o.name):
+                    seen[-1] = (cell.id, o.name, seen[-1][2] + o.text)
+                else:
+                    seen.append((cell.id, o.name, o.text))
+            elif "data" in o:
+                data = o["data"]
+                seen.append((cell.id, "data", data.get("image/svg+xml", data.get("text/plain"))))
+            else:
+                seen.append((cell.id, o.output_type, str(o)))
+    return seen
+
+
+def rerun(stored, km=None, kc=None):
+    """A copy of the executed notebook ``stored`` run again at its stored parameters
+    (in the kernel ``km``/``kc`` when given, else a fresh one)."""
+    import nbformat
+    from nbclient import NotebookClient
+    fresh = nbformat.from_dict(stored)
+    for cell in fresh.cells:
+        if cell.cell_type == "code":
+            cell.outputs = []
+    client = NotebookClient(fresh, km=km, timeout=1800, kernel_name="python3",
+                            record_timing=False,
+                            resources={"metadata": {"path": os.getcwd()}})
+    if kc is not None:
+        client.kc = kc
+        client.execute(cleanup_kc=False)
+    else:
+        client.execute()
+    return fresh
+
+
+def check(folder, names):
+    """The names among ``names`` (all the untimed notebooks when empty) whose fresh run
+    prints other figures than the stored ones; each printed as it is checked."""
+    import nbformat
+    names = names or [n[:-len(".ipynb")] for n in all_notebooks()
+                      if n[:-len(".ipynb")] not in TIMED]
+    moved = []
+    for name in names:
+        stored = nbformat.read(os.path.join(folder, f"{name}.ipynb"), as_version=4)
+        same = figures(rerun(stored)) == figures(stored)
+        print(f"{name}: {'the stored figures' if same else 'MOVED'}", flush=True)
+        if not same:
+            moved.append(name)
+    return moved
+
+
 def main(argv=None):
     from scripts.args import ArgumentParser
     p = ArgumentParser(prog="python -m scripts.lessons.notebooks",
@@ -158,7 +224,11 @@ def main(argv=None):
     p.add_argument("--execute", nargs="*", metavar="NAME", help="store the outputs of a run "
                    "(of these notebooks only, e.g. search-pictures; none named: all)")
     p.add_argument("--quick", action="store_true", help="with --execute: a quick run")
+    p.add_argument("--check", nargs="*", metavar="NAME", help="run the stored notebooks again "
+                   "(these, or every untimed one) and list those whose figures moved")
     args = p.parse_args(argv)
+    if args.check is not None:
+        return 1 if check(args.out, args.check) else 0
     import nbformat
     os.makedirs(args.out, exist_ok=True)
     for name, nb in all_notebooks().items():
