@@ -12,7 +12,8 @@ import time
 
 from scripts.lessons.rows import Progress, Row
 
-HORIZON_CLAIM = "the horizon effect: a move best to the search's depth can be bad beyond that depth"
+HORIZON_CLAIM = ("the horizon effect: a move best to the search's depth can be bad beyond "
+                 "that depth")
 HEURISTIC = "threats"  # the alphabeta agent's default evaluation
 QUIESCENCE_CLAIM = "quiescence search mitigates the horizon effect"
 
