@@ -50,6 +50,8 @@ def horizon(quick=False, seed=0, progress=False):
     quiet = agents.make("alphabeta", quiescence=True, tt_bits=14, heuristic=HEURISTIC)
     nodes = {"plain": 0, "quiet": 0, "deeper": 0, "flat": 0, "swing": 0}
     lost = kept_quiet = kept_deeper = broken = kept_swing = broken_swing = flat_same = 0
+    # the threshold's sensitivity: half and twice the registered one, (kept, lost) each
+    others = {record.aspiration // 2: [0, 0], 2 * record.aspiration: [0, 0]}
     bar = Progress(progress, len(boards), "horizon", "position")
     for b in boards:
         grid = np.array(b, dtype=np.int8)
@@ -76,6 +78,12 @@ def horizon(quick=False, seed=0, progress=False):
             moves[name] = col
             nodes[name] += n
         flat_same += moves["flat"] == moves["plain"]
+        for swing, tally in others.items():
+            col = swing_root(grid, heights, mark, cfg, depth, record.id, SWING_PLIES, swing)[0]
+            if sign[moves["plain"]] < best:
+                tally[0] += sign[col] == best
+            else:
+                tally[1] += sign[col] < best
         if sign[moves["plain"]] < best:
             lost += 1
             kept_quiet += sign[moves["quiet"]] == best
@@ -109,6 +117,12 @@ def horizon(quick=False, seed=0, progress=False):
             f"{kept_swing}/{lost}; {broken_swing}",
             "same" if kept_swing > broken_swing else "not shown at this size: it keeps no "
             "more values than it loses"),
+        Row(f"the same with the threshold halved / doubled ({' / '.join(map(str, others))}): of "
+            f"the {lost} the values kept; values lost the plain search kept", "-",
+            " / ".join(f"{k}/{lost}; {b}" for k, b in others.values()),
+            f"package's reading "
+            f"{'holds' if all(k > b for k, b in others.values()) else 'fails'}: it keeps "
+            f"more values than it loses at either threshold too"),
         Row(f"nodes of that kernel at depth {depth}: plain / with the swing quiescence (each "
             f"move tried for a swing counted); plain, the positions where it plays the "
             f"alpha-beta agent's move", "-", f"{nodes['flat']} / {nodes['swing']} "
