@@ -70,3 +70,19 @@ def test_every_notebook_runs_quick(kernel):
             assert "material:" in text and "package:" in text, name
     assert not failures, "\n".join(failures)
     assert pictures >= 3  # search-pictures' three (textbook-trees': the drift test)
+
+
+def test_writing_the_notebooks_keeps_the_stored_outputs(tmp_path, capsys):
+    """The generator without ``--execute`` (or executing others) leaves a stored
+    notebook whose cells are unchanged as it is, outputs included, and writes the
+    missing ones without outputs."""
+    import shutil
+
+    from scripts.lessons.notebooks import main
+    shutil.copy(os.path.join(FOLDER, "coin-game.ipynb"), tmp_path)
+    assert main(["--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "coin-game" not in out and "wrote" in out and "(not executed)" in out
+    kept = nbformat.read(tmp_path / "coin-game.ipynb", as_version=4)
+    assert any(c.get("outputs") for c in kept.cells)
+    assert len(list(tmp_path.glob("*.ipynb"))) == len(all_notebooks())

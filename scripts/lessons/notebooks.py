@@ -8,7 +8,9 @@ position's search beside the solver's exact values).
 
 Each notebook's first code cell is its parameters (``QUICK = False``): the stored
 notebooks hold the outputs of a full run (``--execute``; ``--quick``: of a quick one),
-pictures included, so that a repository page shows them. The suite runs the cheap ones
+pictures included, so that a repository page shows them. A notebook not executed by a
+run keeps its stored file while its cells are the generator's (a new or changed one is
+written without outputs, and says so). The suite runs the cheap ones
 again at full size and checks that they print the stored figures
 (tests/test_notebooks_drift.py), and runs most others with ``QUICK = True``
 (tests/test_notebooks.py, nbclient), so that none rots. ``--check`` runs the stored
@@ -232,8 +234,12 @@ def main(argv=None):
     import nbformat
     os.makedirs(args.out, exist_ok=True)
     for name, nb in all_notebooks().items():
-        if args.execute is not None and (not args.execute
-                                         or name[:-len(".ipynb")] in args.execute):
+        path = os.path.join(args.out, name)
+        chosen = args.execute is not None and (not args.execute
+                                               or name[:-len(".ipynb")] in args.execute)
+        if not chosen and _same_cells(path, nb):
+            continue  # not executed and its cells unchanged: its stored outputs stay
+        if chosen:
             from nbclient import NotebookClient
             run = with_parameters(nbformat.from_dict(nb), True) if args.quick else nb
             NotebookClient(run, timeout=1800, kernel_name="python3", record_timing=False,
@@ -241,9 +247,19 @@ def main(argv=None):
             nb = run
             if args.quick:  # the stored parameters stay the full run's
                 with_parameters_back(nb)
-        nbformat.write(nb, os.path.join(args.out, name))
-        print(f"wrote {os.path.join(args.out, name)}", flush=True)
+        nbformat.write(nb, path)
+        print(f"wrote {path}" + ("" if chosen else " (not executed)"), flush=True)
     return 0
+
+
+def _same_cells(path, nb):
+    """Whether the notebook stored at ``path`` has ``nb``'s cells (kind and source)."""
+    import nbformat
+    if not os.path.exists(path):
+        return False
+    stored = nbformat.read(path, as_version=4)
+    return [(c.cell_type, c.source) for c in stored.cells] == \
+        [(c.cell_type, c.source) for c in nb.cells]
 
 
 def with_parameters_back(nb):
