@@ -13,7 +13,7 @@ from scripts.commands.lessons import main
 from scripts.lessons import by_name, experiments
 from agents.games.game import minimax_value
 from agents.games.isolation import mini_isolation
-from scripts.lessons.sampling import book_of, losing_book_moves, rollout_book
+from scripts.lessons.sampling import book_of, fold, losing_book_moves, rollout_book, unfold
 
 SLOW = {"connect4-think3", "tutorial-lookahead", "search-windows", "horizon-effect",
         "branching-factor"}  # numba compiles, the pure-Python tutorial
@@ -23,6 +23,7 @@ SLOW = {"connect4-think3", "tutorial-lookahead", "search-windows", "horizon-effe
 MATERIAL = {
     # 000: book, chapter 5 (depth pruning in minimax)
     "5-5-0",        # tic-tac-toe: minimax against think-3, 10 games, won-tied-lost
+    "less than 3^9=19,683",      # tic-tac-toe's "possible scenarios"
     "29.12 0.395 0.016 0.0 s",   # the full minimax's seconds at each of its moves
     "0.197 0.055 0.0 0.001 s",   # the depth-pruned minimax(env, depth=3)'s
     "29.12 s / 0.197 s",         # the two first moves' seconds
@@ -31,6 +32,8 @@ MATERIAL = {
     "96/100 won",   # moving first against random
     "100/100 won",  # moving second against random, and against the rule-based player
     "0/100 won",    # moving first against the rule-based player
+    # 002: the Kaggle tutorial: its tree's two moves and the agent's choice
+    "left -1, right +10: the agent picks the right move",
     # 003: the adversarial-search lesson
     "5",            # mini-Isolation: player 1's liberties on the empty board; and the
                     # nodes of a depth-1 search from it
@@ -43,10 +46,12 @@ MATERIAL = {
     "nodes grow about as b ** d, b the average number of legal moves",
     "ordering heuristics (the killer heuristic) make alpha-beta cut earlier",
     "a book can learn bad moves",
+    "symmetries improve the book's estimates",   # "incorporating more domain knowledge"
+    "raw win counts are a poor statistic; better statistics exist",
     "uniform sampling is inefficient; UCT samples promising actions more",
     "MCTS converges to the minimax value as the simulations grow",
     "SSS*: best-first, can take less time, at a heavy cost in space",
-    "the horizon effect: a move best to the search's depth can be bad just beyond it",
+    "the horizon effect: a move best to the search's depth can be bad beyond that depth",
     "quiescence search mitigates the horizon effect",
     # 004: the tic-tac-toe article
     "e (the centre)",  # its minimax's reply to x in the corner a
@@ -109,12 +114,19 @@ def test_the_lessons_rollout_book_sums_plus_minus_one_over_two_plies():
     game = mini_isolation()
     tally = rollout_book(game, 50, random.Random(3))
     root = tally[game.initial()]
-    assert sum(abs(v) for v in root.values()) <= 50 and sum(root.values()) % 2 == 0
+    assert sum(n for _, n in root.values()) == 50
+    assert all(abs(total) <= n and (total - n) % 2 == 0 for total, n in root.values())
     depth1 = [s for s in tally if s != game.initial()]
-    assert sum(abs(v) for s in depth1 for v in tally[s].values()) <= 50 and depth1
+    assert sum(n for s in depth1 for _, n in tally[s].values()) == 50 and depth1
     assert {s for s in tally} <= {game.initial()} | {game.result(game.initial(), a)
                                                      for a in game.actions(game.initial())}
-    assert book_of({"s": {0: 1, 4: 3, 8: 3}}) == {"s": 4}
+    assert book_of({"s": {0: [1, 1], 4: [3, 5], 8: [3, 3]}}) == {"s": 4}
+    # the bound: 3 of 3 not lost is less sure than 90 of 100
+    assert book_of({"s": {0: [3, 3], 4: [80, 100]}}, "bound") == {"s": 4}
+    assert book_of({"s": {0: [3, 3], 4: [80, 100]}}) == {"s": 4}
+    assert book_of({"s": {0: [3, 3], 4: [1, 1]}}, "bound") == {"s": 0}
+    with pytest.raises(ValueError, match="'sum' or 'bound'"):
+        book_of({}, "mean")
     book = book_of(tally)
     n, bad = losing_book_moves(book, game)
     assert n == len(book) and 0 <= bad <= n
@@ -267,3 +279,61 @@ def test_the_books_depth_3_is_the_packages_depth_4():
 
     assert sorted(book_columns(game, s, 3)) == sorted(columns(4)) == [2, 5]
     assert sorted(columns(3)) == list(range(7))
+
+
+def test_the_swing_quiescence_equals_its_reference_and_extends():
+    """:func:`agents.search.horizon.swing_search` (through ``swing_root``) gives the value of
+    ``agents.search.reference.swing_value`` on seeded middle-game positions, depth 2 with
+    up to 2 plies of extension; with ``extend=0`` it is plain alpha-beta (the reference's
+    minimax at the same depth), and on some of them the extension changes the value."""
+    import numpy as np
+
+    from agents.board.grid import column_heights
+    from agents.board.rules import parse_config
+    from agents.search.horizon import swing_root
+    from agents.search.reference import ConnectX, flat_heuristic, swing_value
+    from heuristics import HEURISTIC_IDS
+    from scripts.lessons.horizon import _positions
+    cfg = parse_config({"rows": 6, "columns": 7, "inarow": 4})
+    game = ConnectX(6, 7, 4, heuristic=flat_heuristic("threats"))
+    changed = 0
+    for board in _positions(4, random.Random(2)):
+        grid = np.array(board, dtype=np.int8)
+        heights = column_heights(grid, 6, 7)
+        mark = 1 + sum(1 for v in board if v) % 2
+        state = (tuple(board), mark)
+        got = {}
+        for extend in (0, 2):
+            want = max(swing_value(game, game.result(state, a), 1, extend, 50, mark)
+                       for a in game.actions(state))
+            got[extend] = swing_root(grid, heights, mark, cfg, 2, HEURISTIC_IDS["threats"],
+                                     extend, 50)[1]
+            assert got[extend] == want, (board, extend)
+        changed += got[0] != got[2]
+    assert changed >= 2
+
+
+def test_folding_pools_symmetric_positions_and_unfolding_answers_every_image():
+    """Tic-tac-toe's 8 symmetries: a tally of x in two corners folds into one class (the
+    rounds pooled, the reply mapped with the board), and the folded book answers the
+    four corner openings with moves that are each other's images; every symmetric
+    position has its image's exact value."""
+    from agents.games.tictactoe import solve
+    game = TicTacToe()
+    start = game.initial()
+    a, i = game.result(start, 0), game.result(start, 8)   # x in corner a, in corner i
+    tally = {a: {4: [1, 1], 1: [-1, 1]}, i: {4: [1, 1], 7: [1, 1]}}
+    folded = fold(game, tally)
+    assert list(folded) == [min(game.transform(a, p) for p in game.transforms())]
+    [(canon, entry)] = folded.items()
+    assert entry[4] == [2, 2] and sum(n for _, n in entry.values()) == 4
+    # b after a and h after i are images: their rounds pooled in one edge of the class
+    assert len(entry) == 2 and [v for k, v in entry.items() if k != 4] == [[0, 2]]
+    # the empty board is its own image under all 8: its four corners are one move
+    assert fold(game, {start: {0: [1, 1], 8: [-1, 1], 2: [1, 1]}}) == {start: {0: [1, 3]}}
+    book = unfold(game, book_of(folded))
+    corners = [game.result(start, c) for c in (0, 2, 6, 8)]
+    assert all(book[s] == 4 for s in corners) and len(book) == 4
+    table = solve()
+    assert all(table[game.transform(s, p)] == v for s, v in list(table.items())[:500]
+               for p in game.transforms())

@@ -23,7 +23,10 @@ QUOTED = {
         ("| 1000/1000 (same) |", "package: 1000/1000"),
     ],
     "textbook-trees": [("the root's value is 3 (the article's 3: same)",
-                        "material: 3  |  package: 3 (minimax 3)  |  same")],
+                        "material: 3  |  package: 3 (minimax 3)  |  same"),
+                       ("minimax gives the left move -1 and the right +10 and picks the right "
+                        "one (the\ntutorial's words: same)",
+                        "package: left -1, right +10: the right move  |  same")],
     "rollout-book": [
         ("| 10 | 2/6 | 157/400 won (39%): worse than random (random against random: 207/400) |",
          "10: 2/6, 100: 0/6, 1000: 0/6, 10000: 0/6"),
@@ -32,6 +35,14 @@ QUOTED = {
         ("| 10,000 | 0/6 | 278/400 won (70%, 95% interval [65%, 74%]) |",
          "package: 278/400 won (70%)  |  package's reading (the book plays better than "
          "random): same: 95% interval [65%, 74%]"),
+        ("| 10 | 39/65 | 70/96 | 37/65 | 69/96 |",
+         "10: sums 39/65, sums folded 70/96, bound 37/65, bound folded 69/96"),
+        ("| 1,000 | 50/100 | 16/100 | 51/100 | 44/100 |",
+         "1000: sums 50/100, sums folded 16/100, bound 51/100, bound folded 44/100"),
+        ("44.3% of the answers lose the value (95% interval [38.7%, 50.0%]) against 53.2%",
+         "same: 44.3% [38.7%, 50.0%] against 53.2%"),
+        ("The lower bound: 53.2% against 53.2% (differs",
+         "differs: the bound loses no fewer values, 53.2% [47.2%, 59.1%] against 53.2%"),
     ],
     "coin-game": [
         ("moving first it wins 97/100 against random (the chapter's 96/100,\ninside the 95% "

@@ -7,7 +7,8 @@ The notebooks of the experiments tests/test_lessons.py marks SLOW (numba compile
 solver: tens of seconds each under load) are not executed here: their cells are the
 same three lines as every other experiment's notebook (checked by the first test), and
 their experiments run quick in tests/test_lessons.py; executing them here too doubled
-those minutes (121 s for all the notebooks against a 3.5 min suite)."""
+those minutes (121 s for all the notebooks against a 3.5 min suite). Nor are the CHEAP
+ones: tests/test_notebooks_drift.py runs them at full size and checks their figures."""
 import os
 
 import nbformat
@@ -16,6 +17,7 @@ from nbclient import NotebookClient
 
 from scripts.lessons.notebooks import all_notebooks, with_parameters
 from tests.test_lessons import SLOW
+from tests.test_notebooks_drift import CHEAP
 
 FOLDER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs",
                       "notebooks")
@@ -46,7 +48,7 @@ def test_every_notebook_runs_quick(kernel):
     km, kc = kernel
     failures, pictures = [], 0
     for name in sorted(os.listdir(FOLDER)):
-        if not name.endswith(".ipynb") or name[:-len(".ipynb")] in SLOW:
+        if not name.endswith(".ipynb") or name[:-len(".ipynb")] in SLOW | set(CHEAP):
             continue
         nb = with_parameters(nbformat.read(os.path.join(FOLDER, name), as_version=4), True)
         client = NotebookClient(nb, km=km, timeout=600, allow_errors=False)
@@ -67,4 +69,20 @@ def test_every_notebook_runs_quick(kernel):
         if name != "search-pictures.ipynb":
             assert "material:" in text and "package:" in text, name
     assert not failures, "\n".join(failures)
-    assert pictures >= 4  # search-pictures' three, textbook-trees', search-windows' one
+    assert pictures >= 3  # search-pictures' three (textbook-trees': the drift test)
+
+
+def test_writing_the_notebooks_keeps_the_stored_outputs(tmp_path, capsys):
+    """The generator without ``--execute`` (or executing others) leaves a stored
+    notebook whose cells are unchanged as it is, outputs included, and writes the
+    missing ones without outputs."""
+    import shutil
+
+    from scripts.lessons.notebooks import main
+    shutil.copy(os.path.join(FOLDER, "coin-game.ipynb"), tmp_path)
+    assert main(["--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "coin-game" not in out and "wrote" in out and "(not executed)" in out
+    kept = nbformat.read(tmp_path / "coin-game.ipynb", as_version=4)
+    assert any(c.get("outputs") for c in kept.cells)
+    assert len(list(tmp_path.glob("*.ipynb"))) == len(all_notebooks())

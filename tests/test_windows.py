@@ -7,8 +7,8 @@ import pytest
 
 from agents.games.coins import CoinGame
 from agents.games.game import Counter, alphabeta_value, minimax_value, random_playout
-from agents.games.searches.windows import (Memory, aspiration_value, mt_sss_value, mtdf_value,
-                                           pvs_value, window_value)
+from agents.games.searches.windows import (Memory, aspiration_value, lalphabeta_value,
+                                           mt_sss_value, mtdf_value, pvs_value, window_value)
 from agents.games.tictactoe import TicTacToe
 from agents.games.trees import Tree, root_value
 
@@ -31,6 +31,7 @@ def test_every_driver_equals_alphabeta_on_tictactoe(depth):
         want = alphabeta_value(game, s, depth)
         assert minimax_value(game, s, depth) == want
         assert pvs_value(game, s, depth) == want
+        assert lalphabeta_value(game, s, depth) == want
         assert window_value(game, s, depth, -math.inf, math.inf, memory=Memory()) == want
         for guess in (-5, 0, 3, 7):
             assert mtdf_value(game, s, depth, guess)[0] == want
@@ -75,3 +76,15 @@ def test_fractional_values_and_bad_windows_are_refused():
         mtdf_value(t, (), 2)
     with pytest.raises(ValueError, match="delta > 0"):
         aspiration_value(TicTacToe(), TicTacToe().initial(), 2, 0, 0)
+
+
+def test_lalphabeta_puts_the_killer_first_and_reads_fewer_nodes_than_pvs():
+    """The same scout search with and without the killer of each ply first: the same
+    values, fewer nodes with it on positions searched to the end (the move that refuted
+    a sibling refutes again)."""
+    game, states = tictactoe_positions(6, 11, 2)
+    with_killer, without = Counter(), Counter()
+    for s in states:
+        assert lalphabeta_value(game, s, 9, None, with_killer) == \
+            pvs_value(game, s, 9, None, without)
+    assert with_killer.nodes < without.nodes

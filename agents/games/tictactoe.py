@@ -170,6 +170,31 @@ class TicTacToe(Game):
         """The winning mark (X or O), None for a draw or a game going on."""
         return winner(state[0]) or None
 
+    def transforms(self):
+        """The board's 8 symmetries as cell permutations (tuples ``new[c]``: the cell
+        where cell ``c`` goes), the identity first; a cell action maps as its cell does
+        (as :meth:`agents.games.isolation.Isolation.transforms`)."""
+        return SYMMETRIES
+
+    def transform(self, state, perm):
+        """``state``'s image under ``perm`` (one of :meth:`transforms`)."""
+        board, mark = state
+        image = [EMPTY] * CELLS
+        for c, m in enumerate(board):
+            image[perm[c]] = m
+        return (tuple(image), mark)
+
+
+def _symmetries():
+    maps = [lambda r, c: (r, c), lambda r, c: (r, 2 - c), lambda r, c: (2 - r, c),
+            lambda r, c: (2 - r, 2 - c), lambda r, c: (c, r), lambda r, c: (2 - c, r),
+            lambda r, c: (c, 2 - r), lambda r, c: (2 - c, 2 - r)]
+    return [tuple(3 * f(i // 3, i % 3)[0] + f(i // 3, i % 3)[1] for i in range(CELLS))
+            for f in maps]
+
+
+SYMMETRIES = _symmetries()
+
 
 # ---------------------------------------------------------------------------
 # Exact solver

@@ -12,17 +12,27 @@ loss; if it threatens one, the block is played and the same questions are asked 
 position after it, at most :data:`QUIESCENCE_PLIES` blocks deep; otherwise (no threat,
 or the bound reached) the evaluation. Each step has at most one forced move, so the
 quiescence search is a line, not a tree: no table, no window, a few column scans.
+
+**Swing quiescence** (:func:`swing_search`; the lesson's other reading: "detect wide
+fluctuations in values ... over several ply"): a position at the horizon is *not
+quiet* when one of its moves wins or changes the evaluation by at least ``swing``
+(either way: the evaluation is symmetric, ``e(mark) = -e(opponent)``); a quiet one is
+evaluated, a noisy one searched one ply more, every move, at most ``extend`` times on a
+line. No stand-pat: in Connect Four the side to move cannot pass. A kernel of its own
+(plain negamax alpha-beta, centre first, no table), so that the agents' search is
+untouched; ``extend = 0`` is plain alpha-beta to ``depth``.
 """
 import numpy as np
 
-from agents.board.bitboard import bb_winning_cells
+from agents.board.bitboard import bb_has_line, bb_winning_cells
 from agents.board.grid import drop, undo, wins_by_playing
 from agents.board.jit import njit
-from agents.search.scores import WIN
+from agents.search.scores import INF, WIN
 from agents.search.counters import S_NODES
 from heuristics.dispatch import bitboard_evaluate, grid_evaluate
 
 QUIESCENCE_PLIES = 8  # forced blocks followed past the horizon, at most
+SWING_PLIES = 2       # swing quiescence: plies added past the horizon on a line, at most
 
 
 @njit
@@ -147,3 +157,102 @@ def take_back(stones, heights, rows, columns, me, k, grid, windows, pv, p):
         else:
             heights[c] -= 1
             stones[who] ^= np.int64(1) << (c * H + heights[c])
+
+
+@njit
+def _noisy(stones, heights, rows, inarow, geo, heuristic, me, order, swing, counters):
+    """Whether the position (``me`` to move, bitboards) is not quiet: a move wins, or
+    changes ``me``'s evaluation by at least ``swing``. Each move tried counts a node."""
+    H = rows + 1
+    base = bitboard_evaluate(stones, me, heuristic, geo)
+    for c in order:
+        if heights[c] == rows:
+            continue
+        bit = np.int64(1) << (c * H + heights[c])
+        stones[me] |= bit
+        counters[S_NODES] += 1
+        noisy = bb_has_line(stones[me], H, inarow) or \
+            abs(bitboard_evaluate(stones, me, heuristic, geo) - base) >= swing
+        stones[me] ^= bit
+        if noisy:
+            return True
+    return False
+
+
+@njit
+def swing_search(stones, heights, rows, columns, inarow, geo, heuristic, order, me, nstones,
+                 depth, alpha, beta, extend, swing, counters):
+    """The negamax alpha-beta value (fail-soft, for ``me`` to move, on the scale of
+    :mod:`agents.search.scores`) of a non-terminal position of ``nstones`` stones on
+    bitboards, ``depth`` plies with the swing quiescence (module docstring) at the
+    horizon: ``extend`` plies at most past it, ``swing`` the evaluation's change that
+    makes a position noisy. Moves in ``order``; a node entered counts one in
+    ``counters[S_NODES]``, and so does each move :func:`_noisy` tries. The board is
+    left as it was given."""
+    H = rows + 1
+    counters[S_NODES] += 1
+    if depth == 0:
+        if extend == 0 or not _noisy(stones, heights, rows, inarow, geo, heuristic, me, order,
+                                     swing, counters):
+            return bitboard_evaluate(stones, me, heuristic, geo)
+        depth = 1
+        extend -= 1
+    best = -INF
+    for c in order:
+        if heights[c] == rows:
+            continue
+        bit = np.int64(1) << (c * H + heights[c])
+        stones[me] |= bit
+        heights[c] += 1
+        if bb_has_line(stones[me], H, inarow):
+            v = WIN - (nstones + 1)
+        elif nstones + 1 == rows * columns:
+            v = 0
+        else:
+            v = -swing_search(stones, heights, rows, columns, inarow, geo, heuristic, order,
+                              3 - me, nstones + 1, depth - 1, -beta, -max(alpha, best), extend,
+                              swing, counters)
+        heights[c] -= 1
+        stones[me] ^= bit
+        if v > best:
+            best = v
+            if best >= beta:
+                break
+    return best
+
+
+def swing_root(grid, heights, mark, cfg, depth, heuristic_id, extend=SWING_PLIES, swing=50):
+    """:func:`swing_search` from a Kaggle grid (``mark`` to move, not over): ``(column,
+    value, nodes)``, the column the first of the best in centre-first order."""
+    from agents.board.grid import center_order
+    from agents.search.alphabeta_bb import stones_of
+    from agents.search.counters import new_counters
+    from heuristics.bitboard import eval_geometry
+    rows, columns, inarow = cfg.rows, cfg.columns, cfg.inarow
+    stones = stones_of(grid, rows, columns)
+    heights = np.array(heights, dtype=np.int64)
+    counters = new_counters()
+    geo = eval_geometry(rows, columns, inarow)
+    order = center_order(columns)
+    nstones = int(heights.sum())
+    best, best_col = -INF, -1
+    for c in order:
+        if heights[c] == rows:
+            continue
+        bit = np.int64(1) << np.int64(c * (rows + 1) + heights[c])
+        stones[mark] |= bit
+        heights[c] += 1
+        counters[S_NODES] += 1
+        if bb_has_line(stones[mark], rows + 1, inarow):
+            v = WIN - (nstones + 1)
+        elif nstones + 1 == rows * columns:
+            v = 0
+        else:
+            v = -swing_search(stones, heights, rows, columns, inarow, geo, heuristic_id, order,
+                              3 - mark, nstones + 1, depth - 1, -INF, -best, extend, swing,
+                              counters)
+        heights[c] -= 1
+        stones[mark] ^= bit
+        if v > best:
+            best, best_col = v, int(c)
+    return best_col, int(best), int(counters[S_NODES])

@@ -10,6 +10,7 @@ against it on seeded random positions.
 * :func:`flat_heuristic`: a registered evaluation of :mod:`heuristics` as the
   ``heuristic`` :class:`ConnectX` takes.
 * :func:`quiescence_value`: the reference of :mod:`agents.search.horizon`'s quiescence.
+* :func:`swing_value`: the reference of its swing quiescence (``swing_search``).
 * :func:`forced_result_reference`, :func:`safety_net_reference`: the tactics' rules
   stated directly (:mod:`agents.search.tactics`).
 """
@@ -50,6 +51,31 @@ def quiescence_value(game, state, depth, bound, player=None):
         return max(children) if game.to_move(s) == player else min(children)
 
     return value(state, depth)
+
+
+def swing_value(game, state, depth, extend, swing, player=None):
+    """:func:`minimax_value` of a :class:`ConnectX` state with the swing quiescence of
+    :mod:`agents.search.horizon` at the horizon: a position where a move wins or changes
+    the evaluation by at least ``swing`` is searched one ply more, every move, at most
+    ``extend`` times on a line; a quiet one is evaluated."""
+    player = game.to_move(state) if player is None else player
+
+    def noisy(s):
+        here = game.evaluate(s, player)
+        return any(game.winner(c) or abs(game.evaluate(c, player) - here) >= swing
+                   for c in (game.result(s, a) for a in game.actions(s)))
+
+    def value(s, d, left):
+        if game.is_terminal(s):
+            return game.utility(s, player)
+        if d == 0:
+            if left == 0 or not noisy(s):
+                return game.evaluate(s, player)
+            d, left = 1, left - 1
+        children = [value(game.result(s, a), d - 1, left) for a in game.actions(s)]
+        return max(children) if game.to_move(s) == player else min(children)
+
+    return value(state, depth, extend)
 
 
 # ---------------------------------------------------------------------------

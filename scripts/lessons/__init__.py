@@ -9,8 +9,9 @@ N-step lookahead tutorial, the adversarial-search lesson, the tic-tac-toe articl
 what it measures, and a ``run(quick, seed, progress)`` returning a list of :class:`Row`: a
 figure, what the material reports (or why it gives no number), what the package
 measures now, and whether they agree. ``quick`` shrinks every size so that the
-tests can run each experiment in a second or two; the full sizes take under a
-minute each on the team's 2-core machine. Everything is seeded.
+tests can run each experiment in a second or two; the full sizes take from under a
+second to about 40 s each on the team's 2-core machine when it is quiet (horizon-effect
+the longest; about two minutes under load). Everything is seeded.
 
     connectx lessons                 list the experiments
     connectx lessons NAME [NAME ...] run them (``all``: every one, in the tour's order)
@@ -48,8 +49,8 @@ def experiments():
         ("branching-factor", LESSON, "Connect Four: the effective branching factor per "
          "depth of minimax, alpha-beta and each ordering option, and a depth limit "
          "chosen from it", branching.experiment),
-        ("horizon-effect", LESSON, "Connect Four: a threat just past the horizon, the "
-         "quiescence option and two more plies, judged by the exact value", horizon.horizon),
+        ("horizon-effect", LESSON, "Connect Four: a threat beyond the horizon, two "
+         "quiescence searches and two more plies, judged by the exact value", horizon.horizon),
         ("isolation-evaluations", LESSON, "5x5 Isolation: my_moves - opponent_moves against "
          "my_moves", adversarial.evaluations),
         ("isolation-3-players", LESSON + " (Korf 1991)", "3-player Isolation: max^n, shallow "

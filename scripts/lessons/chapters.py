@@ -33,7 +33,9 @@ def think(quick=False, seed=0, progress=False):
         f"same: {w} and 5 wins of 10 lie in each other's 95% intervals, no loss"
         if l == 0 and mine[0] <= 0.5 <= mine[1] and theirs[0] <= w / 10 <= theirs[1]
         else "differs")
-    rows.append(Row("minimax against think-3, 10 games (won-tied-lost)", "5-5-0",
+    rows.append(Row("minimax against think-3, 10 games (won-tied-lost); think-3 is the "
+                    "package's reading of the book's AI_think3, whose code the chapter does "
+                    "not show (agents.games.tictactoe.ThinkPlayer)", "5-5-0",
                     f"{w}-{t}-{l}", verdict))
     games = 100 if quick else 2000
     for steps in (1, 2, 3):
@@ -70,7 +72,8 @@ def solved(quick=False, seed=0, progress=False):
         return rows
     mm = Counter()
     minimax_value(game, start, 9, X, mm)
-    games = _games(game, start)
+    per_ply, games, positions = tree_counts(game, start)
+    nodes = sum(per_ply)
     return rows + [
         Row("nodes: minimax / alpha-beta from the empty board", "-",
             f"{mm.nodes} / {ab.nodes}", f"package's reading "
@@ -78,13 +81,37 @@ def solved(quick=False, seed=0, progress=False):
         Row("distinct games (move sequences to the end)", "-", f"{games:,}",
             f"package's reading {'holds' if games == 255168 else 'fails'}: the known count, "
             f"255,168"),
+        Row("the game's scenarios, the book's bound 3^9 (every cell x, o or empty): the "
+            "distinct positions reachable from the empty board", BOOK_SCENARIOS,
+            f"{positions:,}", "same" if positions < 3 ** 9 else "differs"),
+        Row("the tree the book's minimax walks (no table: a position reached by two orders "
+            "is searched twice): its nodes by ply 0-9, and in all", BOOK_SCENARIOS,
+            " ".join(f"{n:,}" for n in per_ply) + f"; {nodes:,} in all",
+            f"differs: the tree is {nodes / 3 ** 9:.0f}x the bound (the book's 29 s first "
+            f"move searches it)" if nodes > 3 ** 9 else "same"),
     ]
 
 
-def _games(game, state):
-    if game.is_terminal(state):
-        return 1
-    return sum(_games(game, game.result(state, a)) for a in game.actions(state))
+BOOK_SCENARIOS = "less than 3^9=19,683"  # the book's tic-tac-toe chapter
+
+
+def tree_counts(game, state):
+    """The game tree below ``state`` searched to the end: (its nodes at each ply, the
+    root's ply 0 included; the games, its leaves; the distinct positions among its
+    nodes)."""
+    per_ply, seen = [], set()
+
+    def walk(s, ply):
+        if ply == len(per_ply):
+            per_ply.append(0)
+        per_ply[ply] += 1
+        seen.add(s)
+        if game.is_terminal(s):
+            return 1
+        return sum(walk(game.result(s, a), ply + 1) for a in game.actions(s))
+
+    games = walk(state, 0)
+    return per_ply, games, len(seen)
 
 
 def coins(quick=False, seed=0, progress=False):
@@ -216,7 +243,9 @@ def connect4_think(quick=False, seed=0, progress=False):
             "package's reading holds: the book's depth 3 is 4 plies" if same4 == n else
             "package's reading fails: the book's depth 3 is not minimax:depth=4"),
         _match_row(f"Connect Four, the book's agent ({BOOK_AGENT}: 4 plies, win/loss "
-                   f"payoffs) against think-3 ({THINK3}), {games} games (W-D-L)",
+                   f"payoffs) against think-3 ({THINK3}: the package's reading of the "
+                   f"book's conn_think3, whose code the chapter does not show), {games} "
+                   f"games (W-D-L)",
                    BOOK_AGENT, THINK3, games, seed, progress, "68-6-26", (68, 6, 26)),
         _match_row(f"Connect Four, the tutorial's heuristic minimax ({TUTORIAL_AGENT}: 3 "
                    f"plies) against think-3, {games} games (W-D-L)", TUTORIAL_AGENT, THINK3,

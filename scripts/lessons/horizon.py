@@ -1,14 +1,20 @@
 """The horizon effect, the lesson's section on quiescence: Connect Four positions where
 alpha-beta at a fixed depth plays a move that loses the exact value (the solver's)
-because the threat lies just past its horizon, and what the package's quiescence option
-(``alphabeta:quiescence=True``: at the horizon, forced blocks are played out) and two
-more plies do to them, by nodes and by the exact value."""
+because the threat lies beyond its horizon, and what two quiescence searches and two
+more plies do to them, by nodes and by the exact value: the package's quiescence option
+(``alphabeta:quiescence=True``: at the horizon, forced blocks are played out) and the
+lesson's own reading, a search extended where the evaluation swings
+(:func:`agents.search.horizon.swing_search`: a horizon position where a move changes the
+evaluation by at least the heuristic's aspiration half-width is searched one ply more,
+at most :data:`agents.search.horizon.SWING_PLIES` times on a line)."""
 import random
 import time
 
 from scripts.lessons.rows import Progress, Row
 
-HORIZON_CLAIM = "the horizon effect: a move best to the search's depth can be bad just beyond it"
+HORIZON_CLAIM = ("the horizon effect: a move best to the search's depth can be bad beyond "
+                 "that depth")
+HEURISTIC = "threats"  # the alphabeta agent's default evaluation
 QUIESCENCE_CLAIM = "quiescence search mitigates the horizon effect"
 
 
@@ -32,15 +38,20 @@ def horizon(quick=False, seed=0, progress=False):
     from agents.board.rules import parse_config
     from agents.solver.position import Position
     from agents.solver.solver import Solver
+    from agents.search.horizon import SWING_PLIES, swing_root
+    from heuristics import entry
+    record = entry(HEURISTIC)
     cfg = parse_config({"rows": 6, "columns": 7, "inarow": 4})
     depth = 2 if quick else 4
     boards = _positions(6 if quick else 400, random.Random(seed))
     solver = Solver(6, 7, 4, tt_bits=20)
     skipped = 0
-    plain = agents.make("alphabeta", quiescence=False, tt_bits=14)
-    quiet = agents.make("alphabeta", quiescence=True, tt_bits=14)
-    nodes = {"plain": 0, "quiet": 0, "deeper": 0}
-    lost = kept_quiet = kept_deeper = broken = 0
+    plain = agents.make("alphabeta", quiescence=False, tt_bits=14, heuristic=HEURISTIC)
+    quiet = agents.make("alphabeta", quiescence=True, tt_bits=14, heuristic=HEURISTIC)
+    nodes = {"plain": 0, "quiet": 0, "deeper": 0, "flat": 0, "swing": 0}
+    lost = kept_quiet = kept_deeper = broken = kept_swing = broken_swing = flat_same = 0
+    # the threshold's sensitivity: half and twice the registered one, (kept, lost) each
+    others = {record.aspiration // 2: [0, 0], 2 * record.aspiration: [0, 0]}
     bar = Progress(progress, len(boards), "horizon", "position")
     for b in boards:
         grid = np.array(b, dtype=np.int8)
@@ -61,12 +72,26 @@ def horizon(quick=False, seed=0, progress=False):
             col, _, n = agent.fixed_depth(grid, heights, mark, cfg, d)
             moves[name] = col
             nodes[name] += n
+        for name, extend in (("flat", 0), ("swing", SWING_PLIES)):
+            col, _, n = swing_root(grid, heights, mark, cfg, depth, record.id, extend,
+                                   record.aspiration)
+            moves[name] = col
+            nodes[name] += n
+        flat_same += moves["flat"] == moves["plain"]
+        for swing, tally in others.items():
+            col = swing_root(grid, heights, mark, cfg, depth, record.id, SWING_PLIES, swing)[0]
+            if sign[moves["plain"]] < best:
+                tally[0] += sign[col] == best
+            else:
+                tally[1] += sign[col] < best
         if sign[moves["plain"]] < best:
             lost += 1
             kept_quiet += sign[moves["quiet"]] == best
             kept_deeper += sign[moves["deeper"]] == best
-        elif sign[moves["quiet"]] < best:
-            broken += 1
+            kept_swing += sign[moves["swing"]] == best
+        else:
+            broken += sign[moves["quiet"]] < best
+            broken_swing += sign[moves["swing"]] < best
     bar.close()
     n = len(boards) - skipped
     return [
@@ -84,4 +109,24 @@ def horizon(quick=False, seed=0, progress=False):
             " / ".join(str(nodes[k]) for k in ("plain", "quiet", "deeper")),
             f"package's reading {'holds' if nodes['quiet'] < nodes['deeper'] else 'fails'}: "
             f"quiescence costs less than two more plies"),
+        Row(f"the lesson's quiescence, on evaluation swings (a horizon position where a move "
+            f"wins or moves the {HEURISTIC} evaluation by >= {record.aspiration} is searched "
+            f"one ply more, at most {SWING_PLIES} on a line; its own kernel, no table), "
+            f"depth {depth}: of the {lost} the exact value kept; positions where it loses a "
+            f"value the plain search kept", QUIESCENCE_CLAIM,
+            f"{kept_swing}/{lost}; {broken_swing}",
+            "same" if kept_swing > broken_swing else "not shown at this size: it keeps no "
+            "more values than it loses"),
+        Row(f"the same with the threshold halved / doubled ({' / '.join(map(str, others))}): of "
+            f"the {lost} the values kept; values lost the plain search kept", "-",
+            " / ".join(f"{k}/{lost}; {b}" for k, b in others.values()),
+            f"package's reading "
+            f"{'holds' if all(k > b for k, b in others.values()) else 'fails'}: it keeps "
+            f"more values than it loses at either threshold too"),
+        Row(f"nodes of that kernel at depth {depth}: plain / with the swing quiescence (each "
+            f"move tried for a swing counted); plain, the positions where it plays the "
+            f"alpha-beta agent's move", "-", f"{nodes['flat']} / {nodes['swing']} "
+            f"({nodes['swing'] / max(nodes['flat'], 1):.1f}x); {flat_same}/{n}",
+            f"package's reading {'holds' if nodes['swing'] < nodes['deeper'] else 'fails'}: "
+            f"it costs less than two more plies ({nodes['deeper']} nodes, with a table)"),
     ]

@@ -4,10 +4,18 @@ pictures inline), plus ``search-pictures.ipynb`` (a textbook tree and a Connect 
 position's search beside the solver's exact values).
 
     python -m scripts.lessons.notebooks [--out docs/notebooks] [--execute [NAME ...]] [--quick]
+    python -m scripts.lessons.notebooks --check [NAME ...]
 
-Each notebook's first code cell is its parameters (``QUICK = False``): the suite runs
-every notebook with ``QUICK = True`` (tests/test_notebooks.py, nbclient), so none rots;
-``--execute`` stores the outputs of a full run (``--quick``: of a quick one).
+Each notebook's first code cell is its parameters (``QUICK = False``): the stored
+notebooks hold the outputs of a full run (``--execute``; ``--quick``: of a quick one),
+pictures included, so that a repository page shows them. A notebook not executed by a
+run keeps its stored file while its cells are the generator's (a new or changed one is
+written without outputs, and says so). The suite runs the cheap ones
+again at full size and checks that they print the stored figures
+(tests/test_notebooks_drift.py), and runs most others with ``QUICK = True``
+(tests/test_notebooks.py, nbclient), so that none rots. ``--check`` runs the stored
+notebooks again at full size (all but the :data:`TIMED` ones when none is named) and
+lists those whose figures moved: the drift test's check, for every notebook, minutes.
 """
 import os
 import sys
@@ -16,6 +24,15 @@ PARAMETERS = "QUICK = False  # True: tiny sizes, seconds (what the suite runs)\n
 TREE = "[[[3, 12], [8, 2]], [[4, 6], [14, 5]], [[2, 1], [3, 7]]]"
 POSITION = "22563167133127733314"  # 20 stones: the solver answers each node at once
 
+# the lessons whose full run takes more than a few seconds: about this many seconds on the
+# team's 2-core machine at low load (2026-11-27), said in the notebook's first cell
+FULL_SECONDS = {"horizon-effect": 40, "connect4-think3": 20, "branching-factor": 15,
+                "tutorial-lookahead": 10, "isolation-sloppy": 8}
+
+# the notebooks whose figures include times (move times, nodes a second, positions the
+# solver did not finish within a second): a fresh run cannot print the stored figures
+TIMED = ("tictactoe-depth", "branching-factor", "horizon-effect")
+
 # the lessons whose subject is a search tree: their notebooks draw one
 PICTURES = {
     "textbook-trees": [
@@ -23,12 +40,29 @@ PICTURES = {
         "from agents.games.pictures import svg, trace\n"
         "from agents.games.trees import Tree\n"
         "tree = Tree([[3, 5], [2, 9]])  # the tic-tac-toe article's tree\n"
-        "SVG(svg(trace(tree, (), 2), title='the article tree: alpha-beta'))"],
+        "SVG(svg(trace(tree, (), 2), title='the article tree: alpha-beta'))",
+        "from scripts.lessons.pruning import TUTORIAL_TREE\n"
+        "# the Kaggle tutorial's tree: +40, and the -1 and +10 the opponent forces, are its\n"
+        "# text's; the other leaves are the package's (the tutorial's figure is an image)\n"
+        "SVG(svg(trace(Tree(TUTORIAL_TREE), (), 3, prune=False), windows=False,\n"
+        "        title=\"the tutorial's tree: minimax\"))"],
     "search-windows": [
         "from IPython.display import SVG\n"
         "from agents.games.pictures import svg, trace\n"
         "from agents.games.trees import Tree\n"
         f"SVG(svg(trace(Tree({TREE}), (), 3), title='alpha-beta: windows and bounds'))"],
+    "tictactoe-solved": [
+        "from IPython.display import SVG\n"
+        "from agents.games.pictures import svg, text, trace\n"
+        "from agents.games.tictactoe import TicTacToe, render\n"
+        "game = TicTacToe()\n"
+        "state = game.initial()\n"
+        "for cell in (5, 4, 7, 3, 8):  # the book's own game (cells 1-9), five moves in\n"
+        "    state = game.result(state, cell - 1)\n"
+        "print(render(state[0]))\n"
+        "tree = trace(game, state, 9, prune=False)  # the whole tree below it: minimax\n"
+        "SVG(svg(tree, windows=False, label=lambda cell: 'abcdefghi'[cell], "
+        "title='the book game after 5 moves: the whole tree, o to move (max)'))"],
     "branching-factor": [
         "from IPython.display import SVG\n"
         "from scripts.server.search_tree import position_tree\n"
@@ -40,13 +74,23 @@ def notebook(name, title, source):
     import nbformat.v4 as nbf
     cells = [nbf.new_markdown_cell(f"# {title}\n\nSource: {source}. The same rows print "
                                    f"with `connectx lessons {name}`; docs/lessons.md "
-                                   f"tells the tour."),
+                                   f"tells the tour.{_size_note(name)}"),
              nbf.new_code_cell(PARAMETERS),
              nbf.new_code_cell("from scripts.lessons import by_name, format_rows\n"
                                f"rows = by_name()[{name!r}].run(quick=QUICK, seed=SEED)\n"
                                "print(format_rows(rows))")]
     cells += [nbf.new_code_cell(c) for c in PICTURES.get(name, [])]
     return _numbered(nbf.new_notebook(cells=cells, metadata=_metadata()), name)
+
+
+def _size_note(name):
+    """What the stored outputs are: the lesson's full size, and its time where it is
+    long (:data:`FULL_SECONDS`)."""
+    seconds = FULL_SECONDS.get(name)
+    took = (f", about {seconds} s on the team's 2-core machine (under load it can take "
+            f"twice that)") if seconds else ""
+    return (f"\n\nThe outputs below are a full run (`QUICK = False`){took}; set `QUICK = "
+            f"True` for tiny sizes in seconds.")
 
 
 def pictures_notebook():
@@ -115,6 +159,65 @@ def with_parameters(nb, quick):
     raise ValueError("the notebook has no parameters cell (QUICK = ...)")
 
 
+def figures(nb):
+    """What a reader sees of ``nb``'s outputs, cell by cell (printed text and pictures;
+    no execution counts, no metadata): two runs with the same figures compare equal.
+    A stream's text is joined across the outputs it came in (the kernel flushes a
+    print in one piece or several, as it happens)."""
+    seen = []
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        for o in cell.get("outputs", []):
+            if o.output_type == "stream":
+                if seen and seen[-1][:2] == (cell.id, o.name):
+                    seen[-1] = (cell.id, o.name, seen[-1][2] + o.text)
+                else:
+                    seen.append((cell.id, o.name, o.text))
+            elif "data" in o:
+                data = o["data"]
+                seen.append((cell.id, "data", data.get("image/svg+xml", data.get("text/plain"))))
+            else:
+                seen.append((cell.id, o.output_type, str(o)))
+    return seen
+
+
+def rerun(stored, km=None, kc=None):
+    """A copy of the executed notebook ``stored`` run again at its stored parameters
+    (in the kernel ``km``/``kc`` when given, else a fresh one)."""
+    import nbformat
+    from nbclient import NotebookClient
+    fresh = nbformat.from_dict(stored)
+    for cell in fresh.cells:
+        if cell.cell_type == "code":
+            cell.outputs = []
+    client = NotebookClient(fresh, km=km, timeout=1800, kernel_name="python3",
+                            record_timing=False,
+                            resources={"metadata": {"path": os.getcwd()}})
+    if kc is not None:
+        client.kc = kc
+        client.execute(cleanup_kc=False)
+    else:
+        client.execute()
+    return fresh
+
+
+def check(folder, names):
+    """The names among ``names`` (all the untimed notebooks when empty) whose fresh run
+    prints other figures than the stored ones; each printed as it is checked."""
+    import nbformat
+    names = names or [n[:-len(".ipynb")] for n in all_notebooks()
+                      if n[:-len(".ipynb")] not in TIMED]
+    moved = []
+    for name in names:
+        stored = nbformat.read(os.path.join(folder, f"{name}.ipynb"), as_version=4)
+        same = figures(rerun(stored)) == figures(stored)
+        print(f"{name}: {'the stored figures' if same else 'MOVED'}", flush=True)
+        if not same:
+            moved.append(name)
+    return moved
+
+
 def main(argv=None):
     from scripts.args import ArgumentParser
     p = ArgumentParser(prog="python -m scripts.lessons.notebooks",
@@ -123,22 +226,40 @@ def main(argv=None):
     p.add_argument("--execute", nargs="*", metavar="NAME", help="store the outputs of a run "
                    "(of these notebooks only, e.g. search-pictures; none named: all)")
     p.add_argument("--quick", action="store_true", help="with --execute: a quick run")
+    p.add_argument("--check", nargs="*", metavar="NAME", help="run the stored notebooks again "
+                   "(these, or every untimed one) and list those whose figures moved")
     args = p.parse_args(argv)
+    if args.check is not None:
+        return 1 if check(args.out, args.check) else 0
     import nbformat
     os.makedirs(args.out, exist_ok=True)
     for name, nb in all_notebooks().items():
-        if args.execute is not None and (not args.execute
-                                         or name[:-len(".ipynb")] in args.execute):
+        path = os.path.join(args.out, name)
+        chosen = args.execute is not None and (not args.execute
+                                               or name[:-len(".ipynb")] in args.execute)
+        if not chosen and _same_cells(path, nb):
+            continue  # not executed and its cells unchanged: its stored outputs stay
+        if chosen:
             from nbclient import NotebookClient
             run = with_parameters(nbformat.from_dict(nb), True) if args.quick else nb
-            NotebookClient(run, timeout=1800, kernel_name="python3",
+            NotebookClient(run, timeout=1800, kernel_name="python3", record_timing=False,
                            resources={"metadata": {"path": os.getcwd()}}).execute()
             nb = run
             if args.quick:  # the stored parameters stay the full run's
                 with_parameters_back(nb)
-        nbformat.write(nb, os.path.join(args.out, name))
-        print(f"wrote {os.path.join(args.out, name)}", flush=True)
+        nbformat.write(nb, path)
+        print(f"wrote {path}" + ("" if chosen else " (not executed)"), flush=True)
     return 0
+
+
+def _same_cells(path, nb):
+    """Whether the notebook stored at ``path`` has ``nb``'s cells (kind and source)."""
+    import nbformat
+    if not os.path.exists(path):
+        return False
+    stored = nbformat.read(path, as_version=4)
+    return [(c.cell_type, c.source) for c in stored.cells] == \
+        [(c.cell_type, c.source) for c in nb.cells]
 
 
 def with_parameters_back(nb):

@@ -8,6 +8,10 @@ memory of bounds, and the drivers that call it with narrow windows.
   failed (``<= alpha`` or ``>= beta``).
 * :func:`pvs_value`: principal variation search: the first child with the full window,
   the others with a null window, searched again when one fails high.
+* :func:`lalphabeta_value`: Fishburn's Lalphabeta, "last move with minimal window", which
+  the lesson names as killer heuristic plus zero-window search without a rule; the
+  package's reading: PVS whose first child at a node is the killer of its ply (the last
+  move that cut off there), so the full window goes to the move that refuted last time.
 * :func:`aspiration_value`: a window of ``delta`` around a guess, opened on the side
   it fails.
 * :func:`mtdf_value`: MTD(f) (Plaat et al. 1996): null-window calls only, each moving a
@@ -96,6 +100,18 @@ def window_value(game, state, depth, alpha, beta, player=None, counter=None, mem
 def pvs_value(game, state, depth, player=None, counter=None):
     """Principal variation search (no memory): the value of
     :func:`agents.games.game.alphabeta_value`."""
+    return _scout(game, state, depth, player, counter, None)
+
+
+def lalphabeta_value(game, state, depth, player=None, counter=None):
+    """Lalphabeta in the package's reading (module docstring): :func:`pvs_value` with the
+    killer of each ply tried first; the value of :func:`agents.games.game.alphabeta_value`."""
+    return _scout(game, state, depth, player, counter, {})
+
+
+def _scout(game, state, depth, player, counter, killers):
+    """PVS; ``killers`` (a dict ply -> move, or None for none) puts the last move that
+    cut off at a ply first at that ply's nodes."""
     player = game.to_move(state) if player is None else player
 
     def value(s, d, a, b):
@@ -104,7 +120,11 @@ def pvs_value(game, state, depth, player=None, counter=None):
             return _integer(leaf)
         maximizing = game.to_move(s) == player
         best = -math.inf if maximizing else math.inf
-        for i, act in enumerate(game.actions(s)):
+        actions = game.actions(s)
+        ply = depth - d
+        if killers is not None and killers.get(ply) in actions:
+            actions = [killers[ply]] + [act for act in actions if act != killers[ply]]
+        for i, act in enumerate(actions):
             if counter is not None:
                 counter.nodes += 1
             child = game.result(s, act)
@@ -123,6 +143,8 @@ def pvs_value(game, state, depth, player=None, counter=None):
             else:
                 best, b = min(best, v), min(b, v)
             if a >= b:
+                if killers is not None:
+                    killers[ply] = act
                 break
         return best
 
