@@ -22,6 +22,7 @@ from agents.players.budget import COMPILE_MARGIN, COMPILE_SHARE, OVERAGE_KEEP, S
 from agents.players.perfect import PerfectAgent
 from agents.solver.bits import winning_cells as winning_cells_kernel
 from agents.solver.book import load_book
+from agents.solver.labels import FULL
 from agents.solver.openings import OPENING_PLY
 from agents.solver.position import Position, winning_cells
 from agents.solver.shallow import shallow_move, shallow_values
@@ -49,7 +50,7 @@ def _random_position(rng, stones, rows=6, columns=7, inarow=4):
 def _labelled(solver, p):
     """Every column's exact score (``None`` for a full column)."""
     scores = solver.analyze(p)
-    return [None if s == -1000 else s for s in scores]
+    return [None if s == FULL else s for s in scores]
 
 
 def _sign(x):
