@@ -7,9 +7,15 @@ the evaluations (:mod:`heuristics`), never the players or the exact solver
 * :mod:`~agents.search.counters`: the counter slots (nodes, aborted, ...) every search
   fills;
 * :mod:`~agents.search.minimax`: the Kaggle tutorial's depth-N minimax;
-* :mod:`~agents.search.alphabeta`: negamax alpha-beta, transposition table, killers;
+* :mod:`~agents.search.alphabeta`: negamax alpha-beta, transposition table, killers,
+  on the Kaggle grid; :mod:`~agents.search.alphabeta_bb`: the same search on bitboards;
+* :mod:`~agents.search.horizon`: what the alpha-beta kernels do at the horizon (the
+  evaluation, the quiescence of forced threats, the extension on evaluation swings);
+* :mod:`~agents.search.mtdf`: MTD(f) and the aspiration window over the grid kernel;
 * :mod:`~agents.search.tactics`: the immediate win / forced block every agent checks;
-* :mod:`~agents.search.mcts`: UCT with MCTS-Solver;
+* :mod:`~agents.search.mcts`: UCT with MCTS-Solver; :mod:`~agents.search.rollout`: its
+  rollouts and random numbers;
+* :mod:`~agents.search.puct`: MCTS guided by a policy/value network (plain Python);
 * :mod:`~agents.search.reference`, :mod:`~agents.search.uct_reference`: the slow
   references the kernels are tested against (ConnectX on the lessons' game protocol,
   :mod:`agents.games.game`, whose reference minimax and alpha-beta search it).
