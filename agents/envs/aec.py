@@ -9,7 +9,8 @@ from pettingzoo.utils import wrappers
 
 from agents.envs.boards import Boards
 from agents.envs.core import play_one
-from agents.envs.spaces import board_text, check_action, observation_space
+from agents.envs.render import Window, check_render_mode, render_board
+from agents.envs.spaces import check_action, observation_space
 
 
 def env(**kwargs):
@@ -50,21 +51,29 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
     ``TerminateIllegalWrapper`` rule, which also sets every truncation: here only the
     terminations are set); an action that is not an integer is a
     ``TypeError``, a column out of range a ``ValueError``. No randomness: ``seed`` is
-    accepted and changes nothing."""
+    accepted and changes nothing.
 
-    metadata = {"render_modes": ["ansi"], "name": "connectx_v0", "is_parallelizable": False,
-                "render_fps": 2}
+    ``obs_type="array"``: ``observe`` gives the planes alone and the mask is in the
+    agent's info (``infos[agent]["action_mask"]``, what ``last()`` returns), the same mask
+    as the dict's. ``render_mode``: ``"ansi"`` (text), ``"rgb_array"`` (an ``(H, W, 3)``
+    uint8 image), ``"human"`` (a pygame window drawn at each step, as
+    ``connect_four_v3``'s; it needs a display: :func:`agents.envs.render.check_display`)."""
 
-    def __init__(self, rows=6, columns=7, inarow=4, render_mode=None):
+    metadata = {"render_modes": ["ansi", "rgb_array", "human"], "name": "connectx_v0",
+                "is_parallelizable": False, "render_fps": 2}
+
+    def __init__(self, rows=6, columns=7, inarow=4, render_mode=None, obs_type="dict"):
         super().__init__()
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        space = observation_space(rows, columns, obs_type)
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self.boards = Boards(1, rows, columns, inarow, opponent=None)
-        self.render_mode = render_mode
+        self._array = obs_type == "array"
+        self._window = Window("ConnectX", self.metadata["render_fps"]) \
+            if render_mode == "human" else None
         self.agents = ["player_0", "player_1"]
         self.possible_agents = self.agents[:]
         self.action_spaces = {a: spaces.Discrete(columns) for a in self.agents}
-        self.observation_spaces = {a: observation_space(rows, columns) for a in self.agents}
+        self.observation_spaces = dict.fromkeys(self.agents, space)
         self._columns = columns
         b = self.boards
         # player_0's view is kept (``me`` stays 1: play_one never turns it), player_1's
@@ -83,8 +92,18 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
 
     def observe(self, agent):
         planes = self._view[agent]
-        mask = self._mask if agent == self.agent_selection else self._empty_mask
-        return {"observation": planes.copy(), "action_mask": mask.copy()}
+        if self._array:
+            return planes.copy()
+        return {"observation": planes.copy(), "action_mask": self._agent_mask(agent)}
+
+    def _agent_mask(self, agent):
+        """A copy of ``agent``'s mask: the columns with room on its turn, else zeros."""
+        return (self._mask if agent == self.agent_selection else self._empty_mask).copy()
+
+    def _mask_infos(self):
+        """``obs_type="array"``: every agent's mask into its info."""
+        for a in self.agents:
+            self.infos[a]["action_mask"] = self._agent_mask(a)
 
     def reset(self, seed=None, options=None):
         self.boards.reset()
@@ -96,6 +115,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self.infos = {a: {} for a in self.agents}
         self.agent_selection = self.agents[0]
         self._next = dict(zip(self.agents, self.agents[::-1]))
+        if self._array:
+            self._mask_infos()
+        if self._window:
+            self.render()
 
     def step(self, action):
         mover = self.agent_selection
@@ -112,11 +135,18 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             self._accumulate_rewards()
         # rewards are all 0 until the end: nothing to add
         self.agent_selection = other
+        if self._array:
+            self._mask_infos()
+        if self._window:
+            self.render()
 
     def render(self):
-        if self.render_mode == "ansi":
-            return board_text(self.boards.grid[0], self.boards.cfg.rows, self.boards.cfg.columns)
-        return None
+        """The board as text (``"ansi"``) or an image (``"rgb_array"``); ``"human"``
+        shows the image and returns None."""
+        b = self.boards
+        return render_board(self.render_mode, b.grid[0], b.cfg.rows, b.cfg.columns,
+                            self._window)
 
     def close(self):
-        pass
+        if self._window:
+            self._window.close()
