@@ -123,7 +123,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
     def step(self, action):
         mover = self.agent_selection
         if self.terminations[mover] or self.truncations[mover]:
-            return self._was_dead_step(action)
+            self._was_dead_step(action)
+            if self._array and self.agents:  # the next agent's turn: its mask
+                self._mask_infos()
+            return
         result = play_one(*self._play, check_action(action, self._columns), self._inarow)
         self._cumulative_rewards[mover] = 0
         other = self._next[mover]

@@ -131,12 +131,13 @@ def train(args, log=print):
 
 
 def main(argv=None):
+    """The command line: :class:`Args` as options; :func:`train`'s result."""
     p = ArgumentParser(prog="python -m scripts.learn.cleanrl_ppo",
                        description=__doc__.splitlines()[0])
     for f in dataclasses.fields(Args):
         p.add_argument(f"--{f.name.replace('_', '-')}", type=f.type, default=f.default,
                        help=f"(default {f.default})")
-    train(Args(**vars(p.parse_args(argv))))
+    return train(Args(**vars(p.parse_args(argv))))
 
 
 if __name__ == "__main__":
