@@ -23,17 +23,10 @@ MODES = [None, "ansi", "rgb_array", "human"]
 
 @pytest.fixture
 def offscreen(monkeypatch):
-    """pygame draws off screen (SDL's dummy driver): the human mode runs headless."""
+    """pygame draws off screen (SDL's dummy driver): the human mode runs headless, its
+    frames unthrottled (no test sleeps)."""
     pytest.importorskip("pygame")
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-
-
-def no_wait(env):
-    """``env`` with its human window unthrottled (no sleep between frames in a test)."""
-    window = getattr(env.unwrapped, "_window", None)
-    if window is not None:
-        window.fps = 0
-    return env
 
 
 def read_board(frame, rows, columns):
@@ -49,7 +42,7 @@ def read_board(frame, rows, columns):
 @pytest.mark.parametrize("render_mode", MODES)
 @pytest.mark.parametrize("obs_type", ["dict", "array"])
 def test_gymnasium_check_env_in_every_mode(obs_type, render_mode, offscreen):
-    check_env(no_wait(ConnectXEnv(**SMALL, obs_type=obs_type, render_mode=render_mode)))
+    check_env(ConnectXEnv(**SMALL, obs_type=obs_type, render_mode=render_mode))
 
 
 def test_registered_env_takes_the_options():
@@ -65,8 +58,8 @@ def test_registered_env_takes_the_options():
 @pytest.mark.parametrize("obs_type", ["dict", "array"])
 def test_pettingzoo_api_test_and_render_test(obs_type, offscreen):
     api_test(aec.env(**SMALL, obs_type=obs_type, render_mode="rgb_array"), num_cycles=40)
-    render_test(lambda render_mode=None: no_wait(aec.env(**SMALL, obs_type=obs_type,
-                                                         render_mode=render_mode)))
+    render_test(lambda render_mode=None: aec.env(**SMALL, obs_type=obs_type,
+                                                 render_mode=render_mode))
 
 
 def test_array_observation_is_the_dicts_planes_and_mask():
@@ -151,7 +144,7 @@ def test_single_and_vector_frames():
 def test_human_mode_shows_the_frame_in_a_window(offscreen):
     import pygame
     for env in (ConnectXEnv(**SMALL, render_mode="human"), aec.env(**SMALL, render_mode="human")):
-        no_wait(env).reset(seed=0)
+        env.reset(seed=0)
         env.step(3)
         raw = env.unwrapped
         assert env.render() is None
@@ -167,7 +160,7 @@ def test_human_mode_without_a_display_warns_and_draws_off_screen(monkeypatch):
     for name in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"):
         monkeypatch.delenv(name, raising=False)
     with pytest.warns(UserWarning, match="without a display"):
-        env = no_wait(ConnectXEnv(**SMALL, render_mode="human"))
+        env = ConnectXEnv(**SMALL, render_mode="human")
     env.reset(seed=0)
     import os
     assert os.environ["SDL_VIDEODRIVER"] == "dummy"

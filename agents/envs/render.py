@@ -87,12 +87,14 @@ def render_board(render_mode, grid, rows, columns, window=None):
 
 class Window:
     """A pygame window showing board images (``render_mode="human"``), opened at the
-    first :meth:`show` (off screen without a display: :func:`check_render_mode`), at
-    most ``fps`` frames a second (0: no limit)."""
+    first :meth:`show`, at most ``fps`` frames a second (0: no limit). Off screen (no
+    display, :func:`check_render_mode`, or ``SDL_VIDEODRIVER=dummy``) nobody watches:
+    no frame waits."""
 
     def __init__(self, title, fps):
         self.title, self.fps = title, fps
         self.screen = self.clock = None
+        self.offscreen = False
 
     def show(self, image):
         import pygame
@@ -100,13 +102,14 @@ class Window:
             if not has_display():
                 os.environ["SDL_VIDEODRIVER"] = "dummy"
             pygame.display.init()
+            self.offscreen = pygame.display.get_driver() == "dummy"
             pygame.display.set_caption(self.title)
             self.screen = pygame.display.set_mode((image.shape[1], image.shape[0]))
             self.clock = pygame.time.Clock()
         pygame.event.pump()
         pygame.surfarray.blit_array(self.screen, image.transpose(1, 0, 2))
         pygame.display.flip()
-        self.clock.tick(self.fps)
+        self.clock.tick(0 if self.offscreen else self.fps)
 
     def close(self):
         if self.screen is not None:
