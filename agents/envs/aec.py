@@ -57,7 +57,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
     agent's info (``infos[agent]["action_mask"]``, what ``last()`` returns), the same mask
     as the dict's. ``render_mode``: ``"ansi"`` (text), ``"rgb_array"`` (an ``(H, W, 3)``
     uint8 image), ``"human"`` (a pygame window drawn at each step, as
-    ``connect_four_v3``'s; it needs a display: :func:`agents.envs.render.check_display`)."""
+    ``connect_four_v3``'s; off screen, with a warning, without a display:
+    :func:`agents.envs.render.check_render_mode`)."""
 
     metadata = {"render_modes": ["ansi", "rgb_array", "human"], "name": "connectx_v0",
                 "is_parallelizable": False, "render_fps": 2}
@@ -117,7 +118,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self._next = dict(zip(self.agents, self.agents[::-1]))
         if self._array:
             self._mask_infos()
-        if self._window:
+        if self._window is not None:
             self.render()
 
     def step(self, action):
@@ -140,7 +141,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self.agent_selection = other
         if self._array:
             self._mask_infos()
-        if self._window:
+        if self._window is not None:
             self.render()
 
     def render(self):
@@ -151,5 +152,5 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
                             self._window)
 
     def close(self):
-        if self._window:
+        if self._window is not None:
             self._window.close()

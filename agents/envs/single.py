@@ -32,8 +32,8 @@ class ConnectXEnv(gymnasium.Env):
     tie-breaks).
 
     ``render_mode``: ``"ansi"`` (text), ``"rgb_array"`` (an ``(H, W, 3)`` uint8 image),
-    ``"human"`` (a pygame window, drawn at each reset and step; it needs a display:
-    :func:`agents.envs.render.check_display`)."""
+    ``"human"`` (a pygame window, drawn at each reset and step; off screen, with a
+    warning, without a display: :func:`agents.envs.render.check_render_mode`)."""
 
     metadata = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 2}
 
@@ -63,9 +63,9 @@ class ConnectXEnv(gymnasium.Env):
         self.boards.reset()
         self._over = False
         self._mark = self.boards.to_move(0)
-        if self._window:
+        if self._window is not None:
             self.render()
-        return self._observation(), self._info()
+        return self._observation()
 
     def step(self, action):
         if self._over:
@@ -74,20 +74,18 @@ class ConnectXEnv(gymnasium.Env):
         self._action[0] = check_action(action, self._columns)
         b.play(self._action)
         self._over = bool(b._terminated[0])
-        if self._window:
+        if self._window is not None:
             self.render()
-        return self._observation(), float(b.rewards[0]), self._over, False, self._info()
+        obs, info = self._observation()
+        return obs, float(b.rewards[0]), self._over, False, info
 
     def _observation(self):
-        """Copies of board 0's planes and mask (the batch's own arrays change next step)."""
+        """``(observation, info)`` of ``obs_type``, with copies of board 0's planes and
+        mask (the batch's own arrays change next step)."""
         if self._array:
-            return self._obs.copy()
-        return {"observation": self._obs.copy(), "action_mask": self._mask.copy()}
-
-    def _info(self):
-        if self._array:
-            return {"mark": self._mark, "action_mask": self._mask.copy()}
-        return {"mark": self._mark}
+            return self._obs.copy(), {"mark": self._mark, "action_mask": self._mask.copy()}
+        return {"observation": self._obs.copy(), "action_mask": self._mask.copy()}, \
+            {"mark": self._mark}
 
     def action_masks(self):
         """The legal columns as a bool array (sb3-contrib's ``MaskablePPO`` convention)."""
@@ -101,5 +99,5 @@ class ConnectXEnv(gymnasium.Env):
                             self._window)
 
     def close(self):
-        if self._window:
+        if self._window is not None:
             self._window.close()
