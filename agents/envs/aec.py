@@ -71,6 +71,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self._array = obs_type == "array"
         self._window = Window("ConnectX", self.metadata["render_fps"]) \
             if render_mode == "human" else None
+        self._extra = self._array or self._window is not None  # _moved has work to do
         self.agents = ["player_0", "player_1"]
         self.possible_agents = self.agents[:]
         self.action_spaces = {a: spaces.Discrete(columns) for a in self.agents}
@@ -92,19 +93,22 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         return self.action_spaces[agent]
 
     def observe(self, agent):
-        planes = self._view[agent]
+        planes = self._view[agent].copy()
         if self._array:
-            return planes.copy()
-        return {"observation": planes.copy(), "action_mask": self._agent_mask(agent)}
+            return planes
+        mask = self._mask if agent == self.agent_selection else self._empty_mask
+        return {"observation": planes, "action_mask": mask.copy()}
 
-    def _agent_mask(self, agent):
-        """A copy of ``agent``'s mask: the columns with room on its turn, else zeros."""
-        return (self._mask if agent == self.agent_selection else self._empty_mask).copy()
-
-    def _mask_infos(self):
-        """``obs_type="array"``: every agent's mask into its info."""
-        for a in self.agents:
-            self.infos[a]["action_mask"] = self._agent_mask(a)
+    def _moved(self):
+        """After a reset or a step, what only the options need (``_extra``): every agent's
+        mask into its info (``obs_type="array"``; zeros off turn, as ``observe``'s), the
+        window's frame (``"human"``)."""
+        if self._array:
+            for a in self.agents:
+                mask = self._mask if a == self.agent_selection else self._empty_mask
+                self.infos[a]["action_mask"] = mask.copy()
+        if self._window is not None:
+            self.render()
 
     def reset(self, seed=None, options=None):
         self.boards.reset()
@@ -116,17 +120,15 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self.infos = {a: {} for a in self.agents}
         self.agent_selection = self.agents[0]
         self._next = dict(zip(self.agents, self.agents[::-1]))
-        if self._array:
-            self._mask_infos()
-        if self._window is not None:
-            self.render()
+        if self._extra:
+            self._moved()
 
     def step(self, action):
         mover = self.agent_selection
         if self.terminations[mover] or self.truncations[mover]:
             self._was_dead_step(action)
-            if self._array and self.agents:  # the next agent's turn: its mask
-                self._mask_infos()
+            if self._array:  # the next agent's turn: its mask
+                self._moved()
             return
         result = play_one(*self._play, check_action(action, self._columns), self._inarow)
         self._cumulative_rewards[mover] = 0
@@ -139,10 +141,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             self._accumulate_rewards()
         # rewards are all 0 until the end: nothing to add
         self.agent_selection = other
-        if self._array:
-            self._mask_infos()
-        if self._window is not None:
-            self.render()
+        if self._extra:
+            self._moved()
 
     def render(self):
         """The board as text (``"ansi"``) or an image (``"rgb_array"``); ``"human"``
