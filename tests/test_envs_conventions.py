@@ -53,6 +53,13 @@ def test_registered_env_takes_the_options():
     assert obs.shape == (4, 5, 2) and info["action_mask"].tolist() == [1] * 5
     assert env.render().shape == (4 * CELL, 5 * CELL, 3)
     check_env(env.unwrapped, skip_render_check=True)
+    # Gymnasium's own vectoring of it puts the masks in info the way ConnectXVectorEnv does
+    sync = gymnasium.make_vec("connectx/ConnectX-v0", num_envs=2, vectorization_mode="sync",
+                              **SMALL, obs_type="array")
+    _, info = sync.reset(seed=0)
+    ours = ConnectXVectorEnv(2, **SMALL, obs_type="array").reset(seed=0)[1]
+    for key in ("action_mask", "_action_mask"):
+        np.testing.assert_array_equal(info[key], ours[key])
 
 
 @pytest.mark.parametrize("obs_type", ["dict", "array"])
