@@ -136,6 +136,11 @@ def test_single_and_vector_frames():
     env.step(1)
     board = read_board(env.render(), 4, 5)
     assert board[15 + 1] == 1 and board.count(2) == 1 and board.count(0) == 18
+    # Gymnasium's frame collector (RecordVideo's way to the frames, without moviepy)
+    frames = gymnasium.wrappers.RenderCollection(ConnectXEnv(**SMALL, render_mode="rgb_array"))
+    frames.reset(seed=0)
+    frames.step(0)
+    assert [read_board(f, 4, 5).count(0) for f in frames.render()] in ([20, 18], [19, 17])
     vec = ConnectXVectorEnv(3, **SMALL, opponent=None, render_mode="rgb_array")
     vec.reset(seed=0)
     vec.step(np.array([0, 1, 2]))

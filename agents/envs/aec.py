@@ -10,7 +10,7 @@ from pettingzoo.utils import wrappers
 from agents.envs.boards import Boards
 from agents.envs.core import play_one
 from agents.envs.render import Window, check_render_mode, render_board
-from agents.envs.spaces import check_action, observation_space
+from agents.envs.spaces import check_action, check_obs_type, observation_space
 
 
 def env(**kwargs):
@@ -65,7 +65,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
 
     def __init__(self, rows=6, columns=7, inarow=4, render_mode=None, obs_type="dict"):
         super().__init__()
-        space = observation_space(rows, columns, obs_type)
+        check_obs_type(obs_type)
         self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self.boards = Boards(1, rows, columns, inarow, opponent=None)
         self._array = obs_type == "array"
@@ -75,7 +75,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self.agents = ["player_0", "player_1"]
         self.possible_agents = self.agents[:]
         self.action_spaces = {a: spaces.Discrete(columns) for a in self.agents}
-        self.observation_spaces = dict.fromkeys(self.agents, space)
+        self.observation_spaces = {a: observation_space(rows, columns, obs_type)
+                                   for a in self.agents}
         self._columns = columns
         b = self.boards
         # player_0's view is kept (``me`` stays 1: play_one never turns it), player_1's
