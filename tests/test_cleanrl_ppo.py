@@ -27,3 +27,16 @@ def test_ppo_example_learns_to_beat_random(capsys):
     untrained = win_rate(init_params(4, 5, architecture, 0), (4, 5, 3), "random", 200, 1,
                          architecture)
     assert w >= 160 and w > untrained[0] + 20 and w > 4 * lost, (w, d, lost, untrained)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--num-envs", "0"], "--num-envs: expected an integer >= 1, got '0'"),
+    (["--learning-rate", "-1"], "--learning-rate: expected a number > 0"),
+    (["--opponent", "negamaxx"], "unknown opponent 'negamaxx'"),
+    (["--inarow", "1"], "inarow must be >= 2"),
+])
+def test_bad_options_exit_2_with_one_line(argv, message, capsys):
+    from scripts.learn import cleanrl_ppo
+    with pytest.raises(SystemExit) as e:
+        cleanrl_ppo.main(argv)
+    assert e.value.code == 2 and message in capsys.readouterr().err

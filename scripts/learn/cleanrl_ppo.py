@@ -24,7 +24,7 @@ import numpy as np
 
 from agents.envs.vector import ConnectXVectorEnv
 from agents.players.network import features
-from scripts.args import ArgumentParser
+from scripts.args import ArgumentParser, positive_float_arg, positive_int_arg
 
 
 @dataclasses.dataclass
@@ -131,13 +131,21 @@ def train(args, log=print):
 
 
 def main(argv=None):
-    """The command line: :class:`Args` as options; :func:`train`'s result."""
+    """The command line: :class:`Args` as options (counts >= 1, rates > 0; a bad board or
+    opponent: exit status 2 and one line); :func:`train`'s result."""
     p = ArgumentParser(prog="python -m scripts.learn.cleanrl_ppo",
                        description=__doc__.splitlines()[0])
+    kinds = {int: positive_int_arg, float: positive_float_arg, str: str}
     for f in dataclasses.fields(Args):
-        p.add_argument(f"--{f.name.replace('_', '-')}", type=f.type, default=f.default,
+        kind = int if f.name == "seed" else kinds[f.type]
+        p.add_argument(f"--{f.name.replace('_', '-')}", type=kind, default=f.default,
                        help=f"(default {f.default})")
-    return train(Args(**vars(p.parse_args(argv))))
+    args = Args(**vars(p.parse_args(argv)))
+    try:  # the board and the opponent, checked before JAX starts
+        ConnectXVectorEnv(1, args.rows, args.columns, args.inarow, opponent=args.opponent)
+    except (TypeError, ValueError) as e:
+        p.error(str(e))
+    return train(args)
 
 
 if __name__ == "__main__":
