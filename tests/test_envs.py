@@ -219,7 +219,7 @@ def test_gymnasium_checker_and_registration():
     import agents.envs  # noqa: F401 - registers connectx/ConnectX-v0
     env = gymnasium.make("connectx/ConnectX-v0", rows=5, columns=6, inarow=4,
                          opponent="alphabeta:depth=2", seat="second")
-    check_env(env.unwrapped)
+    check_env(env.unwrapped, skip_render_check=True)  # every mode: test_envs_conventions.py
     check_env(ConnectXEnv(opponent="random", seat="random"))
     vec = gymnasium.make_vec("connectx/ConnectX-v0", num_envs=3,
                              vectorization_mode="vector_entry_point", opponent=None)

@@ -6,11 +6,13 @@
 * :mod:`agents.envs.spiel`: the package's agents as OpenSpiel bots;
 
 over :mod:`agents.envs.core` (the batched numba kernels), :mod:`agents.envs.boards` (their
-validated Python side) and :mod:`agents.envs.opponents` (agent specs, kernel forms).
+validated Python side), :mod:`agents.envs.opponents` (agent specs, kernel forms),
+:mod:`agents.envs.spaces` (the observation space, ``obs_type``, the check of an action)
+and :mod:`agents.envs.render` (``render_mode``: text, image, window).
 
 Importing this package registers ``connectx/ConnectX-v0`` with Gymnasium when it is
 installed (``gymnasium.make("connectx/ConnectX-v0", rows=6, columns=7, inarow=4,
-opponent="alphabeta:depth=4", seat="first")``; ``gymnasium.make_vec(...,
+opponent="alphabeta:depth=4", seat="random")``; ``gymnasium.make_vec(...,
 vectorization_mode="vector_entry_point")`` gives the batched environment).
 ``gymnasium.make("agents.envs:connectx/ConnectX-v0")`` imports it first. ``import agents``
 imports none of this: Gymnasium is not a dependency of the agents.

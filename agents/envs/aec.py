@@ -9,7 +9,8 @@ from pettingzoo.utils import wrappers
 
 from agents.envs.boards import Boards
 from agents.envs.core import play_one
-from agents.envs.spaces import board_text, check_action, observation_space
+from agents.envs.render import Window, check_render_mode, render_board
+from agents.envs.spaces import check_action, check_obs_type, observation_space
 
 
 def env(**kwargs):
@@ -50,21 +51,32 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
     ``TerminateIllegalWrapper`` rule, which also sets every truncation: here only the
     terminations are set); an action that is not an integer is a
     ``TypeError``, a column out of range a ``ValueError``. No randomness: ``seed`` is
-    accepted and changes nothing."""
+    accepted and changes nothing.
 
-    metadata = {"render_modes": ["ansi"], "name": "connectx_v0", "is_parallelizable": False,
-                "render_fps": 2}
+    ``obs_type="array"``: ``observe`` gives the planes alone and the mask is in the
+    agent's info (``infos[agent]["action_mask"]``, what ``last()`` returns), the same mask
+    as the dict's. ``render_mode``: ``"ansi"`` (text), ``"rgb_array"`` (an ``(H, W, 3)``
+    uint8 image), ``"human"`` (a pygame window drawn at each step, as
+    ``connect_four_v3``'s; off screen, with a warning, without a display:
+    :func:`agents.envs.render.check_render_mode`)."""
 
-    def __init__(self, rows=6, columns=7, inarow=4, render_mode=None):
+    metadata = {"render_modes": ["ansi", "rgb_array", "human"], "name": "connectx_v0",
+                "is_parallelizable": False, "render_fps": 2}
+
+    def __init__(self, rows=6, columns=7, inarow=4, render_mode=None, obs_type="dict"):
         super().__init__()
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        check_obs_type(obs_type)
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self.boards = Boards(1, rows, columns, inarow, opponent=None)
-        self.render_mode = render_mode
+        self._array = obs_type == "array"
+        self._window = Window("ConnectX", self.metadata["render_fps"]) \
+            if render_mode == "human" else None
+        self._extra = self._array or self._window is not None  # _moved has work to do
         self.agents = ["player_0", "player_1"]
         self.possible_agents = self.agents[:]
         self.action_spaces = {a: spaces.Discrete(columns) for a in self.agents}
-        self.observation_spaces = {a: observation_space(rows, columns) for a in self.agents}
+        self.observation_spaces = {a: observation_space(rows, columns, obs_type)
+                                   for a in self.agents}
         self._columns = columns
         b = self.boards
         # player_0's view is kept (``me`` stays 1: play_one never turns it), player_1's
@@ -82,9 +94,22 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         return self.action_spaces[agent]
 
     def observe(self, agent):
-        planes = self._view[agent]
+        planes = self._view[agent].copy()
+        if self._array:
+            return planes
         mask = self._mask if agent == self.agent_selection else self._empty_mask
-        return {"observation": planes.copy(), "action_mask": mask.copy()}
+        return {"observation": planes, "action_mask": mask.copy()}
+
+    def _moved(self):
+        """After a reset or a step, what only the options need (``_extra``): every agent's
+        mask into its info (``obs_type="array"``; zeros off turn, as ``observe``'s), the
+        window's frame (``"human"``)."""
+        if self._array:
+            for a in self.agents:
+                mask = self._mask if a == self.agent_selection else self._empty_mask
+                self.infos[a]["action_mask"] = mask.copy()
+        if self._window is not None:
+            self.render()
 
     def reset(self, seed=None, options=None):
         self.boards.reset()
@@ -96,11 +121,16 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self.infos = {a: {} for a in self.agents}
         self.agent_selection = self.agents[0]
         self._next = dict(zip(self.agents, self.agents[::-1]))
+        if self._extra:
+            self._moved()
 
     def step(self, action):
         mover = self.agent_selection
         if self.terminations[mover] or self.truncations[mover]:
-            return self._was_dead_step(action)
+            self._was_dead_step(action)
+            if self._array:  # the next agent's turn: its mask
+                self._moved()
+            return
         result = play_one(*self._play, check_action(action, self._columns), self._inarow)
         self._cumulative_rewards[mover] = 0
         other = self._next[mover]
@@ -112,11 +142,16 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             self._accumulate_rewards()
         # rewards are all 0 until the end: nothing to add
         self.agent_selection = other
+        if self._extra:
+            self._moved()
 
     def render(self):
-        if self.render_mode == "ansi":
-            return board_text(self.boards.grid[0], self.boards.cfg.rows, self.boards.cfg.columns)
-        return None
+        """The board as text (``"ansi"``) or an image (``"rgb_array"``); ``"human"``
+        shows the image and returns None."""
+        b = self.boards
+        return render_board(self.render_mode, b.grid[0], b.cfg.rows, b.cfg.columns,
+                            self._window)
 
     def close(self):
-        pass
+        if self._window is not None:
+            self._window.close()

@@ -8,38 +8,46 @@ import numpy as np
 from gymnasium import spaces
 
 from agents.envs.boards import Boards
-from agents.envs.spaces import board_text, check_action, observation_space
+from agents.envs.render import Window, check_render_mode, render_board
+from agents.envs.spaces import check_action, observation_space
 
 
 class ConnectXEnv(gymnasium.Env):
-    """The learner plays ``seat`` ("first", "second" or "random", drawn at each reset)
-    against ``opponent`` (an agent spec of the package, ``"random"`` to ``"perfect"``,
-    or a callable ``agent(obs, config)``: :mod:`agents.envs.opponents`) on ``rows`` x
-    ``columns``, ``inarow`` to win.
+    """The learner plays ``seat`` ("random": drawn at each reset, the default; "first" or
+    "second") against ``opponent`` (an agent spec of the package, ``"random"`` to
+    ``"perfect"``, or a callable ``agent(obs, config)``: :mod:`agents.envs.opponents`) on
+    ``rows`` x ``columns``, ``inarow`` to win.
 
-    Observation: PettingZoo's ``connect_four_v3`` dict, ``observation`` (rows, columns,
-    2) int8 (plane 0 the learner's stones, plane 1 the opponent's, row 0 the top) and
-    ``action_mask`` (columns,) int8; :meth:`action_masks` gives the mask as booleans
-    (what sb3-contrib's MaskablePPO asks for). Action: a column. Reward +1 when the
-    learner connects, -1 when the opponent does, 0 for a draw and while the game goes on.
-    A full column (an illegal move) ends the episode with -1, as in PettingZoo; an action
-    that is not an integer is a ``TypeError``, a column out of range a ``ValueError``, a
-    step after the end a ``RuntimeError``. ``info["mark"]``: the learner's mark (1
-    moves first). Seeding: ``reset(seed=s)`` replays the same episodes for the same
-    actions (the seat draw, a random opponent's moves, the opponents' tie-breaks)."""
+    Observation (``obs_type="dict"``): PettingZoo's ``connect_four_v3`` dict,
+    ``observation`` (rows, columns, 2) int8 (plane 0 the learner's stones, plane 1 the
+    opponent's, row 0 the top) and ``action_mask`` (columns,) int8; ``obs_type="array"``:
+    the planes alone, the mask in ``info["action_mask"]``. :meth:`action_masks` gives the
+    mask as booleans (what sb3-contrib's MaskablePPO asks for). Action: a column. Reward
+    +1 when the learner connects, -1 when the opponent does, 0 for a draw and while the
+    game goes on. A full column (an illegal move) ends the episode with -1, as in
+    PettingZoo; an action that is not an integer is a ``TypeError``, a column out of range
+    a ``ValueError``, a step after the end a ``RuntimeError``. ``info["mark"]``: the
+    learner's mark (1 moves first). Seeding: ``reset(seed=s)`` replays the same episodes
+    for the same actions (the seat draw, a random opponent's moves, the opponents'
+    tie-breaks).
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 2}
+    ``render_mode``: ``"ansi"`` (text), ``"rgb_array"`` (an ``(H, W, 3)`` uint8 image),
+    ``"human"`` (a pygame window, drawn at each reset and step; off screen, with a
+    warning, without a display: :func:`agents.envs.render.check_render_mode`)."""
 
-    def __init__(self, rows=6, columns=7, inarow=4, opponent="random", seat="first",
-                 render_mode=None):
+    metadata = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 2}
+
+    def __init__(self, rows=6, columns=7, inarow=4, opponent="random", seat="random",
+                 render_mode=None, obs_type="dict"):
         if opponent is None:
             raise ValueError("ConnectXEnv needs an opponent; self-play: the PettingZoo "
                              "environment (agents.envs.aec) or ConnectXVectorEnv(opponent=None)")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.observation_space = observation_space(rows, columns, obs_type)
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self.boards = Boards(1, rows, columns, inarow, opponent, seat)
-        self.render_mode = render_mode
-        self.observation_space = observation_space(rows, columns)
+        self._array = obs_type == "array"
+        self._window = Window("ConnectX", self.metadata["render_fps"]) \
+            if render_mode == "human" else None
         self.action_space = spaces.Discrete(columns)
         self._seeded = False
         self._over = True
@@ -55,7 +63,9 @@ class ConnectXEnv(gymnasium.Env):
         self.boards.reset()
         self._over = False
         self._mark = self.boards.to_move(0)
-        return self._observation(), {"mark": self._mark}
+        if self._window is not None:
+            self.render()
+        return self._observation()
 
     def step(self, action):
         if self._over:
@@ -64,17 +74,30 @@ class ConnectXEnv(gymnasium.Env):
         self._action[0] = check_action(action, self._columns)
         b.play(self._action)
         self._over = bool(b._terminated[0])
-        return self._observation(), float(b.rewards[0]), self._over, False, {"mark": self._mark}
+        if self._window is not None:
+            self.render()
+        obs, info = self._observation()
+        return obs, float(b.rewards[0]), self._over, False, info
 
     def _observation(self):
-        """Copies of board 0's planes and mask (the batch's own arrays change next step)."""
-        return {"observation": self._obs.copy(), "action_mask": self._mask.copy()}
+        """``(observation, info)`` of ``obs_type``, with copies of board 0's planes and
+        mask (the batch's own arrays change next step)."""
+        if self._array:
+            return self._obs.copy(), {"mark": self._mark, "action_mask": self._mask.copy()}
+        return {"observation": self._obs.copy(), "action_mask": self._mask.copy()}, \
+            {"mark": self._mark}
 
     def action_masks(self):
         """The legal columns as a bool array (sb3-contrib's ``MaskablePPO`` convention)."""
         return self.boards.mask[0].astype(bool)
 
     def render(self):
-        if self.render_mode == "ansi":
-            return board_text(self.boards.grid[0], self.boards.cfg.rows, self.boards.cfg.columns)
-        return None
+        """The board as text (``"ansi"``) or an image (``"rgb_array"``); ``"human"``
+        shows the image and returns None."""
+        b = self.boards
+        return render_board(self.render_mode, b.grid[0], b.cfg.rows, b.cfg.columns,
+                            self._window)
+
+    def close(self):
+        if self._window is not None:
+            self._window.close()
