@@ -1,6 +1,6 @@
 """``Boards``: the validated Python side of the batched core (:mod:`agents.envs.core`):
 ``N`` boards of one configuration against one opponent, their seeds, reset and step.
-The Gymnasium environments (:mod:`agents.envs.gym`) are thin over it."""
+The Gymnasium environments (:mod:`agents.envs.single`, :mod:`agents.envs.vector`) are thin over it."""
 import numpy as np
 
 from agents.board.bitboard import fits_bitboard
