@@ -1,14 +1,15 @@
 """``connectx serve``: play and analyse in the browser (the server:
 :mod:`scripts.server.app`; its endpoints: ``docs/serve.md``).
 
-    connectx serve [--host 127.0.0.1] [--port 8017] [--searches N] [--move-time S]
+    connectx serve [--host 127.0.0.1] [--port 8017] [--searches N] [--queue N]
+                   [--move-time S] [--files DIR]
 """
 import argparse
 import sys
 
-from scripts.args import ArgumentParser, fail, positive_int_arg
-from scripts.server.app import (ANALYSIS_TIME, DEFAULT_PORT, LINE_TIME, SOLVER_THREADS, App,
-                                make_server, url_of)
+from scripts.args import ArgumentParser, count_arg, fail, positive_int_arg
+from scripts.server.app import (ANALYSIS_TIME, DEFAULT_PORT, LINE_TIME, QUEUE, QUEUE_WAIT,
+                                SOLVER_THREADS, App, make_server, url_of)
 from scripts.server.game import MOVE_TIME
 
 
@@ -49,6 +50,10 @@ def main(argv=None, prog="python -m scripts.commands.serve"):
                    help=f"port (default {DEFAULT_PORT}; 0 = any free port)")
     p.add_argument("--searches", type=positive_int_arg, default=None,
                    help="agent moves and analyses run at once (default: the number of CPUs)")
+    p.add_argument("--queue", type=count_arg, default=QUEUE,
+                   help="agent moves and analyses that may wait for one of those; one more is "
+                        f"answered 503 with Retry-After at once, and one that waits "
+                        f"{QUEUE_WAIT:g} s then (default {QUEUE})")
     p.add_argument("--move-time", type=positive_float_arg, default=MOVE_TIME,
                    help=f"seconds an agent may think per move (default {MOVE_TIME:g})")
     p.add_argument("--analysis-time", type=positive_float_arg, default=ANALYSIS_TIME,
@@ -69,7 +74,7 @@ def main(argv=None, prog="python -m scripts.commands.serve"):
     from agents.solver.database import DatabaseError, missing_note
     try:
         app = App(args.searches, args.move_time, args.analysis_time, not args.no_database,
-                  args.solver_threads, args.line_time)
+                  args.solver_threads, args.line_time, args.queue)
     except DatabaseError as e:
         fail(f"{prog}: {e}")
     if app.database is None and not args.no_database:

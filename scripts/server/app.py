@@ -20,9 +20,16 @@ Design:
 * **The standard library's** ``http.server.ThreadingHTTPServer``: no new dependency,
   one thread per connection; one page and four JSON endpoints need nothing a
   framework would add.
-* **Bounded work.** At most ``searches`` agent moves or analyses run at once (a
-  semaphore; a request that waits longer than :data:`QUEUE_WAIT` seconds for a slot
-  is answered 503). An agent move is given ``config.actTimeout`` = the server's move
+* **Bursts are queued, never reset.** The listen backlog is :data:`BACKLOG`
+  connections (``http.server``'s default of 5 reset the sixth of a burst), and a
+  connection the server closes first is drained before it is closed (:meth:`Server.shutdown_request`),
+  so a client that sent a body the server did not read still gets its answer, not a reset.
+* **Bounded work.** The expensive requests (agent moves, analyses, lines, position
+  trees) go through :class:`Workers`: at most ``searches`` run at once and at most
+  ``queue`` wait; one more is answered 503 at once, and one that waits longer than
+  :data:`QUEUE_WAIT` seconds for a slot is answered 503 then, both with ``Retry-After``
+  (the expected wait). The cheap ones (state, replay, the page's files) run on their
+  connection's thread at once. An agent move is given ``config.actTimeout`` = the server's move
   time, which every clocked agent obeys (alphabeta, mcts, perfect); the unclocked
   fixed-depth agents are refused where :data:`UNCLOCKED` estimates that their search
   would outlast the move time. Analysis stops at its own deadline and says so.
@@ -39,7 +46,9 @@ tree's picture (``/api/tree``, the page's "Search tree" tab):
 :mod:`scripts.server.search_tree`.
 """
 import json
+import math
 import os
+import socket
 import threading
 import time
 import traceback
@@ -70,6 +79,12 @@ STATIC = {"/": ("index.html", "text/html; charset=utf-8"),
           "/style.css": ("style.css", "text/css; charset=utf-8")}
 
 DEFAULT_PORT = 8017
+# Connections the kernel holds while the accept loop is busy: a page with a few tabs, a
+# notebook widget and a batch client (connectx bench serve: 128 concurrent clients, none
+# reset). http.server's default of 5 reset 12 of 96 requests sent 32 at a time (issue 57).
+BACKLOG = 128
+QUEUE = 16                  # expensive requests waiting for a search slot (beyond those running)
+LINGER = 2.0                # seconds a closing connection is drained of what the client still sends
 MAX_BODY = 8 << 20          # bytes of a POST body (a match's --json file of thousands of games)
 QUEUE_WAIT = 10.0           # seconds a search waits for a free slot before 503
 ANALYSIS_TIME = 5.0         # default and maximum seconds of one analysis
@@ -113,18 +128,70 @@ class Pool:
                 self.idle.popitem(last=False)
 
 
+class Workers:
+    """The bounded pool of the expensive requests: at most ``size`` run at once, at most
+    ``queue`` more wait for a slot (``with workers.job(): ...``).
+
+    :class:`Busy` at once when ``size + queue`` requests are already in, and after
+    :data:`QUEUE_WAIT` seconds of waiting; its ``retry_after`` is the expected wait in
+    whole seconds: the requests in, times the mean time of a job (a moving average,
+    1 s until measured), over ``size``."""
+
+    def __init__(self, size, queue=QUEUE):
+        if size < 1 or queue < 0:
+            raise ValueError(f"a pool of {size} workers and a queue of {queue}: need size >= 1, "
+                             "queue >= 0")
+        self.size, self.queue = int(size), int(queue)
+        self.slots = threading.BoundedSemaphore(self.size)
+        self.lock = threading.Lock()
+        self.admitted = 0   # running + waiting
+        self.mean = 1.0     # seconds of a job (moving average)
+
+    def retry_after(self):
+        """Seconds until a request sent now would likely get a slot (at least 1)."""
+        with self.lock:
+            return max(1, math.ceil(self.mean * self.admitted / self.size))
+
+    @contextmanager
+    def job(self):
+        with self.lock:
+            full = self.admitted >= self.size + self.queue
+            if not full:
+                self.admitted += 1
+        if full:
+            raise Busy(f"all {self.size} search slots are busy and {self.queue} requests are "
+                       "waiting; try again", self.retry_after())
+        try:
+            if not self.slots.acquire(timeout=QUEUE_WAIT):
+                raise Busy(f"all {self.size} search slots stayed busy for {QUEUE_WAIT:g} s; "
+                           "try again", self.retry_after())
+            start = time.perf_counter()
+            try:
+                yield
+            finally:
+                self.slots.release()
+                elapsed = time.perf_counter() - start
+                with self.lock:
+                    self.mean += 0.2 * (elapsed - self.mean)
+        finally:
+            with self.lock:
+                self.admitted -= 1
+
+
 class App:
-    """What the handlers share: limits, the search semaphore, the pools."""
+    """What the handlers share: limits, the pool of workers, the pools of agents and
+    solvers."""
 
     def __init__(self, searches=None, move_time=MOVE_TIME, analysis_time=ANALYSIS_TIME,
-                 database=True, solver_threads=SOLVER_THREADS, line_time=LINE_TIME):
+                 database=True, solver_threads=SOLVER_THREADS, line_time=LINE_TIME,
+                 queue=QUEUE):
         self.searches = searches or max(1, os.cpu_count() or 1)
         self.move_time = float(move_time)
         self.analysis_time = float(analysis_time)
         # the scores first: /api/analyse's line stops this long after the request came in
         # (the page asks /api/line for the rest); see scripts.server.analysis
         self.line_time = float(line_time)
-        self.slots = threading.BoundedSemaphore(self.searches)
+        self.workers = Workers(self.searches, queue)
         self.agents, self.solvers, self.evaluators = Pool(), Pool(), Pool()
         # the opening database (books extra) is loaded here, so that a corrupt file stops
         # the server at once with its message, and no request pays the load
@@ -142,18 +209,14 @@ class App:
             return s
         return self.solvers.get(tuple(cfg), build)
 
-    @contextmanager
     def slot(self):
-        """A search slot; :class:`Busy` if none frees within :data:`QUEUE_WAIT` s."""
-        if not self.slots.acquire(timeout=QUEUE_WAIT):
-            raise Busy(f"all {self.searches} search slots are busy; try again")
-        try:
-            yield
-        finally:
-            self.slots.release()
+        """A search slot of :attr:`workers` (a context manager); :class:`Busy` when the
+        queue is full or no slot frees within :data:`QUEUE_WAIT` s."""
+        return self.workers.job()
 
     def limits(self):
-        return {"searches": self.searches, "move_time": self.move_time,
+        return {"searches": self.searches, "queue": self.workers.queue,
+                "move_time": self.move_time,
                 "analysis_time": self.analysis_time, "max_side": MAX_SIDE,
                 "unclocked": sorted(UNCLOCKED),
                 "database": repr(self.database) if self.database else None,
@@ -241,9 +304,11 @@ class Handler(BaseHTTPRequestHandler):
         if getattr(self.server, "verbose", False):
             super().log_message(fmt, *args)
 
-    def _send(self, status, body, content_type="application/json"):
+    def _send(self, status, body, content_type="application/json", headers=()):
         data = body if isinstance(body, bytes) else json.dumps(body).encode()
         self.send_response(status)
+        for name, value in headers:
+            self.send_header(name, value)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(data)))
         self.send_header("Cache-Control", "no-store")
@@ -279,7 +344,8 @@ class Handler(BaseHTTPRequestHandler):
         except BadRequest as e:
             return self._error(400, str(e))
         except Busy as e:
-            return self._error(503, str(e))
+            return self._send(503, {"error": str(e), "retry_after": e.retry_after},
+                              headers=[("Retry-After", str(e.retry_after))])
         except AgentFailed as e:
             return self._error(500, str(e))
         except _BodyError as e:
@@ -320,10 +386,36 @@ class _BodyError(Exception):
         self.status = status
 
 
+class Server(ThreadingHTTPServer):
+    """``ThreadingHTTPServer`` with a listen backlog of :data:`BACKLOG` and a lingering
+    close."""
+
+    request_queue_size = BACKLOG
+    daemon_threads = True
+
+    def shutdown_request(self, request):
+        """Close a connection without a reset: stop sending, then read and drop what the
+        client still sends (a body the handler refused unread; at most :data:`MAX_BODY`
+        bytes, for at most :data:`LINGER` seconds) until it closes its end. Closing a
+        socket with unread input makes the kernel send a reset, which can destroy the
+        answer before the client has read it."""
+        try:
+            request.shutdown(socket.SHUT_WR)
+            request.settimeout(LINGER)
+            deadline, drained = time.monotonic() + LINGER, 0
+            while drained <= MAX_BODY and time.monotonic() < deadline:
+                chunk = request.recv(1 << 16)
+                if not chunk:
+                    break
+                drained += len(chunk)
+        except OSError:  # the client is gone, or stayed silent for LINGER s
+            pass
+        self.close_request(request)
+
+
 def make_server(app, host="127.0.0.1", port=DEFAULT_PORT, verbose=False):
-    """A ``ThreadingHTTPServer`` serving ``app`` (port 0: any free port)."""
-    server = ThreadingHTTPServer((host, port), Handler)
-    server.daemon_threads = True
+    """A :class:`Server` serving ``app`` (port 0: any free port)."""
+    server = Server((host, port), Handler)
     server.app = app
     server.verbose = verbose
     return server

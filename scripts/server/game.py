@@ -39,7 +39,13 @@ class AgentFailed(RuntimeError):
 
 
 class Busy(RuntimeError):
-    """No search slot freed within QUEUE_WAIT seconds: answered 503."""
+    """No search slot for the request (the queue is full, or no slot freed within
+    ``QUEUE_WAIT`` seconds): answered 503 with ``Retry-After: retry_after`` (whole seconds,
+    at least 1)."""
+
+    def __init__(self, message, retry_after=1):
+        super().__init__(message)
+        self.retry_after = max(1, int(retry_after))
 
 
 # ---------------------------------------------------------------------------
