@@ -104,3 +104,61 @@ def test_a_refused_body_is_answered_not_reset(small):
                             content_type="text/plain")
     assert status == 415 and "application/json" in reply["error"], (status, reply)
     assert post(small, "/api/state", {"moves": "4"})[0] == 200
+
+
+# ---------------------------------------------------------------------------
+# Hostile bodies: a 400 that names the problem, never a 500
+# ---------------------------------------------------------------------------
+
+
+def nesting_reference(value):
+    """Depth of parsed JSON: 1 for ``[]`` or ``{}``, 0 for a scalar."""
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, list):
+        return 1 + max(map(nesting_reference, value), default=0)
+    return 0
+
+
+@pytest.mark.parametrize("text", [
+    '{}', '[]', '3', '"[[["', '[[1], [2, [3]]]', '{"a": "]]]]", "b": [{"c": "{{"}]}',
+    r'["\\", [["\"]]"]]]', r'{"a": "\\\\\"[", "b": [[[]]]}', '[{"\u00e9[": ["\u00e9"]}]',
+])
+def test_json_nesting_counts_the_brackets_outside_strings(text):
+    assert serve.json_nesting(text.encode()) == nesting_reference(json.loads(text))
+
+
+def test_deeply_nested_bodies_are_400_before_parsing(small):
+    """3,000 nested arrays answered ``500 internal error: RecursionError`` (issue 57)."""
+    for path, raw, depth in (
+            ("/api/tree", b"[" * 3000 + b"]" * 3000, 3000),
+            ("/api/tree", b'{"tree": ' + b"[" * 3000 + b"1" + b"]" * 3000 + b"}", 3001),
+            ("/api/state", b'{"moves": ' + b'{"a": ' * 40 + b"1" + b"}" * 40 + b"}", 41)):
+        status, _, reply = post(small, path, None, raw=raw)
+        assert status == 400, reply
+        assert reply["error"] == f"body nests arrays and objects {depth} deep; at most 32"
+
+
+def test_a_nesting_the_count_lets_through_is_caught_while_parsing(small, monkeypatch):
+    monkeypatch.setattr(serve, "MAX_NESTING", 10 ** 6)
+    status, _, reply = post(small, "/api/tree", None, raw=b"[" * 3000 + b"]" * 3000)
+    assert status == 400 and "too deep" in reply["error"], reply
+
+
+@pytest.mark.parametrize("body,words", [
+    ({"tree": [[1, 2]] * 600}, "more than 1000 nodes"),
+    ({"tree": str([[1, 2]] * 3000)}, "characters; at most 20000"),
+    ({"tree": "[" * 3000 + "]" * 3000}, "not a tree of nested lists"),
+    ({"tree": [[[[[[[[[[[[1]]]]]]]]]]]] * 3}, None),  # deep but small: drawn
+])
+def test_textbook_trees_are_bounded(small, body, words):
+    status, _, reply = post(small, "/api/tree", body)
+    if words is None:
+        assert status == 200 and "svg" in reply
+    else:
+        assert status == 400 and words in reply["error"] and len(reply["error"]) < 200, reply
+
+
+def test_a_replay_with_a_bad_opening_is_400(small):
+    status, _, reply = post(small, "/api/replay", {"match": {"games": [{"moves": [3], "opening": 4}]}})
+    assert status == 400 and "opening must be a move string" in reply["error"], reply

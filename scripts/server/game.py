@@ -270,6 +270,9 @@ def replay(request):
     times = g.get("times")
     per_move = []
     opening = g.get("opening") or ""  # its moves were not played by the agents: no time
+    if not isinstance(opening, (str, list)):
+        raise BadRequest(f"match game {index}: opening must be a move string, "
+                         f"got {type(opening).__name__}")
     for i in range(len(moves)):
         first = len(opening) + (len(opening) % 2 != i % 2)  # this mark's first timed move
         try:
