@@ -162,3 +162,111 @@ def test_textbook_trees_are_bounded(small, body, words):
 def test_a_replay_with_a_bad_opening_is_400(small):
     status, _, reply = post(small, "/api/replay", {"match": {"games": [{"moves": [3], "opening": 4}]}})
     assert status == 400 and "opening must be a move string" in reply["error"], reply
+
+
+# ---------------------------------------------------------------------------
+# Agent specs that name files: refused unless --files DIR, then only inside DIR
+# ---------------------------------------------------------------------------
+
+BOT = '''
+def agent(obs, config):
+    return [c for c in range(config.columns) if obs.board[c] == 0][0]
+'''
+
+
+def write_network(path):
+    """A small random policy network of 7x6 (numpy only) at ``path``."""
+    import numpy as np
+
+    from agents.players.network import Network, save_network, shapes
+    arch = {"trunk": [4], "kernel": 3, "value_hidden": 4}
+    rng = np.random.default_rng(0)
+    params = {k: 0.1 * rng.standard_normal(shape) for k, shape in shapes(6, 7, arch).items()}
+    save_network(path, Network(6, 7, 4, arch, params))
+
+
+@pytest.fixture(scope="module")
+def folders(tmp_path_factory):
+    """``(allowed, outside)``: allowed holds net.npz, bot.py, deeper/net2.npz and a link
+    to outside/net.npz; outside holds net.npz and bot.py."""
+    root = tmp_path_factory.mktemp("files")
+    allowed, outside = root / "allowed", root / "outside"
+    (allowed / "deeper").mkdir(parents=True)
+    outside.mkdir()
+    for folder in (allowed, outside):
+        write_network(folder / "net.npz")
+        (folder / "bot.py").write_text(BOT)
+    write_network(allowed / "deeper" / "net2.npz")
+    (allowed / "link.npz").symlink_to(outside / "net.npz")
+    return allowed, outside
+
+
+@pytest.fixture(scope="module")
+def with_files(folders):
+    srv = start(serve.App(searches=2, move_time=1.0, database=False, files=str(folders[0])))
+    yield srv
+    srv.shutdown()
+    srv.server_close()
+
+
+@pytest.mark.parametrize("agent,words", [
+    ("policy:file=/etc/passwd", "option file names a file"),
+    ("policy:file=/no/such/net.npz", "option file names a file"),
+    ("mcts:prior=net.npz,iterations=20", "option prior names a file"),
+    ("bot.py", "'bot.py' is a submission file"),
+])
+def test_file_specs_are_400_without_files(small, agent, words):
+    """The same answer whether the file exists or not: nothing is opened."""
+    status, _, reply = post(small, "/api/move", {"moves": "4", "agent": agent})
+    assert status == 400 and words in reply["error"], reply
+    assert reply["error"].endswith("refused over HTTP unless it was started with --files DIR, "
+                                   "and then only files inside DIR")
+
+
+@pytest.mark.parametrize("agent", ["policy:file=../outside/net.npz", "policy:file={outside}/net.npz",
+                                   "policy:file=link.npz", "mcts:prior=deeper/../../outside/net.npz",
+                                   "../outside/bot.py", "{outside}/bot.py"])
+def test_files_outside_the_folder_are_400(with_files, folders, agent):
+    agent = agent.format(outside=folders[1])
+    status, _, reply = post(with_files, "/api/move", {"moves": "4", "agent": agent})
+    assert status == 400 and "is outside the server's --files folder" in reply["error"], reply
+
+
+@pytest.mark.parametrize("agent", ["policy:file=net.npz", "policy:file={allowed}/deeper/net2.npz",
+                                   "mcts:prior=net.npz,iterations=20", "bot.py"])
+def test_files_inside_the_folder_are_played(with_files, folders, agent):
+    agent = agent.format(allowed=folders[0])
+    status, _, reply = post(with_files, "/api/move", {"moves": [3, 3], "agent": agent})
+    assert status == 200 and reply["state"]["moves"][:2] == [3, 3], reply
+    if agent == "bot.py":
+        assert reply["column"] == 0
+
+
+def test_a_missing_file_inside_the_folder_is_400(with_files):
+    status, _, reply = post(with_files, "/api/move", {"moves": "4", "agent": "policy:file=gone.npz"})
+    assert status == 400 and "no such file in the server's --files folder" in reply["error"]
+
+
+def test_the_agent_menu_lists_the_folders_files(with_files, small):
+    conn = http.client.HTTPConnection(*with_files.server_address[:2], timeout=30)
+    conn.request("GET", "/api/agents")
+    info = json.loads(conn.getresponse().read())
+    conn.close()
+    assert info["limits"]["files"] is True
+    assert info["files"] == [{"file": "bot.py", "specs": ["bot.py"]},
+                             {"file": "net.npz", "specs": ["mcts:prior=net.npz", "policy:file=net.npz"]},
+                             {"file": "deeper/net2.npz",
+                              "specs": ["mcts:prior=deeper/net2.npz", "policy:file=deeper/net2.npz"]}]
+    conn = http.client.HTTPConnection(*small.server_address[:2], timeout=30)
+    conn.request("GET", "/api/agents")
+    info = json.loads(conn.getresponse().read())
+    assert info["files"] == [] and info["limits"]["files"] is False
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["serve", "--files", "/no/such/folder"], "--files: no folder '/no/such/folder'"),
+    (["serve", "--queue", "-1"], "--queue: expected an integer >= 0"),
+])
+def test_bad_files_and_queue_options_exit_2_with_one_line(argv, words, capsys):
+    from conftest import cli_error_line
+    assert words in cli_error_line(argv, capsys)

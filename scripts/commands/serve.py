@@ -5,6 +5,7 @@
                    [--move-time S] [--files DIR]
 """
 import argparse
+import os
 import sys
 
 from scripts.args import ArgumentParser, count_arg, fail, positive_int_arg
@@ -41,6 +42,13 @@ def port_arg(text):
     return value
 
 
+def folder_arg(text):
+    """An existing folder."""
+    if not os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"no folder {text!r}")
+    return text
+
+
 def main(argv=None, prog="python -m scripts.commands.serve"):
     p = ArgumentParser(prog=prog,
                        description="Play and analyse ConnectX in the browser (a local web server).")
@@ -62,6 +70,10 @@ def main(argv=None, prog="python -m scripts.commands.serve"):
                    help="an analysis extends the best column's line until this many seconds "
                         "after the request and answers with the scores; the page then asks for "
                         f"the rest of the line (default {LINE_TIME:g}; 0: the column alone)")
+    p.add_argument("--files", metavar="DIR", type=folder_arg, default=None,
+                   help="a folder of networks (.npz) and submission files (.py) that agent "
+                        "specs may name (policy:file=NET.npz, mcts:prior=NET.npz, BOT.py), "
+                        "relative to it; without it no agent may read a file")
     p.add_argument("--no-warm-up", action="store_true",
                    help="skip compiling the kernels at start (the first requests pay for it)")
     p.add_argument("--verbose", action="store_true", help="log every request")
@@ -74,7 +86,7 @@ def main(argv=None, prog="python -m scripts.commands.serve"):
     from agents.solver.database import DatabaseError, missing_note
     try:
         app = App(args.searches, args.move_time, args.analysis_time, not args.no_database,
-                  args.solver_threads, args.line_time, args.queue)
+                  args.solver_threads, args.line_time, args.queue, args.files)
     except DatabaseError as e:
         fail(f"{prog}: {e}")
     if app.database is None and not args.no_database:

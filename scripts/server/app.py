@@ -35,9 +35,10 @@ Design:
   would outlast the move time. Analysis stops at its own deadline and says so.
 * **Safe by default.** Only the page's own three files are served; POST bodies must
   be ``application/json`` (so another web site cannot post to it without a CORS
-  preflight, which the server never grants) and at most :data:`MAX_BODY` bytes; only
-  registry agents can be played (never a submission file path: that would run code
-  named by a request). Bad input is answered 400 with ``{"error": message}``; an
+  preflight, which the server never grants), at most :data:`MAX_BODY` bytes and
+  :data:`MAX_NESTING` levels deep; only registry agents can be played, and no agent
+  option may name a file, unless the server was started with ``--files DIR``: then
+  networks and submission files inside DIR (:class:`~scripts.server.game.Files`). Bad input is answered 400 with ``{"error": message}``; an
   agent that raises or returns a bad column is answered 500 with a message and the
   server goes on.
 
@@ -59,7 +60,6 @@ from pathlib import Path
 
 import numpy as np
 
-import agents
 from agents.board.rules import parse_config
 from agents.solver.database import attach, default_database, missing_note
 from agents.solver.openings import Openings
@@ -69,8 +69,8 @@ from scripts.arena.specs import MatchConfig, config_struct, observation
 from scripts.server.analysis import analyse, line
 from scripts.server.search_tree import tree_request
 from scripts.server.game import (MAX_SIDE, MOVE_TIME, UNCLOCKED, AgentFailed, BadRequest, Busy,
-                                agent_catalogue, check_unclocked, game_state, parse_agent,
-                                parse_game, play_moves, replay)
+                                Files, agent_catalogue, check_unclocked, game_state, make_agent,
+                                parse_agent, parse_game, play_moves, replay)
 
 WEB = Path(__file__).with_name("web")
 STATIC = {"/": ("index.html", "text/html; charset=utf-8"),
@@ -185,7 +185,7 @@ class App:
 
     def __init__(self, searches=None, move_time=MOVE_TIME, analysis_time=ANALYSIS_TIME,
                  database=True, solver_threads=SOLVER_THREADS, line_time=LINE_TIME,
-                 queue=QUEUE):
+                 queue=QUEUE, files=None):
         self.searches = searches or max(1, os.cpu_count() or 1)
         self.move_time = float(move_time)
         self.analysis_time = float(analysis_time)
@@ -193,6 +193,8 @@ class App:
         # (the page asks /api/line for the rest); see scripts.server.analysis
         self.line_time = float(line_time)
         self.workers = Workers(self.searches, queue)
+        # the folder agent specs may name files in (networks, submissions), or None: no file
+        self.files = Files(files) if files is not None else None
         self.agents, self.solvers, self.evaluators = Pool(), Pool(), Pool()
         # the opening database (books extra) is loaded here, so that a corrupt file stops
         # the server at once with its message, and no request pays the load
@@ -219,7 +221,7 @@ class App:
         return {"searches": self.searches, "queue": self.workers.queue,
                 "move_time": self.move_time,
                 "analysis_time": self.analysis_time, "max_side": MAX_SIDE,
-                "unclocked": sorted(UNCLOCKED),
+                "unclocked": sorted(UNCLOCKED), "files": self.files is not None,
                 "database": repr(self.database) if self.database else None,
                 "database_note": None if self.database else missing_note()}
 
@@ -256,7 +258,7 @@ def agent_move(app, request):
 
     The agent gets ``config.actTimeout = app.move_time`` and no overage."""
     cfg, moves = parse_game(request)
-    spec = parse_agent(request.get("agent"))
+    spec = parse_agent(request.get("agent"), app.files)
     check_unclocked(spec, cfg, app.move_time)
     board, won = play_moves(cfg, moves)
     if won or len(moves) == cfg.rows * cfg.columns:
@@ -264,8 +266,7 @@ def agent_move(app, request):
     mark = 1 + len(moves) % 2
     config = config_struct(MatchConfig(*cfg, app.move_time, 0.0))
     obs = observation(board, mark, len(moves), 0.0)
-    with app.slot(), app.agents.get(spec.text,
-                                    lambda: agents.make(spec.name, **spec.options)) as agent:
+    with app.slot(), app.agents.get(spec.text, lambda: make_agent(spec)) as agent:
         start = time.perf_counter()
         try:
             column = agent(obs, config)
@@ -324,8 +325,10 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         path = self.path.split("?", 1)[0]
         if path == "/api/agents":
-            limits = self.server.app.limits()
-            return self._send(200, {"agents": agent_catalogue(), "limits": limits})
+            app = self.server.app
+            files = app.files.catalogue() if app.files is not None else []
+            return self._send(200, {"agents": agent_catalogue(), "files": files,
+                                    "limits": app.limits()})
         if path in ROUTES:
             return self._error(405, f"{path} takes POST with a JSON body")
         if path not in STATIC:
