@@ -44,6 +44,7 @@ BENCHMARKS = {
     "levels": "perfect:skill=S and elo=E calibrated against anchors (ratings, scores)",
     "analysis": "every column of 0-12 stone positions, with and without the database",
     "env": "RL environments' agent steps/s: kaggle, PettingZoo, OpenSpiel, agents.envs",
+    "serve": "the page's server under 1-128 loopback clients, against http.server's defaults",
 }
 
 

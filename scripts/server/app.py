@@ -445,9 +445,10 @@ class Server(ThreadingHTTPServer):
         self.close_request(request)
 
 
-def make_server(app, host="127.0.0.1", port=DEFAULT_PORT, verbose=False):
-    """A :class:`Server` serving ``app`` (port 0: any free port)."""
-    server = Server((host, port), Handler)
+def make_server(app, host="127.0.0.1", port=DEFAULT_PORT, verbose=False, server_class=Server):
+    """A :class:`Server` serving ``app`` (port 0: any free port); ``server_class``: a
+    subclass (``connectx bench serve`` measures http.server's defaults with one)."""
+    server = server_class((host, port), Handler)
     server.app = app
     server.verbose = verbose
     return server
