@@ -4,8 +4,8 @@
     connectx bench serve [--clients 1,8,32,128] [--requests 256] [--seconds 20]
                          [--endpoints state,move,analyse] [--searches 2] [--queue 16]
 
-Two servers, each a fresh process (``connectx serve`` without warm-up or database, a
-first untimed request of each kind compiling its kernels):
+Two servers, each a fresh process (``connectx serve`` without warm-up or database,
+``--analysis-time 1``; a first untimed request of each kind compiles its kernels):
 
 * **baseline**: http.server's defaults, as before issue 57: a listen backlog of 5, a
   plain close, and no bound on the requests waiting for a search slot (each waits up
@@ -26,7 +26,7 @@ request or sent a 503 without ``Retry-After``.
 The endpoints: ``state`` (``/api/state`` of "44": no search), ``move`` (``/api/move`` of
 ``rules`` after "44": through the pool, milliseconds), ``analyse`` (``/api/analyse`` of
 "4453" at a time limit of 0.2 s: through the pool, the solver), ``tree``
-(``/api/tree`` of "44" to depth 2: through the pool).
+(``/api/tree`` of "44" to depth 2: through the pool, the exact values cut at 1 s).
 """
 import argparse
 import http.client
@@ -45,6 +45,7 @@ ENDPOINTS = {"state": ("/api/state", {"moves": "44"}),
              "analyse": ("/api/analyse", {"moves": "4453", "time_limit": 0.2}),
              "tree": ("/api/tree", {"moves": "44", "depth": 2})}
 PER_CLIENT = 16  # requests a client at most, so that one client's run stays short
+ANALYSIS_TIME = 1.0  # the servers' --analysis-time: a position tree's exact values stop there
 UNBOUNDED = 1 << 30
 
 
@@ -59,7 +60,8 @@ def serve(kind, searches, queue):
         request_queue_size = 5                                    # socketserver's default
         shutdown_request = ThreadingHTTPServer.shutdown_request   # close at once
 
-    app = App(searches=searches, database=False, queue=UNBOUNDED if kind == "baseline" else queue)
+    app = App(searches=searches, analysis_time=ANALYSIS_TIME, database=False,
+              queue=UNBOUNDED if kind == "baseline" else queue)
     server = make_server(app, "127.0.0.1", 0,
                          server_class=Baseline if kind == "baseline" else Server)
     print(url_of(server), flush=True)
@@ -152,7 +154,7 @@ def main(argv=None, prog="python -m scripts.bench.serve"):
 
     failed = 0
     print(f"searches {args.searches}; the server's queue {args.queue}, the baseline's unbounded; "
-          f"a new connection a request")
+          f"analysis time {ANALYSIS_TIME:g} s; a new connection a request")
     print(f"{'endpoint':9} {'clients':>7} {'server':9} {'sent':>5} {'200':>5} {'503':>5} "
           f"{'failed':>7} {'answers/s':>10} {'median s':>9} {'slowest s':>10}  failures")
     for kind in ("baseline", "server"):
