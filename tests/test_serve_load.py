@@ -270,3 +270,22 @@ def test_the_agent_menu_lists_the_folders_files(with_files, small):
 def test_bad_files_and_queue_options_exit_2_with_one_line(argv, words, capsys):
     from conftest import cli_error_line
     assert words in cli_error_line(argv, capsys)
+
+
+def test_the_benchmarks_burst_counts_every_answer(small):
+    """``connectx bench serve``'s client on the test server (the benchmark itself starts
+    two server processes: too long for the suite)."""
+    from scripts.bench.serve import ENDPOINTS, burst
+    outcomes, times, wall = burst(small.server_address[:2], *ENDPOINTS["state"], clients=4,
+                                  requests=10, seconds=30)
+    assert outcomes == {"200": 10} and len(times) == 10 and times == sorted(times)
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["bench", "serve", "--clients", "8,x"], "--clients: expected integers >= 1"),
+    (["bench", "serve", "--clients", "0"], "--clients: expected integers >= 1"),
+    (["bench", "serve", "--endpoints", "state,nope"], "--endpoints: unknown nope"),
+])
+def test_bad_benchmark_options_exit_2_with_one_line(argv, words, capsys):
+    from conftest import cli_error_line
+    assert words in cli_error_line(argv, capsys)
