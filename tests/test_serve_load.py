@@ -160,7 +160,8 @@ def test_textbook_trees_are_bounded(small, body, words):
 
 
 def test_a_replay_with_a_bad_opening_is_400(small):
-    status, _, reply = post(small, "/api/replay", {"match": {"games": [{"moves": [3], "opening": 4}]}})
+    body = {"match": {"games": [{"moves": [3], "opening": 4}]}}
+    status, _, reply = post(small, "/api/replay", body)
     assert status == 400 and "opening must be a move string" in reply["error"], reply
 
 
@@ -223,8 +224,9 @@ def test_file_specs_are_400_without_files(small, agent, words):
                                    "and then only files inside DIR")
 
 
-@pytest.mark.parametrize("agent", ["policy:file=../outside/net.npz", "policy:file={outside}/net.npz",
-                                   "policy:file=link.npz", "mcts:prior=deeper/../../outside/net.npz",
+@pytest.mark.parametrize("agent", ["policy:file=../outside/net.npz",
+                                   "policy:file={outside}/net.npz", "policy:file=link.npz",
+                                   "mcts:prior=deeper/../../outside/net.npz",
                                    "../outside/bot.py", "{outside}/bot.py"])
 def test_files_outside_the_folder_are_400(with_files, folders, agent):
     agent = agent.format(outside=folders[1])
@@ -242,9 +244,14 @@ def test_files_inside_the_folder_are_played(with_files, folders, agent):
         assert reply["column"] == 0
 
 
-def test_a_missing_file_inside_the_folder_is_400(with_files):
-    status, _, reply = post(with_files, "/api/move", {"moves": "4", "agent": "policy:file=gone.npz"})
-    assert status == 400 and "no such file in the server's --files folder" in reply["error"]
+@pytest.mark.parametrize("agent,words", [
+    ("policy:file=gone.npz", "'gone.npz': no such file in the server's --files folder"),
+    ("policy:file=" + "x" * 5000, "xxx...: no such file in the server's --files folder"),
+    ("policy:file=net\0.npz", "'net\\x00.npz': embedded null byte"),
+])
+def test_a_missing_or_unreadable_file_name_is_400(with_files, agent, words):
+    status, _, reply = post(with_files, "/api/move", {"moves": "4", "agent": agent})
+    assert status == 400 and words in reply["error"] and len(reply["error"]) < 200, reply
 
 
 def test_the_agent_menu_lists_the_folders_files(with_files, small):
@@ -253,10 +260,11 @@ def test_the_agent_menu_lists_the_folders_files(with_files, small):
     info = json.loads(conn.getresponse().read())
     conn.close()
     assert info["limits"]["files"] is True
-    assert info["files"] == [{"file": "bot.py", "specs": ["bot.py"]},
-                             {"file": "net.npz", "specs": ["mcts:prior=net.npz", "policy:file=net.npz"]},
-                             {"file": "deeper/net2.npz",
-                              "specs": ["mcts:prior=deeper/net2.npz", "policy:file=deeper/net2.npz"]}]
+    assert info["files"] == [
+        {"file": "bot.py", "specs": ["bot.py"]},
+        {"file": "net.npz", "specs": ["mcts:prior=net.npz", "policy:file=net.npz"]},
+        {"file": "deeper/net2.npz", "specs": ["mcts:prior=deeper/net2.npz",
+                                              "policy:file=deeper/net2.npz"]}]
     conn = http.client.HTTPConnection(*small.server_address[:2], timeout=30)
     conn.request("GET", "/api/agents")
     info = json.loads(conn.getresponse().read())

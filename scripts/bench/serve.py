@@ -24,12 +24,14 @@ bounded in count and in time. Exit status 1 if the server (not the baseline) fai
 request or sent a 503 without ``Retry-After``.
 
 The endpoints: ``state`` (``/api/state`` of "44": no search), ``move`` (``/api/move`` of
-``rules`` after "44": through the pool, milliseconds), ``analyse`` (``/api/analyse`` of
-"4453" at a time limit of 0.2 s: through the pool, the solver), ``tree``
+``rules`` after "44": through the pool, milliseconds), ``analyse`` (``/api/analyse`` at a
+time limit of 0.2 s of 64 random positions of 0-10 stones in turn, which the solver
+rarely finishes in that time without the database: through the pool), ``tree``
 (``/api/tree`` of "44" to depth 2: through the pool, the exact values cut at 1 s).
 """
 import argparse
 import http.client
+import itertools
 import json
 import subprocess
 import sys
@@ -39,10 +41,13 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
 from scripts.args import ArgumentParser, count_arg, positive_float_arg, positive_int_arg
+from scripts.bench.analysis import random_positions
 
+# endpoint -> (path, body or bodies, sent in turn)
 ENDPOINTS = {"state": ("/api/state", {"moves": "44"}),
              "move": ("/api/move", {"moves": "44", "agent": "rules"}),
-             "analyse": ("/api/analyse", {"moves": "4453", "time_limit": 0.2}),
+             "analyse": ("/api/analyse", [{"moves": m, "time_limit": 0.2}
+                                          for m in random_positions(64, seed=0, most=10)]),
              "tree": ("/api/tree", {"moves": "44", "depth": 2})}
 PER_CLIENT = 16  # requests a client at most, so that one client's run stays short
 ANALYSIS_TIME = 1.0  # the servers' --analysis-time: a position tree's exact values stop there
@@ -103,15 +108,17 @@ def request(address, path, body):
 
 def burst(address, path, body, clients, requests, seconds):
     """``(Counter of outcomes, answer times, wall seconds)`` of ``requests`` requests from
-    ``clients`` threads; no request starts after ``seconds``."""
+    ``clients`` threads (``body``: one, or a list sent in turn); no request starts after
+    ``seconds``."""
     deadline = time.monotonic() + seconds
     lock, outcomes, times = threading.Lock(), Counter(), []
+    bodies, turn = (body if isinstance(body, list) else [body]), itertools.count()
 
     def client(n):
         for _ in range(n):
             if time.monotonic() > deadline:
                 return
-            outcome, dt = request(address, path, body)
+            outcome, dt = request(address, path, bodies[next(turn) % len(bodies)])
             with lock:
                 outcomes[outcome] += 1
                 times.append(dt)
@@ -162,7 +169,7 @@ def main(argv=None, prog="python -m scripts.bench.serve"):
         try:
             for name in endpoints:
                 path, body = ENDPOINTS[name]
-                request(address, path, body)  # compiles the kernels: not timed
+                request(address, path, body[0] if isinstance(body, list) else body)  # compiles
                 for n in clients:
                     count = min(args.requests, PER_CLIENT * n)
                     outcomes, times, wall = burst(address, path, body, n, count, args.seconds)

@@ -22,15 +22,16 @@ Design:
   framework would add.
 * **Bursts are queued, never reset.** The listen backlog is :data:`BACKLOG`
   connections (``http.server``'s default of 5 reset the sixth of a burst), and a
-  connection the server closes first is drained before it is closed (:meth:`Server.shutdown_request`),
-  so a client that sent a body the server did not read still gets its answer, not a reset.
+  connection the server closes first is drained before it is closed
+  (:meth:`Server.shutdown_request`), so a client that sent a body the server did not
+  read still gets its answer, not a reset.
 * **Bounded work.** The expensive requests (agent moves, analyses, lines, position
   trees) go through :class:`Workers`: at most ``searches`` run at once and at most
   ``queue`` wait; one more is answered 503 at once, and one that waits longer than
   :data:`QUEUE_WAIT` seconds for a slot is answered 503 then, both with ``Retry-After``
   (the expected wait). The cheap ones (state, replay, the page's files) run on their
-  connection's thread at once. An agent move is given ``config.actTimeout`` = the server's move
-  time, which every clocked agent obeys (alphabeta, mcts, perfect); the unclocked
+  connection's thread at once. An agent move is given ``config.actTimeout`` = the
+  server's move time, which every clocked agent obeys (alphabeta, mcts, perfect); the unclocked
   fixed-depth agents are refused where :data:`UNCLOCKED` estimates that their search
   would outlast the move time. Analysis stops at its own deadline and says so.
 * **Safe by default.** Only the page's own three files are served; POST bodies must
@@ -38,9 +39,9 @@ Design:
   preflight, which the server never grants), at most :data:`MAX_BODY` bytes and
   :data:`MAX_NESTING` levels deep; only registry agents can be played, and no agent
   option may name a file, unless the server was started with ``--files DIR``: then
-  networks and submission files inside DIR (:class:`~scripts.server.game.Files`). Bad input is answered 400 with ``{"error": message}``; an
-  agent that raises or returns a bad column is answered 500 with a message and the
-  server goes on.
+  networks and submission files inside DIR (:class:`~scripts.server.game.Files`). Bad
+  input is answered 400 with ``{"error": message}``; an agent that raises or returns
+  a bad column is answered 500 with a message and the server goes on.
 
 Analysis (``/api/analyse``, ``/api/line``): :mod:`scripts.server.analysis`. The search
 tree's picture (``/api/tree``, the page's "Search tree" tab):
@@ -84,7 +85,7 @@ DEFAULT_PORT = 8017
 # reset). http.server's default of 5 reset 12 of 96 requests sent 32 at a time (issue 57).
 BACKLOG = 128
 QUEUE = 16                  # expensive requests waiting for a search slot (beyond those running)
-LINGER = 2.0                # seconds a closing connection is drained of what the client still sends
+LINGER = 2.0                # seconds a closing connection is drained of what the client sends
 MAX_BODY = 8 << 20          # bytes of a POST body (a match's --json file of thousands of games)
 MAX_NESTING = 32            # arrays and objects inside each other in a body (a match file: 6)
 QUEUE_WAIT = 10.0           # seconds a search waits for a free slot before 503

@@ -40,6 +40,13 @@ def bad_request(prefix=""):
         raise BadRequest(prefix + str(e)) from None
 
 
+def clip(value, width=60):
+    """``repr(value)`` cut to about ``width`` characters: a request's text in a message."""
+    text = repr(value) if not isinstance(value, str) or len(value) <= 2 * width \
+        else repr(value[:width])
+    return text if len(text) <= width else text[:width] + "..."
+
+
 class AgentFailed(RuntimeError):
     """The agent raised or returned a bad column: answered 500 with the message."""
 
@@ -178,11 +185,14 @@ class Files:
     def resolve(self, path, what):
         """The real path of ``path`` (relative to the folder, or absolute); ``BadRequest``
         (naming ``what``) when it is not a file inside the folder."""
-        full = os.path.realpath(os.path.join(self.root, path))
+        try:
+            full = os.path.realpath(os.path.join(self.root, path))
+        except (ValueError, OSError) as e:  # a NUL byte, a loop of links
+            raise BadRequest(f"{what} {clip(path)}: {e}") from None
         if os.path.commonpath([full, self.root]) != self.root:
-            raise BadRequest(f"{what} {path!r} is outside the server's --files folder")
+            raise BadRequest(f"{what} {clip(path)} is outside the server's --files folder")
         if not os.path.isfile(full):
-            raise BadRequest(f"{what} {path!r}: no such file in the server's --files folder")
+            raise BadRequest(f"{what} {clip(path)}: no such file in the server's --files folder")
         return full
 
     def catalogue(self):

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from agents.games.pictures import MAX, fmt_value, svg, text, trace, walk
 from agents.games.trees import Tree, depth_of
+from scripts.server.game import clip
 
 MAX_DEPTH = 4            # deeper trees of a 7-column board are too wide to draw
 EXACT_TIME = 10.0        # seconds for the exact values of one picture
@@ -54,21 +55,14 @@ def textbook_tree(nodes, prune=True, max_nodes=None):
         try:
             nodes = ast.literal_eval(nodes)
         except (ValueError, SyntaxError, MemoryError, RecursionError):
-            raise ValueError(f"not a tree of nested lists: {_clip(nodes)}") from None
+            raise ValueError(f"not a tree of nested lists: {clip(nodes)}") from None
     if not isinstance(nodes, (list, tuple)):
-        raise ValueError(f"a tree is a list of children, not {_clip(nodes)}")
+        raise ValueError(f"a tree is a list of children, not {clip(nodes)}")
     if max_nodes is not None and _count_nodes(nodes, max_nodes) > max_nodes:
         raise ValueError(f"a tree of more than {max_nodes} nodes; at most {max_nodes} here")
     tree = Tree(nodes)
     root = trace(tree, (), depth_of(tree), prune=prune)
     return Picture(root, f"{'alpha-beta' if prune else 'minimax'}: {nodes}")
-
-
-def _clip(value, width=60):
-    """``repr(value)``, cut to about ``width`` characters."""
-    text = repr(value) if not isinstance(value, str) or len(value) <= 2 * width \
-        else repr(value[:width])
-    return text if len(text) <= width else text[:width] + "..."
 
 
 def _count_nodes(nodes, limit):
