@@ -268,11 +268,12 @@ def _parse_agent(text, files):
 
 def make_agent(spec):
     """A fresh agent of a :func:`parse_agent` Spec (a registry agent, or the last callable
-    of a submission file)."""
-    if spec.kind == "file":
-        with bad_request():
+    of a submission file); ``BadRequest`` if it cannot be built (its file went away
+    since the spec was checked, a submission that fails to load)."""
+    with bad_request():
+        if spec.kind == "file":
             return load_submission(spec.name)
-    return agents.make(spec.name, **spec.options)
+        return agents.make(spec.name, **spec.options)
 
 
 def check_unclocked(spec, cfg, move_time):
