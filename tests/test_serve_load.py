@@ -97,6 +97,27 @@ def test_retry_after_is_the_expected_wait():
         serve.Workers(0)
 
 
+def test_bodies_past_the_servers_budget_are_503_and_every_byte_is_given_back(small):
+    """The bodies held at once are bounded (128 clients posting 8 MiB match files would
+    hold 1 GiB); every answer, 200, 400, 415 or 503, returns its body's bytes."""
+    bodies = small.app.bodies
+    raw = b'{"moves": "44"}' + b" " * 200
+    for body, content_type, want in ((raw, "application/json", 200),
+                                     (b"[" * 3000, "application/json", 400),
+                                     (raw, "text/plain", 415)):
+        assert post(small, "/api/state", None, raw=body, content_type=content_type)[0] == want
+        assert bodies.held == 0
+    assert bodies.take(serve.BODIES - 100)
+    try:
+        status, headers, reply = post(small, "/api/state", None, raw=raw)
+        assert status == 503 and int(headers["Retry-After"]) >= 1, reply
+        assert "holds 64 MiB of request bodies" in reply["error"]
+        assert post(small, "/api/state", None, raw=raw[:90])[0] == 200  # fits
+    finally:
+        bodies.give(serve.BODIES - 100)
+    assert bodies.held == 0 and post(small, "/api/state", None, raw=raw)[0] == 200
+
+
 def test_a_refused_body_is_answered_not_reset(small):
     """The server answers 415 without reading the 8 MiB body; closing with it unread
     would reset the connection before the client reads the answer."""

@@ -37,7 +37,8 @@ Design:
 * **Safe by default.** Only the page's own three files are served; POST bodies must
   be ``application/json`` (so another web site cannot post to it without a CORS
   preflight, which the server never grants), at most :data:`MAX_BODY` bytes and
-  :data:`MAX_NESTING` levels deep; only registry agents can be played, and no agent
+  :data:`MAX_NESTING` levels deep, and the bodies held at once at most :data:`BODIES`
+  bytes (503 beyond); only registry agents can be played, and no agent
   option may name a file, unless the server was started with ``--files DIR``: then
   networks and submission files inside DIR (:class:`~scripts.server.game.Files`). Bad
   input is answered 400 with ``{"error": message}``; an agent that raises or returns
@@ -88,6 +89,9 @@ QUEUE = 16                  # expensive requests waiting for a search slot (beyo
 LINGER = 2.0                # seconds a closing connection is drained of what the client sends
 MAX_BODY = 8 << 20          # bytes of a POST body (a match's --json file of thousands of games)
 MAX_NESTING = 32            # arrays and objects inside each other in a body (a match file: 6)
+# bytes of the bodies held at once (8 bodies of the most): 128 clients posting 8 MiB
+# match files would otherwise hold 1 GiB, and their parsed objects several times that
+BODIES = 64 << 20
 QUEUE_WAIT = 10.0           # seconds a search waits for a free slot before 503
 ANALYSIS_TIME = 5.0         # default and maximum seconds of one analysis
 LINE_TIME = 0.1             # /api/analyse extends the best line until this long after the start
@@ -180,6 +184,26 @@ class Workers:
                 self.admitted -= 1
 
 
+class Budget:
+    """A count of bytes held at once, at most ``most``: ``take(n)`` is False, and takes
+    nothing, when ``n`` more would pass it; ``give(n)`` returns them."""
+
+    def __init__(self, most):
+        self.most, self.held = int(most), 0
+        self.lock = threading.Lock()
+
+    def take(self, n):
+        with self.lock:
+            if self.held + n > self.most:
+                return False
+            self.held += n
+            return True
+
+    def give(self, n):
+        with self.lock:
+            self.held -= n
+
+
 class App:
     """What the handlers share: limits, the pool of workers, the pools of agents and
     solvers."""
@@ -194,6 +218,7 @@ class App:
         # (the page asks /api/line for the rest); see scripts.server.analysis
         self.line_time = float(line_time)
         self.workers = Workers(self.searches, queue)
+        self.bodies = Budget(BODIES)  # request bodies held at once
         # the folder agent specs may name files in (networks, submissions), or None: no file
         self.files = Files(files) if files is not None else None
         self.agents, self.solvers, self.evaluators = Pool(), Pool(), Pool()
@@ -343,23 +368,30 @@ class Handler(BaseHTTPRequestHandler):
         if route is None:
             self.close_connection = True
             return self._error(404 if path not in STATIC else 405, f"no endpoint {path!r}")
+        self.held = 0  # bytes of self.server.app.bodies this request holds
         try:
-            request = self._read_json(fields)
-            result = route(self.server.app, request)
+            status, body, headers = self._answer(route, fields, path)
+        finally:
+            self.server.app.bodies.give(self.held)  # before the answer: the client may go on
+        self._send(status, body, headers=headers)
+
+    def _answer(self, route, fields, path):
+        """``(status, JSON body, headers)`` of a POST to ``route``."""
+        try:
+            return 200, route(self.server.app, self._read_json(fields)), ()
         except BadRequest as e:
-            return self._error(400, str(e))
+            return 400, {"error": str(e)}, ()
         except Busy as e:
-            return self._send(503, {"error": str(e), "retry_after": e.retry_after},
-                              headers=[("Retry-After", str(e.retry_after))])
+            return 503, {"error": str(e), "retry_after": e.retry_after}, \
+                [("Retry-After", str(e.retry_after))]
         except AgentFailed as e:
-            return self._error(500, str(e))
+            return 500, {"error": str(e)}, ()
         except _BodyError as e:
             self.close_connection = True
-            return self._error(e.status, str(e))
+            return e.status, {"error": str(e)}, ()
         except Exception as e:  # noqa: BLE001 - a bug answers 500 and the server goes on
             self.log_error("%s failed: %s", path, traceback.format_exc())
-            return self._error(500, f"internal error: {type(e).__name__}: {e}")
-        self._send(200, result)
+            return 500, {"error": f"internal error: {type(e).__name__}: {e}"}, ()
 
     def _read_json(self, fields):
         ctype = self.headers.get("Content-Type", "").split(";")[0].strip().lower()
@@ -371,6 +403,10 @@ class Handler(BaseHTTPRequestHandler):
             raise _BodyError(411, "a Content-Length header is required") from None
         if not 0 <= length <= MAX_BODY:
             raise _BodyError(413, f"body of {length} bytes; at most {MAX_BODY}")
+        if not self.server.app.bodies.take(length):
+            self.close_connection = True  # the body is left unread: drained at the close
+            raise Busy(f"the server holds {BODIES >> 20} MiB of request bodies; try again")
+        self.held = length
         raw = self.rfile.read(length)
         # a body holding fewer brackets cannot nest deeper (the usual small request)
         depth = json_nesting(raw) if raw.count(b"[") + raw.count(b"{") > MAX_NESTING else 0
