@@ -89,12 +89,35 @@ def test_a_full_queue_is_503_with_retry_after_at_once():
 def test_retry_after_is_the_expected_wait():
     workers = serve.Workers(2, queue=4)
     workers.mean = 3.0
-    assert workers.retry_after() == 1  # nobody in
-    with workers.job(), workers.job():
-        assert workers.admitted == 2 and workers.retry_after() == 3
+    assert workers.retry_after() == 1  # a slot is free
+    with workers.job():
+        assert workers.retry_after() == 1  # the other slot is free
+        with workers.job():
+            assert workers.admitted == 2 and workers.retry_after() == 2  # 3 s / 2 slots
     assert workers.admitted == 0
     with pytest.raises(ValueError, match="size >= 1"):
         serve.Workers(0)
+
+
+def test_a_request_is_503_at_once_when_its_expected_wait_is_too_long(monkeypatch):
+    """2 slots taken; a third request would wait for one of them: refused at once when
+    the jobs take 5 s on average (2.5 s to wait) and the longest wait is 1 s; admitted,
+    and 503 after the longest wait with the slots still taken, when the expected wait
+    fits."""
+    monkeypatch.setattr(serve, "QUEUE_WAIT", 1.0)
+    workers = serve.Workers(2, queue=4)
+    with workers.job(), workers.job():
+        workers.mean = 5.0
+        with pytest.raises(serve.Busy, match="busy for about 3 s more") as e:
+            with workers.job():
+                pass
+        assert e.value.retry_after == 3 and workers.admitted == 2
+        monkeypatch.setattr(serve, "QUEUE_WAIT", 0.01)
+        workers.mean = 0.001
+        with pytest.raises(serve.Busy, match="stayed busy for 0.01 s"):
+            with workers.job():
+                pass
+    assert workers.admitted == 0
 
 
 def test_bodies_past_the_servers_budget_are_503_and_every_byte_is_given_back(small):

@@ -138,10 +138,11 @@ class Workers:
     """The bounded pool of the expensive requests: at most ``size`` run at once, at most
     ``queue`` more wait for a slot (``with workers.job(): ...``).
 
-    :class:`Busy` at once when ``size + queue`` requests are already in, and after
-    :data:`QUEUE_WAIT` seconds of waiting; its ``retry_after`` is the expected wait in
-    whole seconds: the requests in, times the mean time of a job (a moving average,
-    1 s until measured), over ``size``."""
+    :class:`Busy` at once when ``size + queue`` requests are already in or the expected
+    wait for a slot passes :data:`QUEUE_WAIT` (the jobs ahead times the mean time of a
+    job, a moving average that starts at 1 s, over ``size``), and after
+    :data:`QUEUE_WAIT` seconds of waiting when the estimate was wrong; its
+    ``retry_after`` is the expected wait of a request sent then, in whole seconds."""
 
     def __init__(self, size, queue=QUEUE):
         if size < 1 or queue < 0:
@@ -153,20 +154,28 @@ class Workers:
         self.admitted = 0   # running + waiting
         self.mean = 1.0     # seconds of a job (moving average)
 
+    def expected_wait(self):
+        """Seconds until a request sent now would get a slot (under :attr:`lock`)."""
+        return self.mean * max(0, self.admitted + 1 - self.size) / self.size
+
     def retry_after(self):
-        """Seconds until a request sent now would likely get a slot (at least 1)."""
+        """:meth:`expected_wait` in whole seconds, at least 1."""
         with self.lock:
-            return max(1, math.ceil(self.mean * self.admitted / self.size))
+            return max(1, math.ceil(self.expected_wait()))
 
     @contextmanager
     def job(self):
         with self.lock:
             full = self.admitted >= self.size + self.queue
-            if not full:
+            wait = self.expected_wait()
+            if not full and wait <= QUEUE_WAIT:
                 self.admitted += 1
         if full:
             raise Busy(f"all {self.size} search slots are busy and {self.queue} requests are "
                        "waiting; try again", self.retry_after())
+        if wait > QUEUE_WAIT:
+            raise Busy(f"all {self.size} search slots are busy for about {math.ceil(wait)} s "
+                       "more; try again", self.retry_after())
         try:
             if not self.slots.acquire(timeout=QUEUE_WAIT):
                 raise Busy(f"all {self.size} search slots stayed busy for {QUEUE_WAIT:g} s; "
