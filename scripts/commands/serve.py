@@ -57,11 +57,12 @@ def main(argv=None, prog="python -m scripts.commands.serve"):
     p.add_argument("--port", type=port_arg, default=DEFAULT_PORT,
                    help=f"port (default {DEFAULT_PORT}; 0 = any free port)")
     p.add_argument("--searches", type=positive_int_arg, default=None,
-                   help="agent moves and analyses run at once (default: the number of CPUs)")
+                   help="agent moves, analyses and position trees run at once (default: "
+                        "the number of CPUs)")
     p.add_argument("--queue", type=count_arg, default=QUEUE,
-                   help="agent moves and analyses that may wait for one of those; one more is "
-                        f"answered 503 with Retry-After at once, and one that waits "
-                        f"{QUEUE_WAIT:g} s then (default {QUEUE})")
+                   help="agent moves and analyses that may wait for a search slot; one more, "
+                        f"or one expected to wait over {QUEUE_WAIT:g} s, is answered 503 with "
+                        f"Retry-After at once (default {QUEUE})")
     p.add_argument("--move-time", type=positive_float_arg, default=MOVE_TIME,
                    help=f"seconds an agent may think per move (default {MOVE_TIME:g})")
     p.add_argument("--analysis-time", type=positive_float_arg, default=ANALYSIS_TIME,
