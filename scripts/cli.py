@@ -45,6 +45,7 @@ BENCHMARKS = {
     "analysis": "every column of 0-12 stone positions, with and without the database",
     "env": "RL environments' agent steps/s: kaggle, PettingZoo, OpenSpiel, agents.envs",
     "judge": "the judge of game records: games/s, a 42-move game's time, levels' accuracy",
+    "serve": "the page's server under 1-128 loopback clients, against http.server's defaults",
 }
 
 

@@ -72,7 +72,7 @@ def test_failing_agent_is_500_with_a_message_and_the_server_goes_on(server, monk
 def test_busy_slots_answer_503(server, monkeypatch):
     monkeypatch.setattr(serve, "QUEUE_WAIT", 0.05)
     app = server.app
-    held = [app.slots.acquire(timeout=10) for _ in range(app.searches)]
+    held = [app.workers.slots.acquire(timeout=10) for _ in range(app.searches)]
     try:
         assert all(held)
         for path, extra in (("/api/move", {"agent": "random"}), ("/api/analyse", {})):
@@ -81,7 +81,7 @@ def test_busy_slots_answer_503(server, monkeypatch):
         assert api_call(server, "/api/state", {"moves": "4"})[0] == 200  # no slot needed
     finally:
         for _ in held:
-            app.slots.release()
+            app.workers.slots.release()
     assert api_call(server, "/api/move", {"moves": "4", "agent": "random"})[0] == 200
 
 

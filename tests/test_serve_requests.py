@@ -95,7 +95,7 @@ def test_bad_games_are_400_on_every_game_endpoint(server, path, body, words):
     ("nosuch", "unknown agent 'nosuch'"),
     ("negamax", "unknown agent 'negamax'"),
     ("kaggle.random", "unknown agent"),
-    ("/tmp/submission.py", "unknown agent"),
+    ("/tmp/submission.py", "is a submission file: agents that read files on the server are refused"),
     ("alphabeta:depth", "malformed option"),
     ("alphabeta:deep=3", "unknown option(s) deep"),
     ("alphabeta:depth=0", "depth"),

@@ -1,14 +1,16 @@
 """``connectx serve``: play and analyse in the browser (the server:
 :mod:`scripts.server.app`; its endpoints: ``docs/serve.md``).
 
-    connectx serve [--host 127.0.0.1] [--port 8017] [--searches N] [--move-time S]
+    connectx serve [--host 127.0.0.1] [--port 8017] [--searches N] [--queue N]
+                   [--move-time S] [--files DIR]
 """
 import argparse
+import os
 import sys
 
-from scripts.args import ArgumentParser, fail, positive_int_arg
-from scripts.server.app import (ANALYSIS_TIME, DEFAULT_PORT, LINE_TIME, SOLVER_THREADS, App,
-                                make_server, url_of)
+from scripts.args import ArgumentParser, count_arg, fail, positive_int_arg
+from scripts.server.app import (ANALYSIS_TIME, DEFAULT_PORT, LINE_TIME, QUEUE, QUEUE_WAIT,
+                                SOLVER_THREADS, App, make_server, url_of)
 from scripts.server.game import MOVE_TIME
 
 
@@ -40,6 +42,13 @@ def port_arg(text):
     return value
 
 
+def folder_arg(text):
+    """An existing folder."""
+    if not os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"no folder {text!r}")
+    return text
+
+
 def main(argv=None, prog="python -m scripts.commands.serve"):
     p = ArgumentParser(prog=prog,
                        description="Play and analyse ConnectX in the browser (a local web server).")
@@ -48,7 +57,12 @@ def main(argv=None, prog="python -m scripts.commands.serve"):
     p.add_argument("--port", type=port_arg, default=DEFAULT_PORT,
                    help=f"port (default {DEFAULT_PORT}; 0 = any free port)")
     p.add_argument("--searches", type=positive_int_arg, default=None,
-                   help="agent moves and analyses run at once (default: the number of CPUs)")
+                   help="agent moves, analyses and position trees run at once (default: "
+                        "the number of CPUs)")
+    p.add_argument("--queue", type=count_arg, default=QUEUE,
+                   help="agent moves and analyses that may wait for a search slot; one more, "
+                        f"or one expected to wait over {QUEUE_WAIT:g} s, is answered 503 with "
+                        f"Retry-After at once (default {QUEUE})")
     p.add_argument("--move-time", type=positive_float_arg, default=MOVE_TIME,
                    help=f"seconds an agent may think per move (default {MOVE_TIME:g})")
     p.add_argument("--analysis-time", type=positive_float_arg, default=ANALYSIS_TIME,
@@ -57,6 +71,10 @@ def main(argv=None, prog="python -m scripts.commands.serve"):
                    help="an analysis extends the best column's line until this many seconds "
                         "after the request and answers with the scores; the page then asks for "
                         f"the rest of the line (default {LINE_TIME:g}; 0: the column alone)")
+    p.add_argument("--files", metavar="DIR", type=folder_arg, default=None,
+                   help="a folder of networks (.npz) and submission files (.py) that agent "
+                        "specs may name (policy:file=NET.npz, mcts:prior=NET.npz, BOT.py), "
+                        "relative to it; without it no agent may read a file")
     p.add_argument("--no-warm-up", action="store_true",
                    help="skip compiling the kernels at start (the first requests pay for it)")
     p.add_argument("--verbose", action="store_true", help="log every request")
@@ -69,7 +87,7 @@ def main(argv=None, prog="python -m scripts.commands.serve"):
     from agents.solver.database import DatabaseError, missing_note
     try:
         app = App(args.searches, args.move_time, args.analysis_time, not args.no_database,
-                  args.solver_threads, args.line_time)
+                  args.solver_threads, args.line_time, args.queue, args.files)
     except DatabaseError as e:
         fail(f"{prog}: {e}")
     if app.database is None and not args.no_database:

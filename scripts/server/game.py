@@ -3,15 +3,21 @@ move lists, agent specs), the game state a page draws, the outcome of a score, a
 replay of a ``connectx match --json`` file. No HTTP here: :mod:`scripts.server.app` routes
 requests to these functions and turns ``BadRequest`` into a 400 answer.
 """
+import os
 from contextlib import contextmanager
 from functools import lru_cache
 
 import agents
 from agents.board.rules import drop_piece, parse_config, winner
-from scripts.arena.specs import parse_spec
+from agents.options import split_spec
+from agents.players.policy import network_file
+from scripts.arena.specs import Spec, load_submission, parse_spec
 
 MAX_SIDE = 30               # rows and columns at most (the page draws every cell)
 MOVE_TIME = 2.0             # default seconds per agent move (kaggle's actTimeout)
+MAX_FILES = 200             # files of the --files folder listed in the page's agent menu
+FILES_RULE = ("agents that read files on the server are refused over HTTP unless it was "
+              "started with --files DIR, and then only files inside DIR")
 # Agents whose search has no clock: (depth option, work of one search, work per second).
 # Measured on a busy 2-core machine: minimax 7x6 depth 8 (7**8 = 5.8e6 leaves) 0.8 s;
 # tutorial (pure Python, each leaf scans the board) 7x6 nsteps 4 (7**4 leaves x 42 cells
@@ -34,12 +40,25 @@ def bad_request(prefix=""):
         raise BadRequest(prefix + str(e)) from None
 
 
+def clip(value, width=60):
+    """``repr(value)`` cut to about ``width`` characters: a request's text in a message."""
+    text = repr(value) if not isinstance(value, str) or len(value) <= 2 * width \
+        else repr(value[:width])
+    return text if len(text) <= width else text[:width] + "..."
+
+
 class AgentFailed(RuntimeError):
     """The agent raised or returned a bad column: answered 500 with the message."""
 
 
 class Busy(RuntimeError):
-    """No search slot freed within QUEUE_WAIT seconds: answered 503."""
+    """No search slot for the request (the queue is full, or no slot freed within
+    ``QUEUE_WAIT`` seconds): answered 503 with ``Retry-After: retry_after`` (whole seconds,
+    at least 1)."""
+
+    def __init__(self, message, retry_after=1):
+        super().__init__(message)
+        self.retry_after = max(1, int(retry_after))
 
 
 # ---------------------------------------------------------------------------
@@ -151,26 +170,110 @@ def parse_game(request):
     return cfg, parse_moves(request.get("moves"), cfg)
 
 
-def parse_agent(text):
-    """The :class:`scripts.arena.specs.Spec` of a registry agent spec ``name[:k=v,...]``.
+class Files:
+    """The folder whose files agent specs may name over HTTP (``connectx serve --files
+    DIR``): networks for the options that take one (``policy:file=``, ``mcts:prior=``)
+    and submission ``.py`` files. Paths are read relative to the folder; a path that
+    leaves it, by ``..``, an absolute path or a symbolic link, is refused before any
+    file is opened. ``ValueError`` if ``folder`` is not a folder."""
 
-    ``BadRequest`` for anything else (a submission file or kaggle built-in, an unknown
-    name or option)."""
+    def __init__(self, folder):
+        if not os.path.isdir(folder):
+            raise ValueError(f"--files: {folder!r} is not a folder")
+        self.root = os.path.realpath(folder)
+
+    def resolve(self, path, what):
+        """The real path of ``path`` (relative to the folder, or absolute); ``BadRequest``
+        (naming ``what``) when it is not a file inside the folder."""
+        try:
+            full = os.path.realpath(os.path.join(self.root, path))
+        except (ValueError, OSError) as e:  # a NUL byte, a loop of links
+            raise BadRequest(f"{what} {clip(path)}: {e}") from None
+        if os.path.commonpath([full, self.root]) != self.root:
+            raise BadRequest(f"{what} {clip(path)} is outside the server's --files folder")
+        if not os.path.isfile(full):
+            raise BadRequest(f"{what} {clip(path)}: no such file in the server's --files folder")
+        return full
+
+    def catalogue(self):
+        """``[{"file", "specs"}]``: the networks (``.npz``) and submissions (``.py``) in
+        the folder and below (at most :data:`MAX_FILES`, hidden folders skipped, links
+        that leave the folder left out), each with the agent specs that play it."""
+        out = []
+        for folder, dirs, names in os.walk(self.root):
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            for name in sorted(names):
+                path = os.path.join(folder, name)
+                rel = os.path.relpath(path, self.root).replace(os.sep, "/")
+                if "," in rel or not name.endswith((".npz", ".py")) or \
+                        os.path.commonpath([os.path.realpath(path), self.root]) != self.root:
+                    continue
+                specs = [rel] if name.endswith(".py") else \
+                    [f"{agent}:{option}={rel}" for agent in agents.names()
+                     for option in file_options(agent)]
+                out.append({"file": rel, "specs": specs})
+                if len(out) == MAX_FILES:
+                    return out
+        return out
+
+
+def file_options(name):
+    """The options of the registry agent ``name`` that name a file on the server: those
+    checked by :func:`agents.players.policy.network_file`, directly or through
+    ``optional`` (policy's ``file``, mcts's ``prior``)."""
+    def names_file(check):
+        inner = [c.cell_contents for c in getattr(check, "__closure__", None) or ()]
+        return check is network_file or network_file in inner
+    return [k for k, (check, _) in agents.agent_class(name).OPTIONS.items() if names_file(check)]
+
+
+def parse_agent(text, files=None):
+    """The :class:`scripts.arena.specs.Spec` of a registry agent spec ``name[:k=v,...]``,
+    or of a submission ``.py`` file in ``files`` (a :class:`Files`).
+
+    An option that names a file (:func:`file_options`) and a submission file are
+    refused without ``files`` (:data:`FILES_RULE`), and outside it; inside, the Spec
+    holds the file's real path. ``BadRequest`` for anything else (a kaggle built-in, an
+    unknown name or option)."""
     if not isinstance(text, str) or not text.strip():
         raise BadRequest("agent must be a spec such as \"alphabeta:time_limit=0.5\"")
-    return _parse_agent(text)
+    return _parse_agent(text.strip(), files)
 
 
 @lru_cache(maxsize=64)
-def _parse_agent(text):
+def _parse_agent(text, files):
     """:func:`parse_agent` of a string, cached: ``parse_spec`` builds the agent once to
     check its options (alphabeta allocates its tables, perfect reads its book)."""
-    name = text.strip().partition(":")[0]
+    if text.endswith(".py"):
+        if files is None:
+            raise BadRequest(f"agent {text!r} is a submission file: {FILES_RULE}")
+        return Spec(text, "file", files.resolve(text, "submission file"), {})
+    with bad_request():
+        name, options = split_spec(text)
     if name not in agents.AGENTS:
         raise BadRequest(f"unknown agent {name!r}; valid: {', '.join(agents.names())} "
                          "(with options name:key=value,...)")
+    named = [k for k in file_options(name) if isinstance(options.get(k), str)]
+    if not named:
+        with bad_request():
+            return parse_spec(text)
+    if files is None:
+        raise BadRequest(f"agent {text!r}: option {named[0]} names a file: {FILES_RULE}")
+    for k in named:
+        options[k] = files.resolve(options[k], f"option {k}")
+    with bad_request(f"agent {text!r}: "):
+        agents.make(name, **options)
+    return Spec(text, "registry", name, options)
+
+
+def make_agent(spec):
+    """A fresh agent of a :func:`parse_agent` Spec (a registry agent, or the last callable
+    of a submission file); ``BadRequest`` if it cannot be built (its file went away
+    since the spec was checked, a submission that fails to load)."""
     with bad_request():
-        return parse_spec(text)
+        if spec.kind == "file":
+            return load_submission(spec.name)
+        return agents.make(spec.name, **spec.options)
 
 
 def check_unclocked(spec, cfg, move_time):
@@ -264,6 +367,9 @@ def replay(request):
     times = g.get("times")
     per_move = []
     opening = g.get("opening") or ""  # its moves were not played by the agents: no time
+    if not isinstance(opening, (str, list)):
+        raise BadRequest(f"match game {index}: opening must be a move string, "
+                         f"got {type(opening).__name__}")
     for i in range(len(moves)):
         first = len(opening) + (len(opening) % 2 != i % 2)  # this mark's first timed move
         try:

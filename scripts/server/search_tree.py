@@ -20,9 +20,13 @@ from dataclasses import dataclass
 
 from agents.games.pictures import MAX, fmt_value, svg, text, trace, walk
 from agents.games.trees import Tree, depth_of
+from scripts.server.game import clip
 
 MAX_DEPTH = 4            # deeper trees of a 7-column board are too wide to draw
 EXACT_TIME = 10.0        # seconds for the exact values of one picture
+# nodes of a textbook tree the page's server draws (a lesson's tree has tens; 300
+# leaves of three took 0.09 s to search and draw, 4000 of two 0.5 s and 3 MB of SVG)
+MAX_TREE_NODES = 1000
 
 
 @dataclass
@@ -40,19 +44,37 @@ class Picture:
         return svg(self.root, windows, self.label, self.value, self.exact, self.title)
 
 
-def textbook_tree(nodes, prune=True):
+def textbook_tree(nodes, prune=True, max_nodes=None):
     """A textbook tree typed as nested lists (a string such as ``"[[3, 5], [2, 9]]"`` or
-    the lists themselves), searched to its leaves; ``ValueError`` names what is wrong."""
+    the lists themselves), searched to its leaves; ``ValueError`` names what is wrong,
+    or says that the tree has more than ``max_nodes`` nodes (when given)."""
     if isinstance(nodes, str):
+        if max_nodes is not None and len(nodes) > 20 * max_nodes:
+            raise ValueError(f"a tree typed in {len(nodes)} characters; at most "
+                             f"{20 * max_nodes} here")
         try:
             nodes = ast.literal_eval(nodes)
-        except (ValueError, SyntaxError):
-            raise ValueError(f"not a tree of nested lists: {nodes!r}") from None
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            raise ValueError(f"not a tree of nested lists: {clip(nodes)}") from None
     if not isinstance(nodes, (list, tuple)):
-        raise ValueError(f"a tree is a list of children, not {nodes!r}")
+        raise ValueError(f"a tree is a list of children, not {clip(nodes)}")
+    if max_nodes is not None and _count_nodes(nodes, max_nodes) > max_nodes:
+        raise ValueError(f"a tree of more than {max_nodes} nodes; at most {max_nodes} here")
     tree = Tree(nodes)
     root = trace(tree, (), depth_of(tree), prune=prune)
     return Picture(root, f"{'alpha-beta' if prune else 'minimax'}: {nodes}")
+
+
+def _count_nodes(nodes, limit):
+    """The nodes of nested lists (the lists and what they hold), counted without
+    recursion up to a little over ``limit``."""
+    count, stack = 0, [nodes]
+    while stack and count <= limit:
+        node = stack.pop()
+        count += 1
+        if isinstance(node, (list, tuple)):
+            stack.extend(node[:limit + 1])
+    return count
 
 
 def position_tree(moves, depth=2, config=(6, 7, 4), heuristic="threats", prune=True,
@@ -133,7 +155,7 @@ def tree_request(app, request):
         raise BadRequest(f"prune must be true or false, not {prune!r}")
     try:
         if request.get("tree"):
-            picture = textbook_tree(request["tree"], prune)
+            picture = textbook_tree(request["tree"], prune, MAX_TREE_NODES)
         else:
             cfg, moves = parse_game(request)
             line = "".join(str(c + 1) for c in moves)

@@ -516,16 +516,19 @@ async function start() {
   try {
     const info = await api("/api/agents");
     const list = $("agent-names");
+    const offer = (text) => {
+      const o = document.createElement("option");
+      o.value = text;
+      list.appendChild(o);
+    };
     for (const a of info.agents) {
       // the perfect player's levels (skill 0-20: 20 is the default, full strength)
       const levels = "skill" in a.options ? [0, 5, 10, 15].map((s) => `${a.name}:skill=${s}`) : [];
-      for (const text of [a.name, ...("time_limit" in a.options ? [`${a.name}:time_limit=0.5`] : []),
-                          ...levels]) {
-        const o = document.createElement("option");
-        o.value = text;
-        list.appendChild(o);
-      }
+      [a.name, ...("time_limit" in a.options ? [`${a.name}:time_limit=0.5`] : []), ...levels]
+        .forEach(offer);
     }
+    // the networks and submissions of the server's --files folder: the only files it plays
+    for (const f of info.files || []) f.specs.forEach(offer);
     $("analysis-time").max = info.limits.analysis_time;
     if (info.limits.database_note) {
       $("database-note").textContent = info.limits.database_note.replace(/^note: /, "");
