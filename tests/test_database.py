@@ -475,8 +475,8 @@ def test_a_corrupt_installed_database_is_an_error_not_a_score(monkeypatch, tmp_p
     bad.write_bytes(b"\x00" * 7)
     monkeypatch.setattr(D, "_DEFAULT", {})
     monkeypatch.setenv("CONNECTX_DATABASE", str(bad))
-    # 7 stones: past the package's opening scores, so the installed database is read
+    # 9 stones: past the package's opening scores, so the installed database is read
     with pytest.raises(SystemExit) as e:
-        main([], stdin=io.StringIO("4444333\n"), stdout=io.StringIO())
+        main([], stdin=io.StringIO("444433335\n"), stdout=io.StringIO())
     assert e.value.code == 2
     assert "not a whole number of 5-byte records" in capsys.readouterr().err

@@ -179,7 +179,7 @@ def _noisy(stones, heights, rows, inarow, geo, heuristic, me, order, swing, coun
     return False
 
 
-@njit
+@njit(cache=False)  # recursive: never cached (agents.board.jit)
 def swing_search(stones, heights, rows, columns, inarow, geo, heuristic, order, me, nstones,
                  depth, alpha, beta, extend, swing, counters):
     """The negamax alpha-beta value (fail-soft, for ``me`` to move, on the scale of
@@ -224,12 +224,13 @@ def swing_search(stones, heights, rows, columns, inarow, geo, heuristic, order, 
 def swing_root(grid, heights, mark, cfg, depth, heuristic_id, extend=SWING_PLIES, swing=50):
     """:func:`swing_search` from a Kaggle grid (``mark`` to move, not over): ``(column,
     value, nodes)``, the column the first of the best in centre-first order."""
+    from agents.board.bitboard import bb_from_grid
     from agents.board.grid import center_order
-    from agents.search.alphabeta_bb import stones_of
     from agents.search.counters import new_counters
     from heuristics.bitboard import eval_geometry
     rows, columns, inarow = cfg.rows, cfg.columns, cfg.inarow
-    stones = stones_of(grid, rows, columns)
+    ones, mask = bb_from_grid(grid, rows, columns, 1)  # the int64[3] stones by mark
+    stones = np.array([0, ones, ones ^ mask], dtype=np.int64)
     heights = np.array(heights, dtype=np.int64)
     counters = new_counters()
     geo = eval_geometry(rows, columns, inarow)
