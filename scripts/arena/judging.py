@@ -279,7 +279,7 @@ def judge_game(moves, solver, opening=0, seconds=3.0, index=0):
 _SOLVERS = {}  # (config, threads) -> this process's judging solver (the workers' own)
 
 
-def _judge_chunk(task):
+def _judge_games_chunk(task):
     """``(first index, [judge_game of each game])`` of a chunk of games, in any process
     (a worker builds its solver once)."""
     first, games, config, seconds, threads = task
@@ -320,7 +320,7 @@ def judge_games(games, config, seconds=3.0, solver=None, threads=2, on_game=None
                 on_game()
     if dask is not None or (workers > 1 and len(games) > 1):
         tasks = [(index, [g], tuple(config), seconds, threads) for index, g in enumerate(games)]
-        run_tasks(_judge_chunk, tasks, workers, done, dask, "scripts.arena.judging")
+        run_tasks(_judge_games_chunk, tasks, workers, done, dask, "scripts.arena.judging")
     else:
         solver = solver if solver is not None else game_solver(rows, columns, inarow, threads)
         for index, g in enumerate(games):
