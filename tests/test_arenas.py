@@ -12,6 +12,7 @@ Text players are scripted: one reads the board off the prompt and answers with
 """
 import importlib.util
 import json
+import os
 import re
 import sys
 import types
@@ -489,3 +490,48 @@ def test_move_order_builds_the_board_and_rejects_impossible_ones():
     x_on_o[35], x_on_o[28] = 2, 1  # column 0: o at the bottom, x on it; x moved first
     with pytest.raises(ValueError, match="no order"):
         move_order(x_on_o, 6, 7)
+
+
+# ---------------------------------------------------------------------------
+# The worked example of docs/arenas.md, through the real commands
+# ---------------------------------------------------------------------------
+
+DOC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs",
+                   "arenas.md")
+
+
+def doc_block(text, first_line):
+    """The lines of the docs' block that starts with ``first_line`` (a fenced block's
+    code, or an indented block's lines, unindented)."""
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.strip() == first_line)
+    if lines[at].startswith("# "):  # a fenced python block
+        return lines[at:lines.index("```", at)]
+    block = []
+    for line in lines[at:]:
+        if not line.startswith("    "):
+            break
+        block.append(line[4:])
+    return block
+
+
+def test_worked_example_is_judged_move_by_move_as_the_docs_show(monkeypatch, tmp_path, capsys):
+    """docs/arenas.md's two scripted text players (its mytext.py, run as written) play
+    with connectx match --out; connectx blunders of that record prints the judgement the
+    page shows, line for line (but the time), o's 13 invalid answers named from the
+    record."""
+    from scripts.commands import match as match_command
+    text = open(DOC, encoding="utf-8").read()
+    mytext = types.ModuleType("mytext")
+    exec("\n".join(doc_block(text, "# mytext.py")), mytext.__dict__)
+    monkeypatch.setitem(sys.modules, "mytext", mytext)
+    out = tmp_path / "game.json"
+    assert match_command.main(["text:ask=mytext.centre_first,format=textarena",
+                               "text:ask=mytext.stubborn,format=textarena", "--games", "1",
+                               "--openings", "none", "--out", str(out), "--quiet"]) == 0
+    capsys.readouterr()
+    assert blunders.main([str(out), "--threads", "1"]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    shown = doc_block(text, "$ connectx blunders game.json")[1:]
+    assert printed[0].split(" judged in ")[0] == shown[0].split(" judged in ")[0]
+    assert printed[1:] == shown[1:]
