@@ -455,6 +455,10 @@ def test_text_player_spec_plays_a_match(monkeypatch):
             assert other is None and [f[1] for f in record["fallbacks"]] == mine
             assert len(record["invalid"]) == 11 * len(mine)
             assert {tuple(i[2:]) for i in record["invalid"]} == {("UNPARSABLE", "no idea")}
+        moves = sum(len(g["moves"][g["agents"].index(label)::2]) for g in result.games)
+        assert result.summary["text"] == {  # A (the text player) was x, then o
+            "A": {"invalid": {UNPARSABLE: 11 * moves}, "fallbacks": moves, "forfeits": 2,
+                  "games": 2}, "B": None}
     assert len(one.fallbacks) == sum(len(g["moves"][g["agents"].index("one")::2])
                                      for g in result.games)
     for bad, message in (("text", "needs ask="), ("text:ask=nomodule", "MODULE.FUNCTION"),
@@ -529,7 +533,19 @@ def test_worked_example_is_judged_move_by_move_as_the_docs_show(monkeypatch, tmp
     assert match_command.main(["text:ask=mytext.centre_first,format=textarena",
                                "text:ask=mytext.stubborn,format=textarena", "--games", "1",
                                "--openings", "none", "--out", str(out), "--quiet"]) == 0
-    capsys.readouterr()
+    said = capsys.readouterr().out.splitlines()
+    invalid = [line for line in said if "invalid answer" in line]
+    assert invalid == [
+        "A text:ask=mytext.centre_first,format=textarena: no invalid answers in 1 game(s)",
+        "B text:ask=mytext.stubborn,format=textarena: 13 invalid answer(s) (UNPARSABLE 1, "
+        "ILLEGAL 12); 6 fallback move(s), in 1 of 1 game(s) (the arena's forfeits)"]
+    shown = doc_block(text, "$ PYTHONPATH=. connectx match "
+                            "text:ask=mytext.centre_first,format=textarena \\")
+    assert all(line in shown for line in invalid + [said[2]])  # and W-D-L
+    assert json.loads(out.read_text())["summary"]["text"] == {
+        "A": {"invalid": {}, "fallbacks": 0, "forfeits": 0, "games": 1},
+        "B": {"invalid": {"UNPARSABLE": 1, "ILLEGAL": 12}, "fallbacks": 6, "forfeits": 1,
+              "games": 1}}
     assert blunders.main([str(out), "--threads", "1"]) == 0
     printed = capsys.readouterr().out.splitlines()
     shown = doc_block(text, "$ connectx blunders game.json")[1:]
