@@ -4,12 +4,13 @@
 are a pair, the same opening with colours swapped) and returns a :class:`MatchResult`:
 every game and :func:`summarize`'s statistics -- W-D-L for A, A's score with a 95%
 interval, the Elo difference with its interval, move times, failures (INVALID,
-TIMEOUT, ERROR) per agent, a text player's invalid answers, and on pairs the pentanomial counts, pair-based Elo, LOS
-and the draw ratio; with an SPRT it stops early. Results are identical for the same
-seed whatever the number of workers (for agents with a fixed depth / iteration count,
-not ``time_limit``). In a notebook :func:`match` takes agent callables as well as spec
-strings. The command line is :mod:`scripts.commands.match` (``connectx match``), the
-printed forms :mod:`scripts.arena.report`, the statistics :mod:`scripts.arena.stats`.
+TIMEOUT, ERROR) per agent, a text player's invalid answers, and on pairs the
+pentanomial counts, pair-based Elo, LOS and the draw ratio; with an SPRT it stops
+early. Results are identical for the same seed whatever the number of workers (for
+agents with a fixed depth / iteration count, not ``time_limit``). In a notebook
+:func:`match` takes agent callables as well as spec strings. The command line is
+:mod:`scripts.commands.match` (``connectx match``), the printed forms
+:mod:`scripts.arena.report`, the statistics :mod:`scripts.arena.stats`.
 """
 import contextlib
 from collections import namedtuple

@@ -141,7 +141,8 @@ def _match(data):
 def _text_invalid(text):
     """The invalid answers of a match game's text players, in the order asked: ``text`` is
     one record a mark (None for an agent that is no text player), each ``{"invalid":
-    [[stones, attempt, category, answer], ...]}`` (:func:`scripts.arena.textplayer.game_answers`)."""
+    [[stones, attempt, category, answer], ...]}``
+    (:func:`scripts.arena.textplayer.game_answers`)."""
     out = []
     for player, record in enumerate(text or ()):
         for stones, _, category, answer in (record or {}).get("invalid", ()):
