@@ -3,22 +3,32 @@ scripts.arena.text_arena) and the text player (scripts.arena.textplayer).
 
 Games in the arenas' own code: kaggle-environments' ``open_spiel_connect_four`` (Game
 Arena) and TextArena's ``ConnectFour-v0``; every move of ``perfect`` in them is checked
-against :meth:`agents.solver.solver.Solver.analyze` (7x6 through the 12-ply database).
+against :meth:`agents.solver.solver.Solver.analyze` (7x6 through the 12-ply database), and
+each game's own record (``env.toJSON()``, TextArena's ``game_record``) is judged by
+``connectx blunders --json``: every move's scores and verdict are the ones worked out here
+from the same analyses.
 Text players are scripted: one reads the board off the prompt and answers with
 ``alphabeta:depth=2``, one answers garbage, one an illegal column.
 """
 import importlib.util
+import json
+import os
 import re
+import sys
+import types
 
 import pytest
 
 from agents.board.reference import board_from_moves
 from agents.board.rules import winner
 from agents.solver.solver import Solver
+from scripts.arena.judging import judge_games
 from scripts.arena.match import match
+from scripts.arena.records import parse_records
 from scripts.arena.specs import config_struct, observation, parse_match_config, parse_spec
 from scripts.arena.textplayer import (EMPTY, ERROR, FORMATS, ILLEGAL, UNPARSABLE, TextPlayer,
                                       move_order)
+from scripts.commands import blunders
 
 pytest.importorskip("kaggle_environments")
 pyspiel = pytest.importorskip("pyspiel")
@@ -46,18 +56,96 @@ def sign(x):
 def check_verdicts(moves, shape, perfect_mark, solver):
     """Every move of the player with ``perfect_mark`` keeps the position's value (its
     column's exact score has the sign of the best score), checked with Solver.analyze.
-    Returns the game's winner (0: a draw)."""
+    Returns the game's winner (0: a draw) and the analyses (the scores of every column
+    before each move)."""
     rows, columns, inarow = shape
-    text = ""
+    text, analyses = "", []
     for i, c in enumerate(moves):
         scores = solver.analyze(text)
+        analyses.append(scores)
         assert scores[c] != FULL, f"move {i}: column {c} is full"
         if 1 + i % 2 == perfect_mark:
             best = max(s for s in scores if s != FULL)
             assert sign(scores[c]) == sign(best), f"move {i}: {scores} column {c}"
         text += str(c + 1)
     board = board_from_moves(moves, rows, columns)
-    return winner(board, {"rows": rows, "columns": columns, "inarow": inarow})
+    return winner(board, {"rows": rows, "columns": columns, "inarow": inarow}), analyses
+
+
+def judge_record(record, tmp_path, capsys, solver=None):
+    """An arena's own record (``env.toJSON()``, TextArena's ``game_record(env)``) judged:
+    written as the arena gives it and judged by ``connectx blunders --json``, or, with
+    ``solver`` (the test's, its table warm: 5x6 has no database), read by
+    :func:`parse_records` and judged by :func:`judge_games` with it (the command's code
+    without its solver)."""
+    if solver is not None:
+        kind, cfg, games = parse_records(json.loads(json.dumps(record)))
+        result = judge_games(games, cfg, solver=solver)
+        return json.loads(json.dumps({**blunders.as_json(result), "kind": kind}))
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    assert blunders.main([str(path), "--json", "--threads", "1"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def check_judged(result, kind, shape, moves, analyses):
+    """The judged record is the game (``kind``, board, moves), and each move's judgement
+    is worked out here from the scores Solver.analyze gave the position before it:
+    perfect (the best score), good (the best score's sign: the value kept), loss (best
+    less its score), accuracy ((score - worst + 1) / (best - worst + 1), 0 when not
+    good); each player's counts add up over the moves."""
+    assert (result["kind"], result["config"], result["unjudged"]) == (kind, list(shape), 0)
+    (game,) = result["games"]
+    assert [m["column"] for m in game["moves"]] == moves and game["invalid"] == []
+    for m, scores in zip(game["moves"], analyses):
+        legal = [s for s in scores if s != FULL]
+        best, worst, mine = max(legal), min(legal), scores[m["column"]]
+        good = sign(mine) == sign(best)
+        assert m["scores"] == scores, m["ply"]
+        assert (m["perfect"], m["good"], m["loss"]) == (mine == best, good, best - mine)
+        share = (mine - worst + 1) / (best - worst + 1) if good else 0.0
+        assert m["accuracy"] == pytest.approx(share)
+    for name, p in result["players"].items():
+        own = [m for m in game["moves"] if m["agent"] == name]
+        assert p["moves"] == len(own) and p["value_lost"] == sum(not m["good"] for m in own)
+        assert p["accuracy"] == pytest.approx(100 * sum(m["accuracy"] for m in own) / len(own))
+        assert p["rows"][-1]["perfect"] == pytest.approx(
+            sum(m["perfect"] for m in own) / len(own))
+    return game
+
+
+HARNESS = "kaggle_environments.envs.open_spiel_env.games.connect_four.harness"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def litellm_stub():
+    """kaggle's Game Arena harness imports its model client, litellm (3-5 s of CPU a
+    process), at the top of ``core_harness``; the prompt, parser and legal-move functions
+    the text player calls never touch it, and no test can reach a model. So this module
+    imports the real harness over a stub ``litellm`` that has only what that import
+    needs (the five exception classes): any call into litellm is an AttributeError, a
+    failed test, not a silent stub. Afterwards the harness modules are forgotten, so
+    that later imports get the real ones. Nothing is stubbed where litellm is already
+    imported."""
+    if "litellm" in sys.modules:
+        yield
+        return
+    stub, exceptions = types.ModuleType("litellm"), types.ModuleType("litellm.exceptions")
+    for name in ("APIConnectionError", "InternalServerError", "RateLimitError",
+                 "ServiceUnavailableError", "Timeout"):
+        setattr(exceptions, name, type(name, (Exception,), {}))
+    stub.exceptions = exceptions
+    sys.modules.update({"litellm": stub, "litellm.exceptions": exceptions})
+    try:
+        yield
+    finally:
+        for name in ("litellm", "litellm.exceptions", "kaggle_environments.core_harness",
+                     HARNESS):
+            module = sys.modules.pop(name, None)
+            parent, _, child = name.rpartition(".")
+            if module is not None and parent in sys.modules:
+                if getattr(sys.modules[parent], child, None) is module:
+                    delattr(sys.modules[parent], child)
 
 
 @pytest.fixture(scope="module")
@@ -72,10 +160,12 @@ def solver_7x6():
 
 
 @pytest.mark.parametrize("shape", [(6, 7, 4), (5, 6, 4)])
-def test_game_arena_games_in_both_seats_keep_the_value(shape, solver_7x6):
+def test_game_arena_games_in_both_seats_keep_the_value_and_are_judged(shape, solver_7x6,
+                                                                       tmp_path, capsys):
     """perfect against alphabeta in kaggle's open_spiel_connect_four, as x and as o: the
     environment accepts every move, the game ends DONE, and every perfect move keeps
-    the exact value; the replay's actionHistory is the game."""
+    the exact value; the replay's actionHistory is the game, and the replay judged by
+    connectx blunders gives every move (both players') the solver's verdict."""
     solver = solver_7x6 if shape == (6, 7, 4) else Solver(*shape)
     for seat in (0, 1):
         specs = [PERFECT, WEAK] if seat == 0 else [WEAK, PERFECT]
@@ -86,10 +176,14 @@ def test_game_arena_games_in_both_seats_keep_the_value(shape, solver_7x6):
         assert replay["info"]["openSpielGameStringResolved"].startswith("connect_four_proxy(")
         assert f"rows={shape[0]}" in replay["info"]["openSpielGameStringResolved"]
         moves = game_arena.replay_moves(replay)
-        won = check_verdicts(moves, shape, seat + 1, solver)
+        won, analyses = check_verdicts(moves, shape, seat + 1, solver)
         rewards = [s["reward"] for s in env.state]
         assert rewards == ([0, 0] if won == 0 else [1, -1] if won == 1 else [-1, 1])
         assert rewards[seat] >= 0  # perfect never loses a game it did not start lost
+        judged = judge_record(replay, tmp_path, capsys,
+                              None if shape == (6, 7, 4) else solver)
+        check_judged(judged, "gamearena", shape, moves, analyses)
+        assert judged["players"][f"player {seat}"]["value_lost"] == 0  # perfect's
 
 
 def test_game_arena_agent_submits_a_dict_and_skips_the_setup_step():
@@ -162,19 +256,24 @@ def test_a_kaggle_file_and_a_network_play_in_the_arenas_on_other_boards(tmp_path
 
 
 @needs_textarena
-def test_text_arena_game_through_textarena_loop(solver_7x6):
+def test_text_arena_game_through_textarena_loop_is_judged(solver_7x6, tmp_path, capsys):
     """perfect (player 1, O) against alphabeta in TextArena's ConnectFour-v0, TextArena's
-    loop; the record's drops are the game, and every perfect move keeps the value."""
+    loop; the record's drops are the game, every perfect move keeps the value, and the
+    record judged by connectx blunders gives every move the solver's verdict."""
     env = text_arena.play({0: text_arena.text_arena_agent(WEAK),
                            1: text_arena.text_arena_agent(PERFECT, act_timeout=PERFECT_TIME)})
     record = text_arena.game_record(env)
     assert (record["rows"], record["columns"]) == (6, 7)
     moves = record["moves"]
     assert [m for s, m in record["logs"] if s in (0, 1)] == [f"[col {c}]" for c in moves]
-    won = check_verdicts(moves, (6, 7, 4), 2, solver_7x6)
+    won, analyses = check_verdicts(moves, (6, 7, 4), 2, solver_7x6)
     assert record["rewards"] == ({"0": 0, "1": 0} if won == 0 else
                                  {"0": 1, "1": -1} if won == 1 else {"0": -1, "1": 1})
     assert record["rewards"]["1"] >= 0
+    judged = judge_record(record, tmp_path, capsys)
+    check_judged(judged, "textarena", (6, 7, 4), moves, analyses)
+    assert list(judged["players"]) == ["Player 0", "Player 1"]
+    assert judged["players"]["Player 1"]["value_lost"] == 0  # perfect's
 
 
 @needs_textarena
@@ -263,7 +362,7 @@ def test_a_text_player_in_game_arena_plays_the_engine_game_and_never_forfeits():
 
 
 def test_game_arena_prompt_is_kaggles_harness_prompt():
-    from kaggle_environments.envs.open_spiel_env.games.connect_four import harness
+    harness = importlib.import_module(HARNESS)
     moves = [3, 3, 2, 4, 4]
     game = pyspiel.load_game("connect_four", game_arena.spiel_parameters(6, 7, 4))
     state = game.new_initial_state()
@@ -356,6 +455,10 @@ def test_text_player_spec_plays_a_match(monkeypatch):
             assert other is None and [f[1] for f in record["fallbacks"]] == mine
             assert len(record["invalid"]) == 11 * len(mine)
             assert {tuple(i[2:]) for i in record["invalid"]} == {("UNPARSABLE", "no idea")}
+        moves = sum(len(g["moves"][g["agents"].index(label)::2]) for g in result.games)
+        assert result.summary["text"] == {  # A (the text player) was x, then o
+            "A": {"invalid": {UNPARSABLE: 11 * moves}, "fallbacks": moves, "forfeits": 2,
+                  "games": 2}, "B": None}
     assert len(one.fallbacks) == sum(len(g["moves"][g["agents"].index("one")::2])
                                      for g in result.games)
     for bad, message in (("text", "needs ask="), ("text:ask=nomodule", "MODULE.FUNCTION"),
@@ -391,3 +494,60 @@ def test_move_order_builds_the_board_and_rejects_impossible_ones():
     x_on_o[35], x_on_o[28] = 2, 1  # column 0: o at the bottom, x on it; x moved first
     with pytest.raises(ValueError, match="no order"):
         move_order(x_on_o, 6, 7)
+
+
+# ---------------------------------------------------------------------------
+# The worked example of docs/arenas.md, through the real commands
+# ---------------------------------------------------------------------------
+
+DOC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs",
+                   "arenas.md")
+
+
+def doc_block(text, first_line):
+    """The lines of the docs' block that starts with ``first_line`` (a fenced block's
+    code, or an indented block's lines, unindented)."""
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.strip() == first_line)
+    if lines[at].startswith("# "):  # a fenced python block
+        return lines[at:lines.index("```", at)]
+    block = []
+    for line in lines[at:]:
+        if not line.startswith("    "):
+            break
+        block.append(line[4:])
+    return block
+
+
+def test_worked_example_is_judged_move_by_move_as_the_docs_show(monkeypatch, tmp_path, capsys):
+    """docs/arenas.md's two scripted text players (its mytext.py, run as written) play
+    with connectx match --out; connectx blunders of that record prints the judgement the
+    page shows, line for line (but the time), o's 13 invalid answers named from the
+    record."""
+    from scripts.commands import match as match_command
+    text = open(DOC, encoding="utf-8").read()
+    mytext = types.ModuleType("mytext")
+    exec("\n".join(doc_block(text, "# mytext.py")), mytext.__dict__)
+    monkeypatch.setitem(sys.modules, "mytext", mytext)
+    out = tmp_path / "game.json"
+    assert match_command.main(["text:ask=mytext.centre_first,format=textarena",
+                               "text:ask=mytext.stubborn,format=textarena", "--games", "1",
+                               "--openings", "none", "--out", str(out), "--quiet"]) == 0
+    said = capsys.readouterr().out.splitlines()
+    invalid = [line for line in said if "invalid answer" in line]
+    assert invalid == [
+        "A text:ask=mytext.centre_first,format=textarena: no invalid answers in 1 game(s)",
+        "B text:ask=mytext.stubborn,format=textarena: 13 invalid answer(s) (UNPARSABLE 1, "
+        "ILLEGAL 12); 6 fallback move(s), in 1 of 1 game(s) (the arena's forfeits)"]
+    shown = doc_block(text, "$ PYTHONPATH=. connectx match "
+                            "text:ask=mytext.centre_first,format=textarena \\")
+    assert all(line in shown for line in invalid + [said[2]])  # and W-D-L
+    assert json.loads(out.read_text())["summary"]["text"] == {
+        "A": {"invalid": {}, "fallbacks": 0, "forfeits": 0, "games": 1},
+        "B": {"invalid": {"UNPARSABLE": 1, "ILLEGAL": 12}, "fallbacks": 6, "forfeits": 1,
+              "games": 1}}
+    assert blunders.main([str(out), "--threads", "1"]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    shown = doc_block(text, "$ connectx blunders game.json")[1:]
+    assert printed[0].split(" judged in ")[0] == shown[0].split(" judged in ")[0]
+    assert printed[1:] == shown[1:]

@@ -159,8 +159,8 @@ def score(agent, labelled, act=2.0, overage=0.0, seed=0, on_move=None, workers=1
         run_tasks(functools.partial(_judge_chunk, on_move=on_move), tasks, 1, done)
     failures = {}
     for i, (status, message) in sorted(failed.items()):
-        entry = failures.setdefault(status, {"count": 0, "first": f"{labelled.moves[i] or '(empty)'}"
-                                                                 f": {message}"})
+        first = f"{labelled.moves[i] or '(empty)'}: {message}"
+        entry = failures.setdefault(status, {"count": 0, "first": first})
         entry["count"] += 1
     return Struct(agent=spec.text, config=list(labelled.config),
                   rows=summarise(labelled, columns, failed), columns=columns, failures=failures,

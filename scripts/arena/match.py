@@ -4,12 +4,13 @@
 are a pair, the same opening with colours swapped) and returns a :class:`MatchResult`:
 every game and :func:`summarize`'s statistics -- W-D-L for A, A's score with a 95%
 interval, the Elo difference with its interval, move times, failures (INVALID,
-TIMEOUT, ERROR) per agent, and on pairs the pentanomial counts, pair-based Elo, LOS
-and the draw ratio; with an SPRT it stops early. Results are identical for the same
-seed whatever the number of workers (for agents with a fixed depth / iteration count,
-not ``time_limit``). In a notebook :func:`match` takes agent callables as well as spec
-strings. The command line is :mod:`scripts.commands.match` (``connectx match``), the
-printed forms :mod:`scripts.arena.report`, the statistics :mod:`scripts.arena.stats`.
+TIMEOUT, ERROR) per agent, a text player's invalid answers, and on pairs the
+pentanomial counts, pair-based Elo, LOS and the draw ratio; with an SPRT it stops
+early. Results are identical for the same seed whatever the number of workers (for
+agents with a fixed depth / iteration count, not ``time_limit``). In a notebook
+:func:`match` takes agent callables as well as spec strings. The command line is
+:mod:`scripts.commands.match` (``connectx match``), the printed forms
+:mod:`scripts.arena.report`, the statistics :mod:`scripts.arena.stats`.
 """
 import contextlib
 from collections import namedtuple
@@ -139,8 +140,31 @@ def summarize(results, a, b):
             "score": score, "score_ci": [low, high],
             "elo": stats.elo(score), "elo_ci": [stats.elo(low), stats.elo(high)],
             "times": {"A": time_stats(times["A"]), "B": time_stats(times["B"])},
-            "failures": failures, "pairs": pair_summary(results),
-            "workers": worker_shares(results)}
+            "failures": failures, "text": text_answers(results),
+            "pairs": pair_summary(results), "workers": worker_shares(results)}
+
+
+def text_answers(results):
+    """``{"A": ..., "B": ...}``: for a side that is a text player, its answers that were
+    no legal move over the games (the games' ``text`` records): ``invalid`` (``{category:
+    count}``, in order of first appearance), ``fallbacks`` (moves it played after its
+    re-prompts were spent), ``forfeits`` (games with a fallback: the arena would have
+    ended them) and ``games``; None for a side that is no text player."""
+    out = {"A": None, "B": None}
+    for r in results:
+        ma = a_mark(r)
+        for who, mark in (("A", ma), ("B", 3 - ma)):
+            record = (r.get("text") or [None, None])[mark - 1]
+            if record is None:
+                continue
+            side = out[who] or {"invalid": {}, "fallbacks": 0, "forfeits": 0, "games": 0}
+            for _, _, category, _ in record["invalid"]:
+                side["invalid"][category] = side["invalid"].get(category, 0) + 1
+            side["fallbacks"] += len(record["fallbacks"])
+            side["forfeits"] += bool(record["fallbacks"])
+            side["games"] += 1
+            out[who] = side
+    return out
 
 
 class MatchResult(namedtuple("MatchResult", "games summary")):

@@ -5,7 +5,9 @@
 kind           what is read
 =============  ==============================================================================
 ``match``      the package's own match records (``connectx match --out``): ``{"config",
-               "games": [{"agents", "moves" (0-based), "opening" (its moves, not judged)}]}``
+               "games": [{"agents", "moves" (0-based), "opening" (its moves, not judged),
+               "text"}]}``; ``text`` (one record a mark, for text players) names their
+               invalid answers
 ``kaggle``     a kaggle-environments ``connectx`` replay (``env.toJSON()``): the moves are
                the differences between consecutive boards (row 0 at the top)
 ``gamearena``  a kaggle-environments ``open_spiel_connect_four`` replay (Kaggle Game
@@ -32,7 +34,8 @@ lists) unless it is given, and returns ``(kind, config, games)``: ``config`` the
 the first moved first), ``moves`` (0-based columns, the opening's included),
 ``opening`` (the number of first moves that are nobody's: a match's opening suite) and
 ``invalid`` (``[{"ply", "player", "answer"}]``: answers that were no legal move, where
-the record keeps them). Whether the moves are legal is the judge's business (it replays
+the record keeps them; a match record's also have the ``category``, the text player's
+name for the fault). Whether the moves are legal is the judge's business (it replays
 them); a record that is not one of the kinds is a ``ValueError`` naming what is wrong.
 """
 import json
@@ -130,8 +133,22 @@ def _match(data):
         if not all(isinstance(c, int) for c in moves):
             raise ValueError("a game's moves must be 0-based column numbers")
         names = g.get("agents") or ["first", "second"]
-        games.append(_game(names, moves, len(g.get("opening") or "")))
+        games.append(_game(names, moves, len(g.get("opening") or ""),
+                           _text_invalid(g.get("text"))))
     return config, games
+
+
+def _text_invalid(text):
+    """The invalid answers of a match game's text players, in the order asked: ``text`` is
+    one record a mark (None for an agent that is no text player), each ``{"invalid":
+    [[stones, attempt, category, answer], ...]}``
+    (:func:`scripts.arena.textplayer.game_answers`)."""
+    out = []
+    for player, record in enumerate(text or ()):
+        for stones, _, category, answer in (record or {}).get("invalid", ()):
+            out.append({"ply": int(stones), "player": player, "answer": str(answer),
+                        "category": str(category)})
+    return sorted(out, key=lambda bad: bad["ply"])
 
 
 def _names(data):

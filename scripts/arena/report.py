@@ -69,10 +69,23 @@ def format_summary(s):
         fails = ", ".join(f"{k} {v}" for k, v in s["failures"][who].items() if v) or "none"
         lines.append(f"{who} {spec}: move time mean {1000 * t['mean']:.1f} ms, "
                      f"max {1000 * t['max']:.1f} ms over {t['moves']} moves; failures: {fails}")
+        text = s.get("text", {}).get(who)
+        if text is not None:
+            lines.append(f"{who} {spec}: " + format_text_answers(text))
     if len(s.get("workers", {})) > 1:
         lines.append("CPU share per worker (CPU s / wall s while playing): " + ", ".join(
             f"{w['share']:.2f} ({w['games']} games)" for w in s["workers"].values()))
     return "\n".join(lines)
+
+
+def format_text_answers(t):
+    """A text player's invalid answers over a match (``summary["text"]["A"]``), as text."""
+    n = sum(t["invalid"].values())
+    if not n:
+        return f"no invalid answers in {t['games']} game(s)"
+    kinds = ", ".join(f"{k} {v}" for k, v in t["invalid"].items())
+    return (f"{n} invalid answer(s) ({kinds}); {t['fallbacks']} fallback move(s), in "
+            f"{t['forfeits']} of {t['games']} game(s) (the arena's forfeits)")
 
 
 def format_sprt(s):

@@ -44,6 +44,8 @@ from scripts.args import (ArgumentParser, add_config_argument, add_pool_argument
                           positive_int_arg, progress_bar)
 
 VERDICT = {True: "perfect", False: "good"}
+SIDES = ("x", "o")  # the side of a game's first and second player, in the move table
+NAME_WIDTH = 48  # the players' table cuts longer names
 OUTCOME = {1: "win", 0: "draw", -1: "loss"}
 
 
@@ -60,37 +62,39 @@ def _pct(x):
 
 def format_players(result):
     """The players' table (text lines) of a :func:`judge_games` result."""
-    lines = [f"{'player':24} {'moves':>5} {'perfect':>7} {'good':>7} {'value lost':>10} "
+    w = min(NAME_WIDTH, max([6] + [len(name) for name in result["players"]]))
+    lines = [f"{'player':{w}} {'moves':>5} {'perfect':>7} {'good':>7} {'value lost':>10} "
              f"{'accuracy':>8} {'invalid':>7}"]
     for name, p in result["players"].items():
         every = p["rows"][-1]
         acc = "       -" if p["accuracy"] != p["accuracy"] else f"{p['accuracy']:7.1f}%"
-        lines.append(f"{name[:24]:24} {p['moves']:5d} {_pct(every['perfect']):>7} "
+        lines.append(f"{name[:w]:{w}} {p['moves']:5d} {_pct(every['perfect']):>7} "
                      f"{_pct(every['good']):>7} {p['value_lost']:10d} {acc} {p['invalid']:7d}")
     lines.append("by stage, perfect / good (moves):")
     for name, p in result["players"].items():
         cells = "  ".join(f"{r['stage']} {_pct(r['perfect']).strip()} / {_pct(r['good']).strip()}"
                           f" ({r['n']})" for r in p["rows"][:-1])
-        lines.append(f"  {name[:24]:24} {cells}")
+        lines.append(f"  {name[:w]:{w}} {cells}")
     return lines
 
 
 def format_moves(game, index):
     """Every judged move of one game (text lines)."""
     a, b = game["agents"]
-    lines = [f"game {index + 1}: {a} (first) vs {b}",
-             f"{'move':>4} {'player':16} {'col':>3}  {'verdict':10} {'loss':>4} {'acc':>5}  "
+    lines = [f"game {index + 1}: x {a} (first), o {b}",
+             f"{'move':>4} {'side':4} {'col':>3}  {'verdict':10} {'loss':>4} {'acc':>5}  "
              "scores of columns 1..W (- full)"]
     for m in game["moves"]:
         scores = " ".join("-" if s == FULL else f"{s:+d}" for s in m["scores"]) \
             if m["scores"] is not None else ""
         loss = "" if m["loss"] is None else str(m["loss"])
         acc = "" if m["accuracy"] is None else f"{100 * m['accuracy']:4.0f}%"
-        lines.append(f"{m['ply'] + 1:4d} {m['agent'][:16]:16} {m['column'] + 1:3d}  "
+        lines.append(f"{m['ply'] + 1:4d} {SIDES[m['seat']]:4} {m['column'] + 1:3d}  "
                      f"{verdict_word(m):10} {loss:>4} {acc:>5}  {scores}")
     for bad in game["invalid"]:
         answer = bad["answer"].replace("\n", " ")
-        lines.append(f"  invalid answer by {game['agents'][bad['player']]} before move "
+        what = f" ({bad['category']})" if bad.get("category") else ""
+        lines.append(f"  invalid answer{what} by {SIDES[bad['player']]} before move "
                      f"{bad['ply'] + 1}: {answer[:60]!r}")
     return lines
 

@@ -2,8 +2,10 @@
 (the library: :mod:`scripts.arena.match`).
 
 Prints W-D-L for A, A's score with a 95% interval, the Elo difference A - B with its
-interval, move times and failures (INVALID, TIMEOUT, ERROR) per agent. Agent specs are
-described in :mod:`scripts.arena.specs`.
+interval, move times and failures (INVALID, TIMEOUT, ERROR) per agent, and for a text
+player (``text:ask=...``) its invalid answers by category, its fallback moves and the
+games that had one (the arena's forfeits). Agent specs are described in
+:mod:`scripts.arena.specs`.
 
     connectx match minimax:depth=3 rules --games 100 --workers 2
     connectx match alphabeta:depth=6 negamax --config rows=6,columns=7,inarow=4
