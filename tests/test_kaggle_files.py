@@ -27,6 +27,7 @@ from test_submission_runtime import run_isolated
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PACKAGES = ("agents", "heuristics", "scripts", "submission")
 MOVES = 3
+pytestmark = pytest.mark.slow  # fresh processes: scheduled first (tests/conftest.py)
 
 # argv: the file, the number of moves, then the folders to hide. Prints one JSON line.
 PLAY = r"""
