@@ -28,12 +28,15 @@ def mean_loss(level, labelled, index, seeds):
            "actTimeout": 60.0}
     losses = []
     for seed in seeds:
-        agent = agents.make("perfect", skill=level, seed=seed, database=False)
+        # warmup="now": every move by the exact analysis, never the stand-in of a compile
+        agent = agents.make("perfect", skill=level, seed=seed, database=False, warmup="now")
         columns = []
         for i in index:
             board, mark = labelled.observation(i)
             columns.append(agent({"board": list(board), "mark": mark,
                                   "remainingOverageTime": 0.0}, cfg))
+            if level < 20:
+                assert agent.last["why"] in ("softmax", "win in one"), agent.last
         _, _, loss = verdicts(labelled.scores[index], columns)
         assert not np.isnan(loss).any()  # every move legal
         losses.append(loss.mean())
