@@ -3,6 +3,9 @@
 * two processes filling one empty cache at the same time, then a third loading it,
   all give the labelled solver scores, and the third compiles nothing;
 * ``CONNECTX_NUMBA_CACHE=0`` writes nothing;
+* a kernel's folder is the one the module docstring names, computed here independently
+  (the Python and numba versions, 16 hex digits of a sha256 of the kernel packages' paths
+  and sources), and a changed or renamed source file changes it;
 * no cached kernel is recursive or calls a recursive kernel (numba 0.68 crashes the
   process that loads such a kernel from the cache), checked on the call graph of
   every kernel of the package;
@@ -97,9 +100,50 @@ def test_each_version_of_the_sources_has_its_own_folder(tmp_path, monkeypatch):
     from agents.board.bitboard import popcount
     monkeypatch.setenv(jit.CACHE_ENV, str(tmp_path))
     locator = jit._ProjectLocator(popcount.py_func, popcount.py_func.__code__.co_filename)
-    path = locator.get_cache_path()
-    assert path.startswith(os.path.join(jit.cache_dir(), jit.sources_stamp()[:16] + os.sep))
-    assert path.endswith(os.path.join("agents", "board"))
+    # the expected folder, computed here from the module docstring's words, not by jit's
+    # functions: <cache>/py<major><minor>-numba<version>/<16 hex of the stamp>/agents/board
+    import numba
+    version = f"py{sys.version_info.major}{sys.version_info.minor}-numba{numba.__version__}"
+    stamp = stamp_of(ROOT)[:16]
+    assert locator.get_cache_path() == os.path.join(str(tmp_path), version, stamp, "agents", "board")
+    assert locator.get_source_stamp() == stamp_of(ROOT)
+
+
+def stamp_of(root):
+    """sha256 over every ``.py`` file of ``agents/`` and ``heuristics/`` under ``root``, in
+    the order of their (folder, name), each as its path relative to ``root`` then its bytes
+    (jit.sources_stamp's contract, computed independently)."""
+    import hashlib
+    import pathlib
+    files = [p for package in ("agents", "heuristics")
+             for p in pathlib.Path(root, package).rglob("*.py")]
+    h = hashlib.sha256()
+    for p in sorted(files, key=lambda p: (str(p.parent), p.name)):
+        h.update(os.path.relpath(p, root).encode())
+        h.update(p.read_bytes())
+    return h.hexdigest()
+
+
+def test_a_changed_source_gets_a_new_stamp(tmp_path, monkeypatch):
+    """One changed byte in any kernel package's file, or a renamed file, changes the
+    stamp (so a new folder); a copy of the same sources elsewhere keeps it."""
+    import shutil
+    for package in ("agents", "heuristics"):
+        shutil.copytree(os.path.join(ROOT, package), tmp_path / package,
+                        ignore=shutil.ignore_patterns("__pycache__", "data"))
+
+    def stamp():
+        monkeypatch.setattr(jit, "_ROOT", str(tmp_path))
+        monkeypatch.setattr(jit, "_STAMP", None)
+        return jit.sources_stamp()
+    same = stamp()
+    assert same == stamp_of(ROOT) == stamp_of(tmp_path)
+    rules = tmp_path / "heuristics" / "__init__.py"
+    rules.write_bytes(rules.read_bytes() + b"\n")
+    changed = stamp()
+    assert changed == stamp_of(tmp_path) != same
+    (tmp_path / "heuristics" / "__init__.py").rename(tmp_path / "heuristics" / "__init_.py")
+    assert stamp() not in (same, changed)
 
 
 def kernels():
