@@ -13,6 +13,7 @@ from agents.envs.boards import Boards, board_config
 from agents.envs.core import EXTERNAL, KERNEL, RANDOM
 from agents.envs.opponents import ALPHABETA_TT_BITS, Opponent
 from agents.search.alphabeta_bb import OPT_KILLERS, OPT_PVS
+from agents.search.minimax import onestep_move
 from agents.search.reference import forced_result_reference
 from agents.options import split_spec
 
@@ -159,7 +160,8 @@ def test_alphabeta_kernel_plays_the_agents_move(shape, spec):
                              "actTimeout": 600}), board
 
 
-def test_onestep_kernel_plays_one_of_the_agents_best_moves():
+def test_onestep_kernel_plays_one_of_the_tutorials_best_moves():
+    """The onestep kernel against the tutorial's scores and the safety net, from Python."""
     from agents.players.baselines import best_columns, tutorial_scores
     from agents.board.rules import parse_position
     from agents.search.tactics import safety_net
@@ -171,6 +173,10 @@ def test_onestep_kernel_plays_one_of_the_agents_best_moves():
         scores, _ = tutorial_scores(grid, heights, mark, cfg, "windows", agent.evaluate, 1)
         best = safety_net(grid, heights, cfg, mark, best_columns(scores, heights, cfg))
         assert col in best, (board, best)
+        # the agent's own kernel (what the agent and the environment play) marks them all
+        marked = np.zeros(7, dtype=np.bool_)
+        assert onestep_move(grid, heights, 6, 7, 4, mark, marked, True, *agent.kernel_form(
+            cfg).args[1:]) == -1 and list(np.flatnonzero(marked)) == best, board
 
 
 def rules_reference(board, mark, lookahead, rows, columns, inarow):

@@ -8,7 +8,8 @@ import numpy as np
 from heuristics import HEURISTIC_IDS, entry, get as get_heuristic
 
 from agents.players.base import (Agent, KernelForm, boolean, heuristic_name, optional,
-                                 play_kernel, positive_int, positive_number, seed_value, warmup_option)
+                                 play_kernel, positive_int, positive_number, seed_value,
+                                 warmup_option)
 from agents.search.tactics import safety_net, tactical_move
 from agents.players.baselines import best_columns, tutorial_scores
 from agents.board.grid import cell_window_table, center_order, window_table

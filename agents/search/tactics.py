@@ -1,7 +1,7 @@
 """Short tactics every agent shares: the immediate win or forced block, the moves that
 do not hand the opponent a win on top of them, a forced result within a few plies,
 and the safety net that keeps a search's choice from missing either (array kernels,
-every board shape).
+every board shape); :func:`rules_move`, the ``rules`` agent's whole move, is made of them.
 """
 import numpy as np
 
