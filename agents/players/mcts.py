@@ -3,7 +3,7 @@ import numpy as np
 
 from agents.players.base import (Agent, boolean, checks_units, optional, positive_int,
                                  positive_number, seed_value, warmup_option)
-from agents.players.policy import check_board, load_network, network_file
+from agents.players.network import check_board, load_network, network_file
 from agents.search.counters import S_ITERATIONS, S_MAX_DEPTH
 from agents.search.mcts import DEFAULT_C, DEFAULT_MAX_NODES, Tree, best_child, copy_subtree, search
 from agents.search.puct import DEFAULT_PUCT_C, planes_of_position
