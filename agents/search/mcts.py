@@ -53,17 +53,22 @@ from agents.board.jit import njit, now
 from agents.board.bitboard import (bb_bottom, bb_column, bb_from_grid, bb_winning_cells,
                                    fits_bitboard)
 from agents.board.grid import center_order, drop, wins_by_playing
+from agents.search.network_kernel import evaluate_bb, evaluate_grid
 from agents.search.rollout import bb_rollout, rollout, seed_state
 from agents.search.counters import S_ITERATIONS, S_MAX_DEPTH, S_NODES, new_counters
 
 # proof codes, from the point of view of the player who moved into the node
 UNKNOWN, WIN, DRAW, LOSS = 0, 1, 2, 3
+# the evaluators: a rollout (module docstring) or the network's priors and value
+ROLLOUT, NETWORK = 0, 1
 
 
 DEFAULT_MAX_NODES = 1 << 20
 # Exploration constant (rewards in [0, 1]): a coarse choice from short matches against
 # alphabeta on 7x6 (the figures: docs/agents.md, MCTS).
 DEFAULT_C = 0.5
+# PUCT's constant with the network (rewards in [-1, 1] there, as AlphaZero's)
+DEFAULT_PUCT_C = 1.5
 
 
 # ---------------------------------------------------------------------------
@@ -106,6 +111,47 @@ def _select(node, first, nchild, proof, visits, wins, c):
             best_score = score
             best = k
     return best
+
+
+@njit
+def _select_puct(node, first, nchild, proof, visits, wins, prior, c):
+    """The PUCT child of an unproven, expanded ``node`` (never a proven loss): the
+    highest ``Q + c * P * sqrt(N) / (1 + n)``, ``Q`` the child's mean result in -1..1
+    for the side to move at ``node`` (0 while unvisited), ``P`` its prior, ``n`` its
+    visits, ``N`` the node's; ties go to the lower slot."""
+    best = -1
+    best_score = -np.inf
+    root_n = c * math.sqrt(visits[node])
+    for k in range(first[node], first[node] + nchild[node]):
+        if proof[k] == LOSS:
+            continue
+        q = 2.0 * wins[k] / visits[k] - 1.0 if visits[k] > 0 else 0.0
+        score = q + prior[k] * root_n / (1.0 + visits[k])
+        if score > best_score:
+            best_score = score
+            best = k
+    return best
+
+
+@njit
+def _evaluate(node, first, nchild, move, prior, bitboard, current, mask, grid, rows, columns,
+              mark, weights, layout, logits):
+    """The network's value of ``node``'s position for ``mark``, the side to move there
+    (-1..1); its children's priors set to the softmax of the network's logits over
+    their moves (:mod:`agents.search.network_kernel`)."""
+    if bitboard:
+        value = evaluate_bb(current, mask, rows, columns, weights, layout, logits)
+    else:
+        value = evaluate_grid(grid, rows, columns, mark, weights, layout, logits)
+    top = -np.inf
+    for k in range(first[node], first[node] + nchild[node]):
+        top = max(top, logits[move[k]])
+    total = 0.0
+    for k in range(first[node], first[node] + nchild[node]):
+        total += math.exp(logits[move[k]] - top)
+    for k in range(first[node], first[node] + nchild[node]):
+        prior[k] = math.exp(logits[move[k]] - top) / total
+    return value
 
 
 @njit
@@ -181,10 +227,15 @@ def _expand_bb(node, current, mask, rows, columns, inarow, stones, order, parent
 
 @njit
 def _search(root_grid, root_mark, rows, columns, inarow, order, root, parent, first, nchild,
-            move, proof, visits, wins, count, c, iterations, deadline, light, bitboard, rng,
-            counters):
+            move, proof, visits, wins, prior, count, c, iterations, deadline, light, bitboard,
+            rng, counters, evaluator, weights, layout):
     """Run UCT iterations from ``root`` until ``iterations`` (0: no limit) are done, the
     clock passes ``deadline`` (0: none), or the root is proven. Returns the number done.
+
+    ``evaluator`` ``ROLLOUT``: UCT, a leaf's value a rollout (``light`` or random);
+    ``NETWORK``: PUCT, the network (``weights``, ``layout`` of
+    :func:`agents.search.network_kernel.pack_network`) gives each expanded node's
+    children their priors and the leaf its value (module docstring).
 
     With ``bitboard`` (the board must fit 64 bits) the tree walk, the expansions and the
     rollouts use the bitboard, else the flat array: the same tree either way.
@@ -210,6 +261,8 @@ def _search(root_grid, root_mark, rows, columns, inarow, order, root, parent, fi
     root_current, root_mask = bb_from_grid(root_grid, rows, columns, root_mark) if bitboard \
         else (np.uint64(0), np.uint64(0))
     one = np.uint64(1)
+    network = evaluator == NETWORK
+    logits = np.zeros(columns)
     if nchild[root] == 0 and proof[root] == UNKNOWN and count[0] + columns <= capacity:
         if bitboard:
             _expand_bb(root, root_current, root_mask, rows, columns, inarow, root_stones, order,
@@ -217,8 +270,17 @@ def _search(root_grid, root_mark, rows, columns, inarow, order, root, parent, fi
         else:
             _expand(root, grid, heights, rows, columns, inarow, root_mark, order, parent,
                     first, nchild, move, proof, visits, wins, count)
-    # look at the clock less often on small boards, where iterations are short
+        if network and proof[root] == UNKNOWN:
+            # the root's priors, and its value as its first visit (as any expanded node)
+            v = _evaluate(root, first, nchild, move, prior, bitboard, root_current, root_mask,
+                          grid, rows, columns, root_mark, weights, layout, logits)
+            visits[root] += 1.0
+            wins[root] += (1.0 - v) / 2.0
+    # look at the clock less often on small boards, where iterations are short (a
+    # network's evaluation is not: every iteration)
     check_mask = 15 if rows * columns <= 64 else (3 if rows * columns <= 256 else 0)
+    if network:
+        check_mask = 0
     done = 0
     while proof[root] == UNKNOWN and (iterations == 0 or done < iterations):
         if deadline > 0 and (done & check_mask) == 0 and now() >= deadline:
@@ -234,22 +296,27 @@ def _search(root_grid, root_mark, rows, columns, inarow, order, root, parent, fi
         depth = 0
         # selection
         while nchild[node] > 0 and proof[node] == UNKNOWN:
-            node = _select(node, first, nchild, proof, visits, wins, c)
+            if network:
+                node = _select_puct(node, first, nchild, proof, visits, wins, prior, c)
+            else:
+                node = _select(node, first, nchild, proof, visits, wins, c)
             if bitboard:
                 current, mask = current ^ mask, mask | (mask + (one << np.uint64(move[node] * H)))
             else:
                 drop(grid, heights, rows, columns, move[node], mark)
             mark = 3 - mark
             depth += 1
-        # expansion
-        if proof[node] == UNKNOWN and visits[node] > 0 and count[0] + columns <= capacity:
+        # expansion (with the network, at the first visit: the evaluation gives the
+        # children's priors and the node's value; rollouts start from a child at the second)
+        if proof[node] == UNKNOWN and (network or visits[node] > 0) \
+                and count[0] + columns <= capacity:
             if bitboard:
                 _expand_bb(node, current, mask, rows, columns, inarow, root_stones + depth,
                            order, parent, first, nchild, move, proof, visits, wins, count)
             else:
                 _expand(node, grid, heights, rows, columns, inarow, mark, order, parent, first,
                         nchild, move, proof, visits, wins, count)
-            if proof[node] == UNKNOWN:
+            if proof[node] == UNKNOWN and not network:
                 node = _select(node, first, nchild, proof, visits, wins, c)
                 if bitboard:
                     current, mask = current ^ mask, \
@@ -268,6 +335,11 @@ def _search(root_grid, root_mark, rows, columns, inarow, order, root, parent, fi
             reward = 0.0
         elif p == DRAW:
             reward = 0.5
+        elif network:
+            v = _evaluate(node, first, nchild, move, prior, bitboard, current if bitboard
+                          else root_current, mask if bitboard else root_mask, grid, rows,
+                          columns, mark, weights, layout, logits)
+            reward = (1.0 - v) / 2.0
         else:
             if bitboard:
                 w = bb_rollout(current, mask, rows, columns, inarow, mark, light, rng, legal,
@@ -323,8 +395,8 @@ def best_child(root, first, nchild, proof, visits, wins):
 
 
 @njit
-def copy_subtree(new_root, parent, first, nchild, move, proof, visits, wins,
-                  d_parent, d_first, d_nchild, d_move, d_proof, d_visits, d_wins, queue):
+def copy_subtree(new_root, parent, first, nchild, move, proof, visits, wins, prior,
+                 d_parent, d_first, d_nchild, d_move, d_proof, d_visits, d_wins, d_prior, queue):
     """Copy the subtree under ``new_root`` into the ``d_`` arrays, breadth first, with
     ``new_root`` in slot 0; returns the number of slots used."""
     queue[0] = new_root
@@ -337,6 +409,7 @@ def copy_subtree(new_root, parent, first, nchild, move, proof, visits, wins,
         d_proof[head] = proof[s]
         d_visits[head] = visits[s]
         d_wins[head] = wins[s]
+        d_prior[head] = prior[s]
         d_nchild[head] = nchild[s]
         if nchild[s] > 0:
             d_first[head] = tail
@@ -355,6 +428,10 @@ def copy_subtree(new_root, parent, first, nchild, move, proof, visits, wins,
 # ---------------------------------------------------------------------------
 
 
+# the network arguments of a search with rollouts (never read)
+_NO_NETWORK = (np.zeros(1, dtype=np.float32), np.zeros(8, dtype=np.int64))
+
+
 class Tree:
     """Node arrays of ``capacity`` slots (``count[0]`` in use; the root is slot 0)."""
 
@@ -367,11 +444,12 @@ class Tree:
         self.proof = np.empty(capacity, dtype=np.int8)
         self.visits = np.empty(capacity, dtype=np.float64)
         self.wins = np.empty(capacity, dtype=np.float64)
+        self.prior = np.empty(capacity, dtype=np.float32)  # set by the network only
         self.count = np.zeros(1, dtype=np.int64)
 
     def arrays(self):
         return (self.parent, self.first, self.nchild, self.move, self.proof, self.visits,
-                self.wins)
+                self.wins, self.prior)
 
     def reset(self):
         """Just the root, unexpanded."""
@@ -382,6 +460,7 @@ class Tree:
         self.proof[0] = UNKNOWN
         self.visits[0] = 0.0
         self.wins[0] = 0.0
+        self.prior[0] = 1.0
         self.count[0] = 1
 
     def children(self, node=0):
@@ -390,20 +469,32 @@ class Tree:
         return [(int(self.move[k]), k) for k in range(f, f + n)]
 
 
-def search(grid, mark, cfg, iterations=0, deadline=0.0, c=DEFAULT_C, light=True, seed=0,
-           tree=None, max_nodes=DEFAULT_MAX_NODES, bitboard=None):
+def search(grid, mark, cfg, iterations=0, deadline=0.0, c=None, light=True, seed=0,
+           tree=None, max_nodes=DEFAULT_MAX_NODES, bitboard=None, network=None):
     """Run MCTS from a validated ``grid`` with ``mark`` to move; returns ``(tree, counters)``.
 
     ``tree`` (a :class:`Tree` whose slot 0 is this position) continues a search;
     without it a fresh tree of ``max_nodes`` slots is used. ``bitboard`` (default: when
-    the board fits 64 bits) chooses the rollout kernel."""
+    the board fits 64 bits) chooses the kernels. ``network``: ``(weights, layout)`` of
+    :func:`agents.search.network_kernel.pack_network` for ``cfg``'s board, the evaluator
+    (PUCT, ``c`` default :data:`DEFAULT_PUCT_C`); None: rollouts (UCT, ``c`` default
+    :data:`DEFAULT_C`)."""
     if bitboard is None:
         bitboard = fits_bitboard(cfg.rows, cfg.columns)
     if tree is None:
         tree = Tree(max(max_nodes, cfg.columns + 1))
         tree.reset()
+    if network is None:
+        evaluator, (weights, layout) = ROLLOUT, _NO_NETWORK
+        c = DEFAULT_C if c is None else c
+    else:
+        evaluator, (weights, layout) = NETWORK, network
+        c = DEFAULT_PUCT_C if c is None else c
+        if layout[6] != cfg.rows or layout[7] != cfg.columns:
+            raise ValueError(f"the network plays {layout[7]}x{layout[6]} boards, not "
+                             f"{cfg.columns}x{cfg.rows}")
     counters = new_counters()
     _search(grid, mark, cfg.rows, cfg.columns, cfg.inarow, center_order(cfg.columns), 0,
             *tree.arrays(), tree.count, float(c), int(iterations), float(deadline), bool(light),
-            bool(bitboard), seed_state(seed), counters)
+            bool(bitboard), seed_state(seed), counters, evaluator, weights, layout)
     return tree, counters
