@@ -100,7 +100,13 @@ class MCTSAgent(Agent):
         if self.net is not None:
             check_board(self.net, self.prior, cfg)
             if not self._kernel_ready():
-                return self._choose_reference(grid, mark, cfg, clock)
+                # half the plain budget to the reference, the rest lent to the compiler
+                # (not on the first move, which also pays for loading the file)
+                half = clock.start + (clock.plain_deadline - clock.start) / 2
+                col = self._choose_reference(grid, mark, cfg, half)
+                if self._calls > 1:
+                    self.warm.lend(clock.plain_deadline)
+                return col
         capacity = max(self.max_nodes, cfg.columns + 1)
         if self._trees is None or self._trees[0].capacity != capacity:
             self._trees = [Tree(capacity), Tree(capacity)]
@@ -144,9 +150,10 @@ class MCTSAgent(Agent):
         return getattr(self, "warmup", "lazy") != "background" or self.warm is None \
             or self.warm.done()
 
-    def _choose_reference(self, grid, mark, cfg, clock):
+    def _choose_reference(self, grid, mark, cfg, deadline):
         """The move of :mod:`agents.search.puct_reference` (plain Python, the numpy
-        network), for the moves before the kernel is compiled."""
+        network) searched until ``deadline``, for the moves before the kernel is
+        compiled."""
         from agents.search.mcts import DEFAULT_PUCT_C
         from agents.search.puct_reference import planes_of_position, search as puct
         from agents.solver.position import Position
@@ -157,7 +164,7 @@ class MCTSAgent(Agent):
             return logits[0], value[0]
         position = Position.from_grid(grid, cfg.rows, cfg.columns, cfg.inarow, mark)
         c = DEFAULT_PUCT_C if self.c is None else self.c
-        col, root = puct(position, evaluate, self.iterations or 0, clock.deadline, c)
+        col, root = puct(position, evaluate, self.iterations or 0, deadline, c)
         visits = {m: (0 if ch is None else ch.visits)
                   for m, ch in zip(root.moves, root.children or ())}
         self.last = {"column": int(col), "iterations": root.visits - 1, "visits": visits,
