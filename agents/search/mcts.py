@@ -59,8 +59,6 @@ from agents.search.counters import S_ITERATIONS, S_MAX_DEPTH, S_NODES, new_count
 
 # proof codes, from the point of view of the player who moved into the node
 UNKNOWN, WIN, DRAW, LOSS = 0, 1, 2, 3
-# the evaluators: a rollout (module docstring) or the network's priors and value
-ROLLOUT, NETWORK = 0, 1
 
 
 DEFAULT_MAX_NODES = 1 << 20
@@ -226,16 +224,82 @@ def _expand_bb(node, current, mask, rows, columns, inarow, stones, order, parent
 
 
 @njit
+def _root_position(root_grid, root_mark, rows, columns, bitboard):
+    """``(heights, stones, current, mask)`` of the root: its column heights, its number
+    of stones and, with ``bitboard``, its bitboard (else zeros)."""
+    heights = np.zeros(columns, dtype=np.int64)
+    for col in range(columns):
+        n = 0
+        for r in range(rows - 1, -1, -1):
+            if root_grid[col + r * columns] == 0:
+                break
+            n += 1
+        heights[col] = n
+    stones = 0
+    for col in range(columns):
+        stones += heights[col]
+    current, mask = bb_from_grid(root_grid, rows, columns, root_mark) if bitboard \
+        else (np.uint64(0), np.uint64(0))
+    return heights, stones, current, mask
+
+
+@njit
+def _expand_at(node, bitboard, current, mask, grid, heights, stones, rows, columns, inarow,
+               mark, order, parent, first, nchild, move, proof, visits, wins, count):
+    """:func:`_expand_bb` on the bitboard or :func:`_expand` on the grid."""
+    if bitboard:
+        _expand_bb(node, current, mask, rows, columns, inarow, stones, order, parent, first,
+                   nchild, move, proof, visits, wins, count)
+    else:
+        _expand(node, grid, heights, rows, columns, inarow, mark, order, parent, first, nchild,
+                move, proof, visits, wins, count)
+
+
+@njit
+def _play(bitboard, current, mask, grid, heights, rows, columns, col, mark):
+    """Play ``col`` for ``mark``: the new ``(current, mask)`` with ``bitboard``, else
+    dropped on ``grid``."""
+    if bitboard:
+        return current ^ mask, mask | (mask + (np.uint64(1) << np.uint64(col * (rows + 1))))
+    drop(grid, heights, rows, columns, col, mark)
+    return current, mask
+
+
+@njit
+def _proof_reward(p):
+    """The result of a proven node for the player who moved into it (-1: unproven)."""
+    if p == WIN:
+        return 1.0
+    if p == LOSS:
+        return 0.0
+    if p == DRAW:
+        return 0.5
+    return -1.0
+
+
+@njit
+def _backpropagate(node, root, reward, parent, first, nchild, proof, visits, wins):
+    """Add ``reward`` (for the player who moved into ``node``) to the path up to
+    ``root``, negated at each ply, with the solver's proofs."""
+    while True:
+        visits[node] += 1.0
+        wins[node] += reward
+        up = parent[node]
+        if node == root or up < 0:
+            break
+        if proof[node] != UNKNOWN and proof[up] == UNKNOWN:
+            _update_proof(up, first, nchild, proof)
+        node = up
+        reward = 1.0 - reward
+
+
+@njit
 def _search(root_grid, root_mark, rows, columns, inarow, order, root, parent, first, nchild,
             move, proof, visits, wins, prior, count, c, iterations, deadline, light, bitboard,
-            rng, counters, evaluator, weights, layout):
+            rng, counters):
     """Run UCT iterations from ``root`` until ``iterations`` (0: no limit) are done, the
     clock passes ``deadline`` (0: none), or the root is proven. Returns the number done.
-
-    ``evaluator`` ``ROLLOUT``: UCT, a leaf's value a rollout (``light`` or random);
-    ``NETWORK``: PUCT, the network (``weights``, ``layout`` of
-    :func:`agents.search.network_kernel.pack_network`) gives each expanded node's
-    children their priors and the leaf its value (module docstring).
+    The evaluator: a rollout (``light`` or random); ``prior`` is not used.
 
     With ``bitboard`` (the board must fit 64 bits) the tree walk, the expansions and the
     rollouts use the bitboard, else the flat array: the same tree either way.
@@ -243,52 +307,24 @@ def _search(root_grid, root_mark, rows, columns, inarow, order, root, parent, fi
     when it is reached leaves are no longer expanded and rollouts start from them."""
     capacity = parent.shape[0]
     grid = root_grid.copy()
-    root_heights = np.zeros(columns, dtype=np.int64)
-    for col in range(columns):
-        n = 0
-        for r in range(rows - 1, -1, -1):
-            if root_grid[col + r * columns] == 0:
-                break
-            n += 1
-        root_heights[col] = n
+    root_heights, root_stones, root_current, root_mask = _root_position(
+        root_grid, root_mark, rows, columns, bitboard)
     heights = root_heights.copy()
-    root_stones = 0
-    for col in range(columns):
-        root_stones += root_heights[col]
     legal = np.zeros(columns, dtype=np.int64)
     # with ``bitboard`` the tree walk keeps (current, mask) and leaves ``grid`` alone
-    H = rows + 1
-    root_current, root_mask = bb_from_grid(root_grid, rows, columns, root_mark) if bitboard \
-        else (np.uint64(0), np.uint64(0))
-    one = np.uint64(1)
-    network = evaluator == NETWORK
-    logits = np.zeros(columns)
     if nchild[root] == 0 and proof[root] == UNKNOWN and count[0] + columns <= capacity:
-        if bitboard:
-            _expand_bb(root, root_current, root_mask, rows, columns, inarow, root_stones, order,
-                       parent, first, nchild, move, proof, visits, wins, count)
-        else:
-            _expand(root, grid, heights, rows, columns, inarow, root_mark, order, parent,
-                    first, nchild, move, proof, visits, wins, count)
-        if network and proof[root] == UNKNOWN:
-            # the root's priors, and its value as its first visit (as any expanded node)
-            v = _evaluate(root, first, nchild, move, prior, bitboard, root_current, root_mask,
-                          grid, rows, columns, root_mark, weights, layout, logits)
-            visits[root] += 1.0
-            wins[root] += (1.0 - v) / 2.0
-    # look at the clock less often on small boards, where iterations are short (a
-    # network's evaluation is not: every iteration)
+        _expand_at(root, bitboard, root_current, root_mask, grid, heights, root_stones, rows,
+                   columns, inarow, root_mark, order, parent, first, nchild, move, proof,
+                   visits, wins, count)
+    # look at the clock less often on small boards, where iterations are short
     check_mask = 15 if rows * columns <= 64 else (3 if rows * columns <= 256 else 0)
-    if network:
-        check_mask = 0
     done = 0
     while proof[root] == UNKNOWN and (iterations == 0 or done < iterations):
         if deadline > 0 and (done & check_mask) == 0 and now() >= deadline:
             break
-        if bitboard:
-            current = root_current
-            mask = root_mask
-        else:
+        current = root_current
+        mask = root_mask
+        if not bitboard:
             grid[:] = root_grid
             heights[:] = root_heights
         node = root
@@ -296,51 +332,27 @@ def _search(root_grid, root_mark, rows, columns, inarow, order, root, parent, fi
         depth = 0
         # selection
         while nchild[node] > 0 and proof[node] == UNKNOWN:
-            if network:
-                node = _select_puct(node, first, nchild, proof, visits, wins, prior, c)
-            else:
-                node = _select(node, first, nchild, proof, visits, wins, c)
-            if bitboard:
-                current, mask = current ^ mask, mask | (mask + (one << np.uint64(move[node] * H)))
-            else:
-                drop(grid, heights, rows, columns, move[node], mark)
+            node = _select(node, first, nchild, proof, visits, wins, c)
+            current, mask = _play(bitboard, current, mask, grid, heights, rows, columns,
+                                  move[node], mark)
             mark = 3 - mark
             depth += 1
-        # expansion (with the network, at the first visit: the evaluation gives the
-        # children's priors and the node's value; rollouts start from a child at the second)
-        if proof[node] == UNKNOWN and (network or visits[node] > 0) \
-                and count[0] + columns <= capacity:
-            if bitboard:
-                _expand_bb(node, current, mask, rows, columns, inarow, root_stones + depth,
-                           order, parent, first, nchild, move, proof, visits, wins, count)
-            else:
-                _expand(node, grid, heights, rows, columns, inarow, mark, order, parent, first,
-                        nchild, move, proof, visits, wins, count)
-            if proof[node] == UNKNOWN and not network:
+        # expansion
+        if proof[node] == UNKNOWN and visits[node] > 0 and count[0] + columns <= capacity:
+            _expand_at(node, bitboard, current, mask, grid, heights, root_stones + depth, rows,
+                       columns, inarow, mark, order, parent, first, nchild, move, proof,
+                       visits, wins, count)
+            if proof[node] == UNKNOWN:
                 node = _select(node, first, nchild, proof, visits, wins, c)
-                if bitboard:
-                    current, mask = current ^ mask, \
-                        mask | (mask + (one << np.uint64(move[node] * H)))
-                else:
-                    drop(grid, heights, rows, columns, move[node], mark)
+                current, mask = _play(bitboard, current, mask, grid, heights, rows, columns,
+                                      move[node], mark)
                 mark = 3 - mark
                 depth += 1
         if depth > counters[S_MAX_DEPTH]:
             counters[S_MAX_DEPTH] = depth
         # simulation: reward for the player who moved into ``node`` (3 - mark)
-        p = proof[node]
-        if p == WIN:
-            reward = 1.0
-        elif p == LOSS:
-            reward = 0.0
-        elif p == DRAW:
-            reward = 0.5
-        elif network:
-            v = _evaluate(node, first, nchild, move, prior, bitboard, current if bitboard
-                          else root_current, mask if bitboard else root_mask, grid, rows,
-                          columns, mark, weights, layout, logits)
-            reward = (1.0 - v) / 2.0
-        else:
+        reward = _proof_reward(proof[node])
+        if reward < 0:
             if bitboard:
                 w = bb_rollout(current, mask, rows, columns, inarow, mark, light, rng, legal,
                                 counters)
@@ -350,17 +362,66 @@ def _search(root_grid, root_mark, rows, columns, inarow, order, root, parent, fi
                 if w < 0:
                     break  # out of time: this iteration is not counted
             reward = 0.5 if w == 0 else (1.0 if w != mark else 0.0)
-        # backpropagation, with the solver's proofs
-        while True:
-            visits[node] += 1.0
-            wins[node] += reward
-            up = parent[node]
-            if node == root or up < 0:
-                break
-            if proof[node] != UNKNOWN and proof[up] == UNKNOWN:
-                _update_proof(up, first, nchild, proof)
-            node = up
-            reward = 1.0 - reward
+        _backpropagate(node, root, reward, parent, first, nchild, proof, visits, wins)
+        done += 1
+    counters[S_ITERATIONS] += done
+    counters[S_NODES] = count[0]
+    return done
+
+
+@njit
+def _search_network(root_grid, root_mark, rows, columns, inarow, order, root, parent, first,
+                    nchild, move, proof, visits, wins, prior, count, c, iterations, deadline,
+                    bitboard, counters, weights, layout):
+    """:func:`_search` with the network as the evaluator (PUCT, module docstring): a
+    leaf is expanded at its first visit, the network (``weights``, ``layout`` of
+    :func:`agents.search.network_kernel.pack_network`) gives its children their priors
+    and its value replaces the rollout. The same stops, proofs and capacity rule."""
+    capacity = parent.shape[0]
+    grid = root_grid.copy()
+    root_heights, root_stones, root_current, root_mask = _root_position(
+        root_grid, root_mark, rows, columns, bitboard)
+    heights = root_heights.copy()
+    logits = np.zeros(columns)
+    if nchild[root] == 0 and proof[root] == UNKNOWN and count[0] + columns <= capacity:
+        _expand_at(root, bitboard, root_current, root_mask, grid, heights, root_stones, rows,
+                   columns, inarow, root_mark, order, parent, first, nchild, move, proof,
+                   visits, wins, count)
+        if proof[root] == UNKNOWN:
+            # the root's priors, and its value as its first visit (as any expanded node)
+            v = _evaluate(root, first, nchild, move, prior, bitboard, root_current, root_mask,
+                          grid, rows, columns, root_mark, weights, layout, logits)
+            visits[root] += 1.0
+            wins[root] += (1.0 - v) / 2.0
+    done = 0
+    while proof[root] == UNKNOWN and (iterations == 0 or done < iterations):
+        if deadline > 0 and now() >= deadline:  # an evaluation is long: every iteration
+            break
+        current = root_current
+        mask = root_mask
+        if not bitboard:
+            grid[:] = root_grid
+            heights[:] = root_heights
+        node = root
+        mark = root_mark  # side to move at ``node``
+        depth = 0
+        while nchild[node] > 0 and proof[node] == UNKNOWN:
+            node = _select_puct(node, first, nchild, proof, visits, wins, prior, c)
+            current, mask = _play(bitboard, current, mask, grid, heights, rows, columns,
+                                  move[node], mark)
+            mark = 3 - mark
+            depth += 1
+        if proof[node] == UNKNOWN and count[0] + columns <= capacity:
+            _expand_at(node, bitboard, current, mask, grid, heights, root_stones + depth, rows,
+                       columns, inarow, mark, order, parent, first, nchild, move, proof,
+                       visits, wins, count)
+        if depth > counters[S_MAX_DEPTH]:
+            counters[S_MAX_DEPTH] = depth
+        reward = _proof_reward(proof[node])
+        if reward < 0:  # the network's value for ``mark``, to the player who moved here
+            reward = (1.0 - _evaluate(node, first, nchild, move, prior, bitboard, current, mask,
+                                      grid, rows, columns, mark, weights, layout, logits)) / 2.0
+        _backpropagate(node, root, reward, parent, first, nchild, proof, visits, wins)
         done += 1
     counters[S_ITERATIONS] += done
     counters[S_NODES] = count[0]
@@ -428,10 +489,6 @@ def copy_subtree(new_root, parent, first, nchild, move, proof, visits, wins, pri
 # ---------------------------------------------------------------------------
 
 
-# the network arguments of a search with rollouts (never read)
-_NO_NETWORK = (np.zeros(1, dtype=np.float32), np.zeros(8, dtype=np.int64))
-
-
 class Tree:
     """Node arrays of ``capacity`` slots (``count[0]`` in use; the root is slot 0)."""
 
@@ -485,16 +542,20 @@ def search(grid, mark, cfg, iterations=0, deadline=0.0, c=None, light=True, seed
         tree = Tree(max(max_nodes, cfg.columns + 1))
         tree.reset()
     if network is None:
-        evaluator, (weights, layout) = ROLLOUT, _NO_NETWORK
         c = DEFAULT_C if c is None else c
     else:
-        evaluator, (weights, layout) = NETWORK, network
         c = DEFAULT_PUCT_C if c is None else c
+        layout = network[1]
         if layout[6] != cfg.rows or layout[7] != cfg.columns:
             raise ValueError(f"the network plays {layout[7]}x{layout[6]} boards, not "
                              f"{cfg.columns}x{cfg.rows}")
     counters = new_counters()
-    _search(grid, mark, cfg.rows, cfg.columns, cfg.inarow, center_order(cfg.columns), 0,
-            *tree.arrays(), tree.count, float(c), int(iterations), float(deadline), bool(light),
-            bool(bitboard), seed_state(seed), counters, evaluator, weights, layout)
+    if network is None:
+        _search(grid, mark, cfg.rows, cfg.columns, cfg.inarow, center_order(cfg.columns), 0,
+                *tree.arrays(), tree.count, float(c), int(iterations), float(deadline),
+                bool(light), bool(bitboard), seed_state(seed), counters)
+    else:
+        _search_network(grid, mark, cfg.rows, cfg.columns, cfg.inarow, center_order(cfg.columns),
+                        0, *tree.arrays(), tree.count, float(c), int(iterations),
+                        float(deadline), bool(bitboard), counters, *network)
     return tree, counters
