@@ -1,4 +1,8 @@
-"""Monte Carlo tree search (UCT) with MCTS-Solver, entirely in numba.
+"""Monte Carlo tree search with MCTS-Solver, entirely in numba, with one of two
+evaluators: rollouts (UCT, :func:`_search`) or a policy/value network (PUCT, as
+AlphaZero: :func:`_search_network`, the network's forward pass in
+:mod:`agents.search.network_kernel`). Both share the tree, its expansion, the solver's
+proofs, the backpropagation and tree reuse; :func:`search` picks the kernel.
 
 The tree lives in preallocated arrays, one slot per node (no Python object per
 node). The children of a node occupy consecutive slots
@@ -39,6 +43,15 @@ flat array: the same tree either way (the tests check both paths).
 Random numbers come from a xorshift64 generator whose state is a one-element
 uint64 array, so that :mod:`agents.search.uct_reference` can draw the very same numbers
 and the tests can compare the two searches node for node.
+
+With the network (``search(..., network=...)``) a leaf is expanded at its first visit
+and the network is asked once there: the softmax of its logits over the children's
+columns is their ``prior``, and its value ``v`` (-1..1 for the side to move) is backed
+up as the reward ``(1 - v) / 2`` of the player who moved into the leaf. Selection takes
+the child of highest ``Q + c * P * sqrt(N) / (1 + n)`` (:func:`_select_puct`; ``Q`` in
+-1..1, 0 while unvisited). Proven nodes, the stops and the move played are as above.
+The slow reference is :mod:`agents.search.puct_reference`: on trees with no proven node
+the two make the same simulations (the tests compare them node for node).
 
 Tree reuse: after a move the agent keeps its tree; on its next turn it finds
 the grandchild of the old root that matches the board (its own move, then the
