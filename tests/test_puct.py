@@ -1,6 +1,9 @@
-"""PUCT (:mod:`agents.search.puct`) and ``mcts:prior=net.npz``: the planes of a
-position, exact game ends, and with the exact solver as its evaluator the search keeps
-the game value; the agent's options, errors and Kaggle-file resources."""
+"""PUCT with the network: the forward pass in numba (:mod:`agents.search.network_kernel`)
+against the numpy one, the kernel (:mod:`agents.search.mcts` with the network as its
+evaluator) against the slow reference (:mod:`agents.search.puct_reference`), the
+reference's planes, exact game ends, and with the exact solver as its evaluator the
+search keeps the game value; ``mcts:prior=net.npz``: options, errors, tree reuse and
+Kaggle-file resources."""
 import random
 
 import numpy as np
@@ -8,19 +11,98 @@ import pytest
 
 import agents
 from agents.board.reference import random_position
-from agents.players.network import Network, features, planes_of_grid, save_network
-from agents.search.puct import planes_of_position, search
+from agents.board.bitboard import bb_from_grid
+from agents.board.rules import parse_config
+from agents.players.network import Network, features, planes_of_grid, policy_logits, save_network
+from agents.search import mcts
+from agents.search.network_kernel import evaluate_bb, evaluate_grid, pack_network
+from agents.search.puct_reference import planes_of_position, search
 from agents.solver.position import Position
 
 ARCH = {"trunk": [4], "kernel": 3, "value_hidden": 3}
 
 
-def tiny_net(rows=6, columns=7, inarow=4, seed=0):
+# the course's network (connectx learn --mode recipe): one plane, valid padding, a
+# dense layer, a linear value
+RECIPE_ARCH = {"inputs": "marks", "trunk": [5, 6], "kernel": 3, "padding": "valid",
+               "dense": 7, "value_hidden": 0}
+
+
+def tiny_net(rows=6, columns=7, inarow=4, seed=0, arch=ARCH):
     from agents.players.network import shapes
     rng = np.random.default_rng(seed)
     params = {k: (0.3 * rng.standard_normal(s)).astype(np.float32)
-              for k, s in shapes(rows, columns, ARCH).items()}
-    return Network(rows, columns, inarow, ARCH, params)
+              for k, s in shapes(rows, columns, arch).items()}
+    return Network(rows, columns, inarow, arch, params)
+
+
+def positions(rows, columns, inarow, n, seed, most=None):
+    """``n`` seeded random positions ``(board, mark)`` with a legal move."""
+    r = random.Random(seed)
+    out = []
+    while len(out) < n:
+        board = random_position(rows, columns, inarow, r.randrange(most or rows * columns), r)
+        if board is not None and 0 in board:
+            out.append((board, 1 + sum(v != 0 for v in board) % 2))
+    return out
+
+
+@pytest.mark.parametrize("arch", [ARCH, RECIPE_ARCH])
+def test_numba_forward_equals_the_numpy_forward(arch):
+    rows, columns, inarow = 6, 7, 4
+    net = tiny_net(arch=arch, seed=4)
+    weights, layout = pack_network(net.params, net.architecture, rows, columns)
+    for board, mark in positions(rows, columns, inarow, 12, 5):
+        grid = np.array(board, dtype=np.int8)
+        want_logits, want_value = policy_logits(net.params, planes_of_grid(grid, mark, rows,
+                                                                           columns), arch)
+        logits = np.empty(columns)
+        value = evaluate_grid(grid, rows, columns, mark, weights, layout, logits)
+        legal = np.isfinite(want_logits[0])  # the numpy one masks full columns
+        np.testing.assert_allclose(logits[legal], want_logits[0][legal], atol=1e-5)
+        assert value == pytest.approx(float(want_value[0]), abs=1e-5)
+        current, mask = bb_from_grid(grid, rows, columns, mark)
+        bb_logits = np.empty(columns)
+        assert evaluate_bb(current, mask, rows, columns, weights, layout, bb_logits) == value
+        np.testing.assert_array_equal(bb_logits, logits)
+
+
+def kernel_visits(tree, node=0):
+    """``{column: (visits, subtree)}`` below ``node`` of an :class:`mcts.Tree`."""
+    f, n = int(tree.first[node]), int(tree.nchild[node])
+    return {int(tree.move[k]): (int(tree.visits[k]), kernel_visits(tree, k))
+            for k in range(f, f + n) if tree.visits[k] > 0}
+
+
+def reference_visits(node):
+    if node.children is None:
+        return {}
+    return {m: (ch.visits, reference_visits(ch))
+            for m, ch in zip(node.moves, node.children) if ch is not None and ch.visits > 0}
+
+
+@pytest.mark.parametrize("bitboard", [True, False])
+def test_kernel_builds_the_reference_tree_until_a_proof(bitboard):
+    """With no proven node in its tree (the solver's extra), the kernel makes the very
+    simulations of the plain-Python reference: the same visits node for node."""
+    rows, columns, inarow = 6, 7, 4
+    net = tiny_net()
+    packed = pack_network(net.params, net.architecture, rows, columns)
+    cfg = parse_config({"rows": rows, "columns": columns, "inarow": inarow})
+
+    def evaluate(p):
+        logits, value = net.evaluate(planes_of_position(p))
+        return logits[0], value[0]
+    compared = 0
+    for board, mark in positions(rows, columns, inarow, 30, 6, most=6):
+        tree, _ = mcts.search(np.array(board, dtype=np.int8), mark, cfg, iterations=40,
+                              max_nodes=4096, bitboard=bitboard, network=packed)
+        if np.any(tree.proof[:tree.count[0]] != mcts.UNKNOWN):
+            continue
+        _, root = search(Position.from_grid(board, rows, columns, inarow, mark), evaluate, 40)
+        assert kernel_visits(tree) == reference_visits(root), board
+        compared += 1
+    assert compared >= 10
 
 
 def uniform(p):
@@ -110,6 +192,12 @@ def test_mcts_with_a_prior(tmp_path):
     assert isinstance(col, int) and 0 <= col < 7
     assert col == b(obs, cfg)   # no randomness
     assert a.last["iterations"] == 60 and sum(a.last["visits"].values()) == 60
+    assert a.last["nodes"] > 60 and -1 <= a.last["value"] <= 1
+    board = [0] * 42   # the agent's move and a reply: the tree is reused
+    board[35 + col] = 1
+    board[35 + (col + 1) % 7] = 2
+    a({"board": board, "mark": 1}, cfg)
+    assert a.last["reused_visits"] > 0
     assert a.RESOURCE_PATHS == {"tiny.npz": str(path)}   # the bundler embeds it
     with pytest.raises(ValueError, match="plays 7x6 boards"):
         a({"board": [0] * 20, "mark": 1}, {"rows": 4, "columns": 5, "inarow": 3})

@@ -1,14 +1,12 @@
 """The ``mcts`` agent: options, clock and tree reuse over :mod:`agents.search.mcts`."""
 import numpy as np
 
-from agents.players.base import (Agent, boolean, checks_units, optional, positive_int,
+from agents.players.base import (Agent, boolean, optional, positive_int,
                                  positive_number, seed_value, warmup_option)
-from agents.players.policy import check_board, load_network, network_file
+from agents.players.network import check_board, load_network, network_file
 from agents.search.counters import S_ITERATIONS, S_MAX_DEPTH
-from agents.search.mcts import DEFAULT_C, DEFAULT_MAX_NODES, Tree, best_child, copy_subtree, search
-from agents.search.puct import DEFAULT_PUCT_C, planes_of_position
-from agents.search.puct import search as puct
-from agents.solver.position import Position
+from agents.search.mcts import DEFAULT_MAX_NODES, Tree, best_child, copy_subtree, search
+from agents.search.network_kernel import pack_network
 
 
 def rollout_policy(value):
@@ -18,23 +16,24 @@ def rollout_policy(value):
 
 
 class MCTSAgent(Agent):
-    """UCT with MCTS-Solver in numba.
+    """UCT with MCTS-Solver in numba (:mod:`agents.search.mcts`).
 
     Options: ``time_limit`` seconds a move (never more than ``config.actTimeout``
     less a safety margin; ``use_overage`` adds a share of the overage reserve),
     ``iterations`` a move (a cap; with ``seed`` the play is reproducible),
     exploration constant ``c``, ``rollout`` policy ``"light"`` (win, block, else
-    random) or ``"random"``, ``max_nodes`` tree slots (default 2**20 at 33 bytes a
-    slot, 35 MB a tree, at most 2**24; the agent keeps two trees for reuse; a move of
+    random) or ``"random"``, ``max_nodes`` tree slots (default 2**20 at 37 bytes a
+    slot, 39 MB a tree, at most 2**24; the agent keeps two trees for reuse; a move of
     2 s on 7x6 fills about 400k slots), ``reuse`` the tree between moves.
 
-    ``prior``: the path of a network of ``connectx learn`` (``.npz``): the tree is then
-    PUCT (:mod:`agents.search.puct`): the network's policy is each node's prior and its
-    value replaces the rollout; ``c`` is PUCT's constant (default
-    :data:`~agents.search.puct.DEFAULT_PUCT_C`), ``iterations`` caps the simulations,
-    ``rollout``, ``max_nodes`` and ``reuse`` do not apply, and ``last`` holds the
-    ``iterations``, the root's ``visits`` by column and the network's ``value``. A Kaggle
-    file embeds the network, as ``policy`` does.
+    ``prior``: the path of a network of ``connectx learn`` (``.npz``): the same kernel
+    then runs PUCT with the network as its evaluator: the network's policy is each
+    node's prior and its value replaces the rollout; ``c`` is PUCT's constant (default
+    :data:`~agents.search.mcts.DEFAULT_PUCT_C`), ``rollout`` does not apply, and
+    ``last`` also holds the root's ``visits`` by column and its ``value`` (-1..1 for the
+    side to move). Until the kernel is compiled (a Kaggle file's first moves) the
+    moves come from the plain-Python :mod:`agents.search.puct_reference` on the numpy
+    network. A Kaggle file embeds the network, as ``policy`` does.
 
     ``last`` describes the latest move: ``iterations`` run, tree ``nodes``,
     ``reused_visits`` (visits of the reused subtree, 0 for a new tree), the proofs of the
@@ -62,16 +61,15 @@ class MCTSAgent(Agent):
         self._grid = None       # board at the stored tree's root
         self.last = {}
         self.net = None
+        self._packed = None     # the network as the kernel takes it
         if self.prior is not None:
             self.net = load_network(self, self.prior, "mcts")
+            self._packed = pack_network(self.net.params, self.net.architecture,
+                                        self.net.rows, self.net.columns)
 
     def ready_to_move(self, grid, heights, mark, cfg):
-        return self.prior is not None  # PUCT needs no kernel: plain Python and numpy
-
-    def warmup_units(self, cfg):
-        if self.prior is not None:
-            return checks_units(cfg)[:1]
-        return super().warmup_units(cfg)
+        # with a network the plain-Python PUCT plays while the kernel compiles
+        return self.prior is not None
 
     def _find_reused_root(self, grid, mark, cfg):
         """Slot of the old tree's grandchild matching ``grid``, or -1."""
@@ -100,7 +98,15 @@ class MCTSAgent(Agent):
 
     def choose(self, grid, heights, mark, cfg, clock):
         if self.net is not None:
-            return self._choose_puct(grid, mark, cfg, clock)
+            check_board(self.net, self.prior, cfg)
+            if not self._kernel_ready():
+                # half the plain budget to the reference, the rest lent to the compiler
+                # (not on the first move, which also pays for loading the file)
+                half = clock.start + (clock.plain_deadline - clock.start) / 2
+                col = self._choose_reference(grid, mark, cfg, half)
+                if self._calls > 1:
+                    self.warm.lend(clock.plain_deadline)
+                return col
         capacity = max(self.max_nodes, cfg.columns + 1)
         if self._trees is None or self._trees[0].capacity != capacity:
             self._trees = [Tree(capacity), Tree(capacity)]
@@ -122,9 +128,8 @@ class MCTSAgent(Agent):
             reused = 0
         tree = self._trees[0]
         seed = int(self.rng.integers(0, 1 << 62))
-        c = DEFAULT_C if self.c is None else self.c
-        _, counters = search(grid, mark, cfg, self.iterations or 0, clock.deadline, c,
-                          self.rollout == "light", seed, tree)
+        _, counters = search(grid, mark, cfg, self.iterations or 0, clock.deadline, self.c,
+                             self.rollout == "light", seed, tree, network=self._packed)
         best = int(best_child(0, tree.first, tree.nchild, tree.proof, tree.visits, tree.wins))
         col = int(tree.move[best])
         self._grid = grid.copy()
@@ -133,10 +138,25 @@ class MCTSAgent(Agent):
                      "nodes": int(tree.count[0]), "reused_visits": reused,
                      "root_proof": int(tree.proof[0]), "move_proof": int(tree.proof[best]),
                      "max_depth": int(counters[S_MAX_DEPTH])}
+        if self.net is not None:
+            self.last["visits"] = {int(tree.move[k]): int(tree.visits[k])
+                                   for k in range(tree.first[0], tree.first[0] + tree.nchild[0])}
+            self.last["value"] = 1.0 - 2.0 * float(tree.wins[0] / tree.visits[0])
         return col
 
-    def _choose_puct(self, grid, mark, cfg, clock):
-        check_board(self.net, self.prior, cfg)
+    def _kernel_ready(self):
+        """True once the warm-up compiled the search kernel (always without a background
+        warm-up: the first move compiles it)."""
+        return getattr(self, "warmup", "lazy") != "background" or self.warm is None \
+            or self.warm.done()
+
+    def _choose_reference(self, grid, mark, cfg, deadline):
+        """The move of :mod:`agents.search.puct_reference` (plain Python, the numpy
+        network) searched until ``deadline``, for the moves before the kernel is
+        compiled."""
+        from agents.search.mcts import DEFAULT_PUCT_C
+        from agents.search.puct_reference import planes_of_position, search as puct
+        from agents.solver.position import Position
         net = self.net
 
         def evaluate(p):
@@ -144,11 +164,11 @@ class MCTSAgent(Agent):
             return logits[0], value[0]
         position = Position.from_grid(grid, cfg.rows, cfg.columns, cfg.inarow, mark)
         c = DEFAULT_PUCT_C if self.c is None else self.c
-        col, root = puct(position, evaluate, self.iterations or 0, clock.deadline, c)
+        col, root = puct(position, evaluate, self.iterations or 0, deadline, c)
         visits = {m: (0 if ch is None else ch.visits)
                   for m, ch in zip(root.moves, root.children or ())}
         self.last = {"column": int(col), "iterations": root.visits - 1, "visits": visits,
-                     "value": root.total / root.visits}
+                     "value": root.total / root.visits, "source": "reference"}
         return int(col)
 
 

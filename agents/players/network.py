@@ -37,9 +37,12 @@ recipe``); their defaults are the network above:
 """
 import io
 import json
+import os
 import zipfile
 
 import numpy as np
+
+from agents.resources import read_file
 
 FORMAT = 1
 KIND = "connectx-policy"
@@ -246,3 +249,35 @@ def read_network(data, source="network"):
     except (ValueError, KeyError, TypeError, OSError, EOFError, zipfile.BadZipFile) as e:
         raise ValueError(f"{source} is not a connectx network (.npz of connectx learn): "
                          f"{e}") from None
+
+
+def network_file(value):
+    """The ``file`` option: a non-empty path (the network is read by the agent)."""
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"option file must be the path of a network .npz (connectx learn), "
+                         f"got {value!r}")
+    return value
+
+
+def load_network(agent, path, name):
+    """The network of the file ``path`` for ``agent`` (the agent named ``name``), read
+    through :func:`agents.resources.read_file` (a Kaggle file's embedded copy first); the
+    agent's ``RESOURCES``/``RESOURCE_PATHS`` name it for the bundler (embedded under its
+    base name). ``ValueError`` if it cannot be read or is not a network."""
+    try:
+        data = read_file(path)
+    except OSError as e:
+        raise ValueError(f"agent {name!r}: cannot read network {path!r}: "
+                         f"{getattr(e, 'strerror', None) or e}") from None
+    net = read_network(data, repr(path))
+    agent.RESOURCES = (os.path.basename(path),)
+    agent.RESOURCE_PATHS = {agent.RESOURCES[0]: path}
+    return net
+
+
+def check_board(net, path, cfg):
+    """``ValueError`` unless ``cfg`` is the board of ``net`` (read from ``path``)."""
+    if (cfg.rows, cfg.columns, cfg.inarow) != net.config:
+        r, c, k = net.config
+        raise ValueError(f"network {path!r} plays {c}x{r} boards with {k} in a row, "
+                         f"not {cfg.columns}x{cfg.rows} with {cfg.inarow}")

@@ -13,10 +13,11 @@ the evaluations (:mod:`heuristics`), never the players or the exact solver
   evaluation, the quiescence of forced threats, the extension on evaluation swings);
 * :mod:`~agents.search.mtdf`: MTD(f) and the aspiration window over the grid kernel;
 * :mod:`~agents.search.tactics`: the immediate win / forced block every agent checks;
-* :mod:`~agents.search.mcts`: UCT with MCTS-Solver; :mod:`~agents.search.rollout`: its
-  rollouts and random numbers;
-* :mod:`~agents.search.puct`: MCTS guided by a policy/value network (plain Python);
-* :mod:`~agents.search.reference`, :mod:`~agents.search.uct_reference`: the slow
-  references the kernels are tested against (ConnectX on the lessons' game protocol,
+* :mod:`~agents.search.mcts`: Monte Carlo tree search with MCTS-Solver and an
+  evaluator: rollouts (UCT; :mod:`~agents.search.rollout`: the rollouts and random
+  numbers) or the policy/value network (PUCT; :mod:`~agents.search.network_kernel`:
+  the network's forward pass in numba);
+* :mod:`~agents.search.reference`, :mod:`~agents.search.uct_reference`,
+  :mod:`~agents.search.puct_reference`: the slow references the kernels are tested against (ConnectX on the lessons' game protocol,
   :mod:`agents.games.game`, whose reference minimax and alpha-beta search it).
 """

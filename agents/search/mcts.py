@@ -1,4 +1,8 @@
-"""Monte Carlo tree search (UCT) with MCTS-Solver, entirely in numba.
+"""Monte Carlo tree search with MCTS-Solver, entirely in numba, with one of two
+evaluators: rollouts (UCT, :func:`_search`) or a policy/value network (PUCT, as
+AlphaZero: :func:`_search_network`, the network's forward pass in
+:mod:`agents.search.network_kernel`). Both share the tree, its expansion, the solver's
+proofs, the backpropagation and tree reuse; :func:`search` picks the kernel.
 
 The tree lives in preallocated arrays, one slot per node (no Python object per
 node). The children of a node occupy consecutive slots
@@ -40,6 +44,15 @@ Random numbers come from a xorshift64 generator whose state is a one-element
 uint64 array, so that :mod:`agents.search.uct_reference` can draw the very same numbers
 and the tests can compare the two searches node for node.
 
+With the network (``search(..., network=...)``) a leaf is expanded at its first visit
+and the network is asked once there: the softmax of its logits over the children's
+columns is their ``prior``, and its value ``v`` (-1..1 for the side to move) is backed
+up as the reward ``(1 - v) / 2`` of the player who moved into the leaf. Selection takes
+the child of highest ``Q + c * P * sqrt(N) / (1 + n)`` (:func:`_select_puct`; ``Q`` in
+-1..1, 0 while unvisited). Proven nodes, the stops and the move played are as above.
+The slow reference is :mod:`agents.search.puct_reference`: on trees with no proven node
+the two make the same simulations (the tests compare them node for node).
+
 Tree reuse: after a move the agent keeps its tree; on its next turn it finds
 the grandchild of the old root that matches the board (its own move, then the
 opponent's reply) and copies that subtree to the front of a second set of
@@ -53,6 +66,7 @@ from agents.board.jit import njit, now
 from agents.board.bitboard import (bb_bottom, bb_column, bb_from_grid, bb_winning_cells,
                                    fits_bitboard)
 from agents.board.grid import center_order, drop, wins_by_playing
+from agents.search.network_kernel import evaluate_bb, evaluate_grid
 from agents.search.rollout import bb_rollout, rollout, seed_state
 from agents.search.counters import S_ITERATIONS, S_MAX_DEPTH, S_NODES, new_counters
 
@@ -64,6 +78,8 @@ DEFAULT_MAX_NODES = 1 << 20
 # Exploration constant (rewards in [0, 1]): a coarse choice from short matches against
 # alphabeta on 7x6 (the figures: docs/agents.md, MCTS).
 DEFAULT_C = 0.5
+# PUCT's constant with the network (rewards in [-1, 1] there, as AlphaZero's)
+DEFAULT_PUCT_C = 1.5
 
 
 # ---------------------------------------------------------------------------
@@ -106,6 +122,47 @@ def _select(node, first, nchild, proof, visits, wins, c):
             best_score = score
             best = k
     return best
+
+
+@njit
+def _select_puct(node, first, nchild, proof, visits, wins, prior, c):
+    """The PUCT child of an unproven, expanded ``node`` (never a proven loss): the
+    highest ``Q + c * P * sqrt(N) / (1 + n)``, ``Q`` the child's mean result in -1..1
+    for the side to move at ``node`` (0 while unvisited), ``P`` its prior, ``n`` its
+    visits, ``N`` the node's; ties go to the lower slot."""
+    best = -1
+    best_score = -np.inf
+    root_n = c * math.sqrt(visits[node])
+    for k in range(first[node], first[node] + nchild[node]):
+        if proof[k] == LOSS:
+            continue
+        q = 2.0 * wins[k] / visits[k] - 1.0 if visits[k] > 0 else 0.0
+        score = q + prior[k] * root_n / (1.0 + visits[k])
+        if score > best_score:
+            best_score = score
+            best = k
+    return best
+
+
+@njit
+def _evaluate(node, first, nchild, move, prior, bitboard, current, mask, grid, rows, columns,
+              mark, weights, layout, logits):
+    """The network's value of ``node``'s position for ``mark``, the side to move there
+    (-1..1); its children's priors set to the softmax of the network's logits over
+    their moves (:mod:`agents.search.network_kernel`)."""
+    if bitboard:
+        value = evaluate_bb(current, mask, rows, columns, weights, layout, logits)
+    else:
+        value = evaluate_grid(grid, rows, columns, mark, weights, layout, logits)
+    top = -np.inf
+    for k in range(first[node], first[node] + nchild[node]):
+        top = max(top, logits[move[k]])
+    total = 0.0
+    for k in range(first[node], first[node] + nchild[node]):
+        total += math.exp(logits[move[k]] - top)
+    for k in range(first[node], first[node] + nchild[node]):
+        prior[k] = math.exp(logits[move[k]] - top) / total
+    return value
 
 
 @njit
@@ -180,11 +237,82 @@ def _expand_bb(node, current, mask, rows, columns, inarow, stones, order, parent
 
 
 @njit
+def _root_position(root_grid, root_mark, rows, columns, bitboard):
+    """``(heights, stones, current, mask)`` of the root: its column heights, its number
+    of stones and, with ``bitboard``, its bitboard (else zeros)."""
+    heights = np.zeros(columns, dtype=np.int64)
+    for col in range(columns):
+        n = 0
+        for r in range(rows - 1, -1, -1):
+            if root_grid[col + r * columns] == 0:
+                break
+            n += 1
+        heights[col] = n
+    stones = 0
+    for col in range(columns):
+        stones += heights[col]
+    current, mask = bb_from_grid(root_grid, rows, columns, root_mark) if bitboard \
+        else (np.uint64(0), np.uint64(0))
+    return heights, stones, current, mask
+
+
+@njit
+def _expand_at(node, bitboard, current, mask, grid, heights, stones, rows, columns, inarow,
+               mark, order, parent, first, nchild, move, proof, visits, wins, count):
+    """:func:`_expand_bb` on the bitboard or :func:`_expand` on the grid."""
+    if bitboard:
+        _expand_bb(node, current, mask, rows, columns, inarow, stones, order, parent, first,
+                   nchild, move, proof, visits, wins, count)
+    else:
+        _expand(node, grid, heights, rows, columns, inarow, mark, order, parent, first, nchild,
+                move, proof, visits, wins, count)
+
+
+@njit
+def _play(bitboard, current, mask, grid, heights, rows, columns, col, mark):
+    """Play ``col`` for ``mark``: the new ``(current, mask)`` with ``bitboard``, else
+    dropped on ``grid``."""
+    if bitboard:
+        return current ^ mask, mask | (mask + (np.uint64(1) << np.uint64(col * (rows + 1))))
+    drop(grid, heights, rows, columns, col, mark)
+    return current, mask
+
+
+@njit
+def _proof_reward(p):
+    """The result of a proven node for the player who moved into it (-1: unproven)."""
+    if p == WIN:
+        return 1.0
+    if p == LOSS:
+        return 0.0
+    if p == DRAW:
+        return 0.5
+    return -1.0
+
+
+@njit
+def _backpropagate(node, root, reward, parent, first, nchild, proof, visits, wins):
+    """Add ``reward`` (for the player who moved into ``node``) to the path up to
+    ``root``, negated at each ply, with the solver's proofs."""
+    while True:
+        visits[node] += 1.0
+        wins[node] += reward
+        up = parent[node]
+        if node == root or up < 0:
+            break
+        if proof[node] != UNKNOWN and proof[up] == UNKNOWN:
+            _update_proof(up, first, nchild, proof)
+        node = up
+        reward = 1.0 - reward
+
+
+@njit
 def _search(root_grid, root_mark, rows, columns, inarow, order, root, parent, first, nchild,
-            move, proof, visits, wins, count, c, iterations, deadline, light, bitboard, rng,
-            counters):
+            move, proof, visits, wins, prior, count, c, iterations, deadline, light, bitboard,
+            rng, counters):
     """Run UCT iterations from ``root`` until ``iterations`` (0: no limit) are done, the
     clock passes ``deadline`` (0: none), or the root is proven. Returns the number done.
+    The evaluator: a rollout (``light`` or random); ``prior`` is not used.
 
     With ``bitboard`` (the board must fit 64 bits) the tree walk, the expansions and the
     rollouts use the bitboard, else the flat array: the same tree either way.
@@ -192,41 +320,24 @@ def _search(root_grid, root_mark, rows, columns, inarow, order, root, parent, fi
     when it is reached leaves are no longer expanded and rollouts start from them."""
     capacity = parent.shape[0]
     grid = root_grid.copy()
-    root_heights = np.zeros(columns, dtype=np.int64)
-    for col in range(columns):
-        n = 0
-        for r in range(rows - 1, -1, -1):
-            if root_grid[col + r * columns] == 0:
-                break
-            n += 1
-        root_heights[col] = n
+    root_heights, root_stones, root_current, root_mask = _root_position(
+        root_grid, root_mark, rows, columns, bitboard)
     heights = root_heights.copy()
-    root_stones = 0
-    for col in range(columns):
-        root_stones += root_heights[col]
     legal = np.zeros(columns, dtype=np.int64)
     # with ``bitboard`` the tree walk keeps (current, mask) and leaves ``grid`` alone
-    H = rows + 1
-    root_current, root_mask = bb_from_grid(root_grid, rows, columns, root_mark) if bitboard \
-        else (np.uint64(0), np.uint64(0))
-    one = np.uint64(1)
     if nchild[root] == 0 and proof[root] == UNKNOWN and count[0] + columns <= capacity:
-        if bitboard:
-            _expand_bb(root, root_current, root_mask, rows, columns, inarow, root_stones, order,
-                       parent, first, nchild, move, proof, visits, wins, count)
-        else:
-            _expand(root, grid, heights, rows, columns, inarow, root_mark, order, parent,
-                    first, nchild, move, proof, visits, wins, count)
+        _expand_at(root, bitboard, root_current, root_mask, grid, heights, root_stones, rows,
+                   columns, inarow, root_mark, order, parent, first, nchild, move, proof,
+                   visits, wins, count)
     # look at the clock less often on small boards, where iterations are short
     check_mask = 15 if rows * columns <= 64 else (3 if rows * columns <= 256 else 0)
     done = 0
     while proof[root] == UNKNOWN and (iterations == 0 or done < iterations):
         if deadline > 0 and (done & check_mask) == 0 and now() >= deadline:
             break
-        if bitboard:
-            current = root_current
-            mask = root_mask
-        else:
+        current = root_current
+        mask = root_mask
+        if not bitboard:
             grid[:] = root_grid
             heights[:] = root_heights
         node = root
@@ -235,40 +346,26 @@ def _search(root_grid, root_mark, rows, columns, inarow, order, root, parent, fi
         # selection
         while nchild[node] > 0 and proof[node] == UNKNOWN:
             node = _select(node, first, nchild, proof, visits, wins, c)
-            if bitboard:
-                current, mask = current ^ mask, mask | (mask + (one << np.uint64(move[node] * H)))
-            else:
-                drop(grid, heights, rows, columns, move[node], mark)
+            current, mask = _play(bitboard, current, mask, grid, heights, rows, columns,
+                                  move[node], mark)
             mark = 3 - mark
             depth += 1
         # expansion
         if proof[node] == UNKNOWN and visits[node] > 0 and count[0] + columns <= capacity:
-            if bitboard:
-                _expand_bb(node, current, mask, rows, columns, inarow, root_stones + depth,
-                           order, parent, first, nchild, move, proof, visits, wins, count)
-            else:
-                _expand(node, grid, heights, rows, columns, inarow, mark, order, parent, first,
-                        nchild, move, proof, visits, wins, count)
+            _expand_at(node, bitboard, current, mask, grid, heights, root_stones + depth, rows,
+                       columns, inarow, mark, order, parent, first, nchild, move, proof,
+                       visits, wins, count)
             if proof[node] == UNKNOWN:
                 node = _select(node, first, nchild, proof, visits, wins, c)
-                if bitboard:
-                    current, mask = current ^ mask, \
-                        mask | (mask + (one << np.uint64(move[node] * H)))
-                else:
-                    drop(grid, heights, rows, columns, move[node], mark)
+                current, mask = _play(bitboard, current, mask, grid, heights, rows, columns,
+                                      move[node], mark)
                 mark = 3 - mark
                 depth += 1
         if depth > counters[S_MAX_DEPTH]:
             counters[S_MAX_DEPTH] = depth
         # simulation: reward for the player who moved into ``node`` (3 - mark)
-        p = proof[node]
-        if p == WIN:
-            reward = 1.0
-        elif p == LOSS:
-            reward = 0.0
-        elif p == DRAW:
-            reward = 0.5
-        else:
+        reward = _proof_reward(proof[node])
+        if reward < 0:
             if bitboard:
                 w = bb_rollout(current, mask, rows, columns, inarow, mark, light, rng, legal,
                                 counters)
@@ -278,17 +375,66 @@ def _search(root_grid, root_mark, rows, columns, inarow, order, root, parent, fi
                 if w < 0:
                     break  # out of time: this iteration is not counted
             reward = 0.5 if w == 0 else (1.0 if w != mark else 0.0)
-        # backpropagation, with the solver's proofs
-        while True:
-            visits[node] += 1.0
-            wins[node] += reward
-            up = parent[node]
-            if node == root or up < 0:
-                break
-            if proof[node] != UNKNOWN and proof[up] == UNKNOWN:
-                _update_proof(up, first, nchild, proof)
-            node = up
-            reward = 1.0 - reward
+        _backpropagate(node, root, reward, parent, first, nchild, proof, visits, wins)
+        done += 1
+    counters[S_ITERATIONS] += done
+    counters[S_NODES] = count[0]
+    return done
+
+
+@njit
+def _search_network(root_grid, root_mark, rows, columns, inarow, order, root, parent, first,
+                    nchild, move, proof, visits, wins, prior, count, c, iterations, deadline,
+                    bitboard, counters, weights, layout):
+    """:func:`_search` with the network as the evaluator (PUCT, module docstring): a
+    leaf is expanded at its first visit, the network (``weights``, ``layout`` of
+    :func:`agents.search.network_kernel.pack_network`) gives its children their priors
+    and its value replaces the rollout. The same stops, proofs and capacity rule."""
+    capacity = parent.shape[0]
+    grid = root_grid.copy()
+    root_heights, root_stones, root_current, root_mask = _root_position(
+        root_grid, root_mark, rows, columns, bitboard)
+    heights = root_heights.copy()
+    logits = np.zeros(columns)
+    if nchild[root] == 0 and proof[root] == UNKNOWN and count[0] + columns <= capacity:
+        _expand_at(root, bitboard, root_current, root_mask, grid, heights, root_stones, rows,
+                   columns, inarow, root_mark, order, parent, first, nchild, move, proof,
+                   visits, wins, count)
+        if proof[root] == UNKNOWN:
+            # the root's priors, and its value as its first visit (as any expanded node)
+            v = _evaluate(root, first, nchild, move, prior, bitboard, root_current, root_mask,
+                          grid, rows, columns, root_mark, weights, layout, logits)
+            visits[root] += 1.0
+            wins[root] += (1.0 - v) / 2.0
+    done = 0
+    while proof[root] == UNKNOWN and (iterations == 0 or done < iterations):
+        if deadline > 0 and now() >= deadline:  # an evaluation is long: every iteration
+            break
+        current = root_current
+        mask = root_mask
+        if not bitboard:
+            grid[:] = root_grid
+            heights[:] = root_heights
+        node = root
+        mark = root_mark  # side to move at ``node``
+        depth = 0
+        while nchild[node] > 0 and proof[node] == UNKNOWN:
+            node = _select_puct(node, first, nchild, proof, visits, wins, prior, c)
+            current, mask = _play(bitboard, current, mask, grid, heights, rows, columns,
+                                  move[node], mark)
+            mark = 3 - mark
+            depth += 1
+        if proof[node] == UNKNOWN and count[0] + columns <= capacity:
+            _expand_at(node, bitboard, current, mask, grid, heights, root_stones + depth, rows,
+                       columns, inarow, mark, order, parent, first, nchild, move, proof,
+                       visits, wins, count)
+        if depth > counters[S_MAX_DEPTH]:
+            counters[S_MAX_DEPTH] = depth
+        reward = _proof_reward(proof[node])
+        if reward < 0:  # the network's value for ``mark``, to the player who moved here
+            reward = (1.0 - _evaluate(node, first, nchild, move, prior, bitboard, current, mask,
+                                      grid, rows, columns, mark, weights, layout, logits)) / 2.0
+        _backpropagate(node, root, reward, parent, first, nchild, proof, visits, wins)
         done += 1
     counters[S_ITERATIONS] += done
     counters[S_NODES] = count[0]
@@ -323,8 +469,8 @@ def best_child(root, first, nchild, proof, visits, wins):
 
 
 @njit
-def copy_subtree(new_root, parent, first, nchild, move, proof, visits, wins,
-                  d_parent, d_first, d_nchild, d_move, d_proof, d_visits, d_wins, queue):
+def copy_subtree(new_root, parent, first, nchild, move, proof, visits, wins, prior,
+                 d_parent, d_first, d_nchild, d_move, d_proof, d_visits, d_wins, d_prior, queue):
     """Copy the subtree under ``new_root`` into the ``d_`` arrays, breadth first, with
     ``new_root`` in slot 0; returns the number of slots used."""
     queue[0] = new_root
@@ -337,6 +483,7 @@ def copy_subtree(new_root, parent, first, nchild, move, proof, visits, wins,
         d_proof[head] = proof[s]
         d_visits[head] = visits[s]
         d_wins[head] = wins[s]
+        d_prior[head] = prior[s]
         d_nchild[head] = nchild[s]
         if nchild[s] > 0:
             d_first[head] = tail
@@ -367,11 +514,12 @@ class Tree:
         self.proof = np.empty(capacity, dtype=np.int8)
         self.visits = np.empty(capacity, dtype=np.float64)
         self.wins = np.empty(capacity, dtype=np.float64)
+        self.prior = np.empty(capacity, dtype=np.float32)  # set by the network only
         self.count = np.zeros(1, dtype=np.int64)
 
     def arrays(self):
         return (self.parent, self.first, self.nchild, self.move, self.proof, self.visits,
-                self.wins)
+                self.wins, self.prior)
 
     def reset(self):
         """Just the root, unexpanded."""
@@ -382,6 +530,7 @@ class Tree:
         self.proof[0] = UNKNOWN
         self.visits[0] = 0.0
         self.wins[0] = 0.0
+        self.prior[0] = 1.0
         self.count[0] = 1
 
     def children(self, node=0):
@@ -390,20 +539,36 @@ class Tree:
         return [(int(self.move[k]), k) for k in range(f, f + n)]
 
 
-def search(grid, mark, cfg, iterations=0, deadline=0.0, c=DEFAULT_C, light=True, seed=0,
-           tree=None, max_nodes=DEFAULT_MAX_NODES, bitboard=None):
+def search(grid, mark, cfg, iterations=0, deadline=0.0, c=None, light=True, seed=0,
+           tree=None, max_nodes=DEFAULT_MAX_NODES, bitboard=None, network=None):
     """Run MCTS from a validated ``grid`` with ``mark`` to move; returns ``(tree, counters)``.
 
     ``tree`` (a :class:`Tree` whose slot 0 is this position) continues a search;
     without it a fresh tree of ``max_nodes`` slots is used. ``bitboard`` (default: when
-    the board fits 64 bits) chooses the rollout kernel."""
+    the board fits 64 bits) chooses the kernels. ``network``: ``(weights, layout)`` of
+    :func:`agents.search.network_kernel.pack_network` for ``cfg``'s board, the evaluator
+    (PUCT, ``c`` default :data:`DEFAULT_PUCT_C`); None: rollouts (UCT, ``c`` default
+    :data:`DEFAULT_C`)."""
     if bitboard is None:
         bitboard = fits_bitboard(cfg.rows, cfg.columns)
     if tree is None:
         tree = Tree(max(max_nodes, cfg.columns + 1))
         tree.reset()
+    if network is None:
+        c = DEFAULT_C if c is None else c
+    else:
+        c = DEFAULT_PUCT_C if c is None else c
+        layout = network[1]
+        if layout[6] != cfg.rows or layout[7] != cfg.columns:
+            raise ValueError(f"the network plays {layout[7]}x{layout[6]} boards, not "
+                             f"{cfg.columns}x{cfg.rows}")
     counters = new_counters()
-    _search(grid, mark, cfg.rows, cfg.columns, cfg.inarow, center_order(cfg.columns), 0,
-            *tree.arrays(), tree.count, float(c), int(iterations), float(deadline), bool(light),
-            bool(bitboard), seed_state(seed), counters)
+    if network is None:
+        _search(grid, mark, cfg.rows, cfg.columns, cfg.inarow, center_order(cfg.columns), 0,
+                *tree.arrays(), tree.count, float(c), int(iterations), float(deadline),
+                bool(light), bool(bitboard), seed_state(seed), counters)
+    else:
+        _search_network(grid, mark, cfg.rows, cfg.columns, cfg.inarow, center_order(cfg.columns),
+                        0, *tree.arrays(), tree.count, float(c), int(iterations),
+                        float(deadline), bool(bitboard), counters, *network)
     return tree, counters

@@ -8,7 +8,11 @@ Prints, measured in this run (these machines are noisy, so only ratios mean much
   same position, same algorithm, same random numbers, for the light and the random
   rollout policy, with their ratio; and the two rollout functions alone;
 * simulations per second of the agent's search on the empty 7x6 board for ``S``
-  seconds (default 1), with the node count and the deepest path.
+  seconds (default 1), with the node count and the deepest path;
+* PUCT with a network of ``connectx learn``'s default architecture (seeded random
+  weights): simulations per second of the kernel (the network as the evaluator of
+  :mod:`agents.search.mcts`) against the plain-Python :mod:`agents.search.puct_reference`
+  on the numpy network, and one evaluation of each forward pass.
 """
 import time
 
@@ -99,6 +103,40 @@ def simulations_per_second(seconds=1.0):
     return int(counters[mcts.S_ITERATIONS]) / dt, int(tree.count[0]), int(counters[mcts.S_MAX_DEPTH])
 
 
+def puct_rates(min_seconds=0.5):
+    """(reference, kernel) PUCT simulations per second and (numpy, numba) evaluations per
+    second on the empty 7x6 board, a seeded network of the default architecture."""
+    from agents.players.network import Network, planes_of_grid, shapes
+    from agents.search.network_kernel import evaluate_grid, pack_network
+    from agents.search.puct_reference import planes_of_position
+    from agents.search.puct_reference import search as puct
+    from agents.solver.position import Position
+    from scripts.learn.model import ARCHITECTURE
+    rows, columns, inarow = SHAPE
+    rng = np.random.default_rng(0)
+    net = Network(rows, columns, inarow, ARCHITECTURE,
+                  {k: (0.1 * rng.standard_normal(s)).astype(np.float32)
+                   for k, s in shapes(rows, columns, ARCHITECTURE).items()})
+    packed = pack_network(net.params, net.architecture, rows, columns)
+    cfg = parse_config(dict(zip(("rows", "columns", "inarow"), SHAPE)))
+    grid = np.zeros(rows * columns, dtype=np.int8)
+    mcts.search(grid, 1, cfg, iterations=10, network=packed)  # compile
+
+    def evaluate(p):
+        logits, value = net.evaluate(planes_of_position(p))
+        return logits[0], value[0]
+    n, dt = _timed(lambda: puct(Position(rows, columns, inarow), evaluate, 50), min_seconds)
+    ref = n * 50 / dt
+    n, dt = _timed(lambda: mcts.search(grid, 1, cfg, iterations=500, network=packed),
+                   min_seconds)
+    fast = n * 500 / dt
+    planes = planes_of_grid(grid, 1, rows, columns)
+    n, dt = _timed(lambda: net.evaluate(planes), min_seconds)
+    logits = np.empty(columns)
+    m, dm = _timed(lambda: evaluate_grid(grid, rows, columns, 1, *packed, logits), min_seconds)
+    return (ref, fast), (n / dt, m / dm)
+
+
 def run(seconds=1.0):
     print("== MCTS (agents.search.mcts) vs pure-Python UCT (agents.search.uct_reference), empty 7x6 ==")
     print(f"{'':26}{'python /s':>12}{'numba /s':>12}{'ratio':>9}")
@@ -111,6 +149,10 @@ def run(seconds=1.0):
     rate, nodes, depth = simulations_per_second(seconds)
     print(f"agent search, empty 7x6, {seconds:g} s: {rate:.0f} simulations/s, "
           f"{nodes} nodes, deepest path {depth} plies")
+    (ref, fast), (numpy_rate, numba_rate) = puct_rates()
+    print(f"{'PUCT simulations, network':26}{ref:12.0f}{fast:12.0f}{fast / ref:8.0f}x")
+    print(f"{'network evaluations':26}{numpy_rate:12.0f}{numba_rate:12.0f}"
+          f"{numba_rate / numpy_rate:8.1f}x   (numpy against numba, with the mirror image)")
 
 
 # duplicates: each benchmark has a command line of its own (connectx bench NAME), built

@@ -1,6 +1,8 @@
 """Monte Carlo move choice for two-player games on the
 :class:`agents.games.game.Game` protocol: the lesson's contrast between
-uniform sampling and UCT.
+uniform sampling and UCT. The lessons' pure-Python teaching version: the package's
+Monte Carlo tree search (numba, MCTS-Solver, rollouts or a network as its evaluator)
+is :mod:`agents.search.mcts`.
 
 * :func:`uniform_sampling_move`: the playouts are shared out evenly among the moves
   of the root (round robin), each played to the end at random; the move with the

@@ -1,5 +1,8 @@
-"""PUCT: Monte Carlo tree search guided by a policy/value network (AlphaZero's rule),
-in plain Python over the plain-Python bitboard :class:`agents.solver.position.Position`.
+"""The slow reference of PUCT: Monte Carlo tree search guided by a policy/value network
+(AlphaZero's rule), in plain Python over the plain-Python bitboard
+:class:`agents.solver.position.Position`. The fast search is the numba kernel of
+:mod:`agents.search.mcts` with the network as its evaluator (the tests compare the two);
+this one plays ``mcts:prior=``'s moves while that kernel compiles.
 
 Each simulation walks down from the root, at every node taking the child ``a`` of
 highest::
@@ -21,7 +24,7 @@ import time
 
 import numpy as np
 
-DEFAULT_PUCT_C = 1.5
+from agents.search.mcts import DEFAULT_PUCT_C
 
 
 class Node:
@@ -145,4 +148,4 @@ def search(position, evaluate, simulations=0, deadline=None, c=DEFAULT_PUCT_C):
     return root.moves[best], root
 
 
-__all__ = ["DEFAULT_PUCT_C", "Node", "planes_of_position", "search", "simulate"]
+__all__ = ["Node", "planes_of_position", "search", "simulate"]

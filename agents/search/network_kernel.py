@@ -1,0 +1,208 @@
+"""The forward pass of the policy/value network (:mod:`agents.players.network`) in
+numba, for one position, so that :mod:`agents.search.mcts` can ask the network from
+inside its kernel (the network as the search's evaluator, as AlphaZero does).
+
+The network's arrays travel as two flat arrays made by :func:`pack_network`:
+``weights`` (float32, every array of the network one after the other) and ``layout``
+(int64)::
+
+    layout[0:8]   trunk layers T, kernel k, padding p (k // 2 for "same", 0 for "valid"),
+                  inputs (1: "marks", one plane; 0: the 4 planes), dense D (0: none),
+                  value hidden H (0: a linear value), rows, columns
+    layout[8 + 4 i : 12 + 4 i]   trunk layer i: in channels, out channels, offset of w, of b
+    then          offsets of dense_w, dense_b, policy_w, policy_b,
+                  value1_w (value_w when H = 0), value1_b (value_b), value2_w, value2_b
+
+Sums are accumulated in float64: the results equal numpy's float32 forward to about
+1e-6 (the tests compare them on seeded networks and positions).
+
+The input (:func:`agents.players.network.features`) is built here from a bitboard or a
+flat Kaggle grid; :func:`evaluate_bb` and :func:`evaluate_grid` average the board and
+its mirror image as :func:`agents.players.network.policy_logits` does.
+"""
+import math
+
+import numpy as np
+
+from agents.board.jit import njit
+
+_HEAD = 8
+_TAIL = 8  # the offsets after the trunk layers
+
+
+def pack_network(params, architecture, rows, columns):
+    """``(weights, layout)`` of a network's ``params`` (arrays by name, as
+    :class:`agents.players.network.Network` holds them) and ``architecture`` on a
+    ``rows`` x ``columns`` board (module docstring)."""
+    names = []
+    i = 0
+    while f"trunk{i}_w" in params:
+        names += [f"trunk{i}_w", f"trunk{i}_b"]
+        i += 1
+    trunk = i
+    hidden = int(architecture["value_hidden"])
+    names += ["dense_w", "dense_b", "policy_w", "policy_b"]
+    names += ["value1_w", "value1_b", "value2_w", "value2_b"] if hidden else ["value_w", "value_b"]
+    offsets, chunks, at = {}, [], 0
+    for name in names:
+        if name not in params:
+            offsets[name] = -1
+            continue
+        a = np.ascontiguousarray(params[name], dtype=np.float32).ravel()
+        offsets[name] = at
+        chunks.append(a)
+        at += a.size
+    k = int(architecture["kernel"])
+    layout = [trunk, k, k // 2 if architecture.get("padding", "same") == "same" else 0,
+              1 if architecture.get("inputs", "planes") == "marks" else 0,
+              int(architecture.get("dense", 0)), hidden, rows, columns]
+    for j in range(trunk):
+        w = params[f"trunk{j}_w"]
+        layout += [w.shape[2], w.shape[3], offsets[f"trunk{j}_w"], offsets[f"trunk{j}_b"]]
+    value = ("value1_w", "value1_b", "value2_w", "value2_b") if hidden \
+        else ("value_w", "value_b", "value_w", "value_b")
+    layout += [offsets[n] for n in ("dense_w", "dense_b", "policy_w", "policy_b") + value]
+    return np.concatenate(chunks), np.array(layout, dtype=np.int64)
+
+
+@njit
+def _dense(h, n, weights, w_off, b_off, out, m):
+    """``out[:m] = h[:n] @ w + b`` (w ``(n, m)`` at ``w_off``, b at ``b_off``)."""
+    for j in range(m):
+        out[j] = weights[b_off + j]
+    for i in range(n):
+        v = h[i]
+        if v != 0.0:
+            row = w_off + i * m
+            for j in range(m):
+                out[j] += v * weights[row + j]
+
+
+@njit
+def forward(x, weights, layout, logits):
+    """The network on one input ``x`` (float64 ``(rows, columns, channels)``,
+    :func:`agents.players.network.features` of one position): writes the ``columns``
+    policy logits into ``logits`` and returns the value (module docstring)."""
+    trunk, k, p = layout[0], layout[1], layout[2]
+    dense, hidden, columns = layout[4], layout[5], layout[7]
+    h = x
+    for t in range(trunk):
+        base = _HEAD + 4 * t
+        cin, cout, w_off, b_off = layout[base], layout[base + 1], layout[base + 2], \
+            layout[base + 3]
+        rows_in, cols_in = h.shape[0], h.shape[1]
+        rows_out, cols_out = rows_in + 2 * p - k + 1, cols_in + 2 * p - k + 1
+        out = np.empty((rows_out, cols_out, cout))
+        for r in range(rows_out):
+            for c in range(cols_out):
+                for o in range(cout):
+                    out[r, c, o] = weights[b_off + o]
+                for dy in range(k):
+                    y = r + dy - p
+                    if y < 0 or y >= rows_in:
+                        continue
+                    for dx in range(k):
+                        xx = c + dx - p
+                        if xx < 0 or xx >= cols_in:
+                            continue
+                        for i in range(cin):
+                            v = h[y, xx, i]
+                            if v == 0.0:
+                                continue
+                            row = w_off + ((dy * k + dx) * cin + i) * cout
+                            for o in range(cout):
+                                out[r, c, o] += v * weights[row + o]
+                for o in range(cout):
+                    if out[r, c, o] < 0.0:
+                        out[r, c, o] = 0.0
+        h = out
+    flat = h.ravel()
+    n = flat.shape[0]
+    tail = _HEAD + 4 * trunk
+    if dense > 0:
+        d = np.empty(dense)
+        _dense(flat, n, weights, layout[tail], layout[tail + 1], d, dense)
+        for j in range(dense):
+            if d[j] < 0.0:
+                d[j] = 0.0
+        flat, n = d, dense
+    _dense(flat, n, weights, layout[tail + 2], layout[tail + 3], logits, columns)
+    if hidden == 0:
+        v = np.empty(1)
+        _dense(flat, n, weights, layout[tail + 4], layout[tail + 5], v, 1)
+        return v[0]
+    hid = np.empty(hidden)
+    _dense(flat, n, weights, layout[tail + 4], layout[tail + 5], hid, hidden)
+    for j in range(hidden):
+        if hid[j] < 0.0:
+            hid[j] = 0.0
+    v = np.empty(1)
+    _dense(hid, hidden, weights, layout[tail + 6], layout[tail + 7], v, 1)
+    return math.tanh(v[0])
+
+
+@njit
+def _fill_features(x, cell, rows, columns, marks, mirror):
+    """``x`` from ``cell`` ((rows, columns): 0 empty, 1 the side to move's stone, 2 the
+    opponent's; row 0 the top row), columns reversed with ``mirror``."""
+    for c in range(columns):
+        src = columns - 1 - c if mirror else c
+        top = rows  # row of the column's next cell (rows: full)
+        for r in range(rows):
+            v = cell[r, src]
+            if marks:
+                x[r, c, 0] = v
+            else:
+                x[r, c, 0] = 1.0 if v == 1 else 0.0
+                x[r, c, 1] = 1.0 if v == 2 else 0.0
+                x[r, c, 2] = 0.0
+                x[r, c, 3] = 1.0
+            if v == 0:
+                top = r
+        if not marks and top < rows:  # the lowest empty cell: stones fill from the bottom
+            x[top, c, 2] = 1.0
+
+
+@njit
+def _evaluate_cells(cell, weights, layout, logits):
+    """Logits (into ``logits``) and value of the side to move of ``cell``, averaged over
+    the board and its mirror image."""
+    rows, columns = layout[6], layout[7]
+    channels = 1 if layout[3] == 1 else 4
+    x = np.zeros((rows, columns, channels))
+    mirrored = np.empty(columns)
+    _fill_features(x, cell, rows, columns, layout[3] == 1, False)
+    value = forward(x, weights, layout, logits)
+    _fill_features(x, cell, rows, columns, layout[3] == 1, True)
+    value += forward(x, weights, layout, mirrored)
+    for c in range(columns):
+        logits[c] = (logits[c] + mirrored[columns - 1 - c]) / 2.0
+    return value / 2.0
+
+
+@njit
+def evaluate_grid(grid, rows, columns, mark, weights, layout, logits):
+    """:func:`_evaluate_cells` of Kaggle's flat ``grid`` with ``mark`` to move."""
+    cell = np.zeros((rows, columns), dtype=np.int64)
+    for r in range(rows):
+        for c in range(columns):
+            v = grid[c + r * columns]
+            if v != 0:
+                cell[r, c] = 1 if v == mark else 2
+    return _evaluate_cells(cell, weights, layout, logits)
+
+
+@njit
+def evaluate_bb(current, mask, rows, columns, weights, layout, logits):
+    """:func:`_evaluate_cells` of a bitboard (``current``: the side to move's stones,
+    ``mask``: all stones; :mod:`agents.board.bitboard`)."""
+    cell = np.zeros((rows, columns), dtype=np.int64)
+    H = rows + 1
+    one = np.uint64(1)
+    for c in range(columns):
+        for h in range(rows):
+            bit = one << np.uint64(c * H + h)
+            if (mask & bit) == np.uint64(0):
+                break
+            cell[rows - 1 - h, c] = 1 if (current & bit) != np.uint64(0) else 2
+    return _evaluate_cells(cell, weights, layout, logits)
