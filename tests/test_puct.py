@@ -205,3 +205,11 @@ def test_mcts_with_a_prior(tmp_path):
         agents.make("mcts", prior=str(tmp_path / "missing.npz"))
     with pytest.raises(ValueError, match="option c"):
         agents.make("mcts", prior=str(path), c=0)
+
+
+def test_the_benchmark_times_the_default_architecture():
+    """``connectx bench mcts`` keeps its own copy of the default network's architecture
+    (the benchmarks do not import scripts/learn/): it must stay the default."""
+    from scripts.bench.mcts import BENCH_ARCHITECTURE
+    from scripts.learn.model import ARCHITECTURE
+    assert BENCH_ARCHITECTURE == ARCHITECTURE
