@@ -9,7 +9,7 @@ from pettingzoo.utils import wrappers
 
 from agents.envs.boards import Boards
 from agents.envs.core import play_one
-from agents.envs.render import Window, check_render_mode, render_board
+from agents.envs.render import RenderBoard, Window, check_render_mode
 from agents.envs.spaces import check_action, check_obs_type, observation_space
 
 
@@ -38,7 +38,7 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
             super().step(action)
 
 
-class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment
+class raw_env(RenderBoard, AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment
     """Two players, ``player_0`` (mark 1, moves first) and ``player_1``, on ``rows`` x
     ``columns``, ``inarow`` to win.
 
@@ -145,13 +145,3 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         if self._extra:
             self._moved()
 
-    def render(self):
-        """The board as text (``"ansi"``) or an image (``"rgb_array"``); ``"human"``
-        shows the image and returns None."""
-        b = self.boards
-        return render_board(self.render_mode, b.grid[0], b.cfg.rows, b.cfg.columns,
-                            self._window)
-
-    def close(self):
-        if self._window is not None:
-            self._window.close()

@@ -85,6 +85,23 @@ def render_board(render_mode, grid, rows, columns, window=None):
     return image
 
 
+class RenderBoard:
+    """``render()`` and ``close()`` of an environment of one board (single and AEC): it
+    has ``boards`` (:class:`agents.envs.boards.Boards`), ``render_mode`` and ``_window``
+    (a :class:`Window` for ``"human"``, else None)."""
+
+    def render(self):
+        """The board as text (``"ansi"``) or an image (``"rgb_array"``); ``"human"``
+        shows the image and returns None."""
+        b = self.boards
+        return render_board(self.render_mode, b.grid[0], b.cfg.rows, b.cfg.columns,
+                            self._window)
+
+    def close(self):
+        if self._window is not None:
+            self._window.close()
+
+
 class Window:
     """A pygame window showing board images (``render_mode="human"``), opened at the
     first :meth:`show`, at most ``fps`` frames a second (0: no limit). Off screen (no

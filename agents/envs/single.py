@@ -8,11 +8,11 @@ import numpy as np
 from gymnasium import spaces
 
 from agents.envs.boards import Boards
-from agents.envs.render import Window, check_render_mode, render_board
+from agents.envs.render import RenderBoard, Window, check_render_mode
 from agents.envs.spaces import check_action, observation_space
 
 
-class ConnectXEnv(gymnasium.Env):
+class ConnectXEnv(RenderBoard, gymnasium.Env):
     """The learner plays ``seat`` ("random": drawn at each reset, the default; "first" or
     "second") against ``opponent`` (an agent spec of the package, ``"random"`` to
     ``"perfect"``, or a callable ``agent(obs, config)``: :mod:`agents.envs.opponents`) on
@@ -91,13 +91,3 @@ class ConnectXEnv(gymnasium.Env):
         """The legal columns as a bool array (sb3-contrib's ``MaskablePPO`` convention)."""
         return self.boards.mask[0].astype(bool)
 
-    def render(self):
-        """The board as text (``"ansi"``) or an image (``"rgb_array"``); ``"human"``
-        shows the image and returns None."""
-        b = self.boards
-        return render_board(self.render_mode, b.grid[0], b.cfg.rows, b.cfg.columns,
-                            self._window)
-
-    def close(self):
-        if self._window is not None:
-            self._window.close()

@@ -24,6 +24,16 @@ def json_safe(value):
     return value
 
 
+def no_nan(value):
+    """``value`` with NaN (an empty stage's rates, an unjudged move's loss) as None: JSON
+    has no NaN (``connectx score --json``, ``connectx blunders --json``)."""
+    if isinstance(value, dict):
+        return {k: no_nan(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [no_nan(v) for v in value]
+    return None if isinstance(value, float) and value != value else value
+
+
 def load_games(path):
     """``(games, config)`` of a match's ``--out`` file; ValueError names what is wrong."""
     try:

@@ -39,6 +39,7 @@ import sys
 import time
 
 from agents.solver.labels import FULL, best_score, outcome
+from scripts.arena.report import no_nan
 from scripts.args import (ArgumentParser, add_config_argument, add_pool_arguments,
                           add_quiet_argument, add_seconds_argument, board_shape,
                           positive_int_arg, progress_bar)
@@ -127,15 +128,9 @@ def as_json(result):
     """The result as JSON-ready data (the boards left out, NaN as null)."""
     games = [{**g, "moves": [{k: v for k, v in m.items() if k != "board"} for m in g["moves"]]}
              for g in result["games"]]
-    return _no_nan({**result, "games": games})
+    return no_nan({**result, "games": games})
 
 
-def _no_nan(value):
-    if isinstance(value, dict):
-        return {k: _no_nan(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_no_nan(v) for v in value]
-    return None if isinstance(value, float) and value != value else value
 
 
 def main(argv=None, prog="python -m scripts.commands.blunders"):

@@ -15,6 +15,7 @@ Default set: the shipped ``scripts/data/labelled/7x6.npz`` (1000 positions, see
 import json
 import sys
 
+from scripts.arena.report import no_nan
 from scripts.args import (ArgumentParser, SPEC_HELP, add_config_argument, add_quiet_argument,
                           board_shape, positive_int_arg, progress_bar)
 
@@ -79,19 +80,12 @@ def main(argv=None, prog="python -m scripts.commands.score"):
             bar.close()
     if args.json:
         out = {k: v for k, v in result.items() if k != "columns"}
-        print(json.dumps(_no_nan(out), indent=1))
+        print(json.dumps(no_nan(out), indent=1))
     else:
         print(format_report(result))
     return 0
 
 
-def _no_nan(value):
-    """``value`` with NaN (an empty stage's rates) as None: JSON has no NaN."""
-    if isinstance(value, dict):
-        return {k: _no_nan(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_no_nan(v) for v in value]
-    return None if isinstance(value, float) and value != value else value
 
 
 if __name__ == "__main__":
