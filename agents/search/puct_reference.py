@@ -24,6 +24,7 @@ import time
 
 import numpy as np
 
+from agents.board.grid import planes_of
 from agents.search.mcts import DEFAULT_PUCT_C
 
 
@@ -48,17 +49,17 @@ class Node:
 
 def planes_of_position(p):
     """The ``(1, rows, columns, 2)`` uint8 planes of ``p`` (the side to move's stones,
-    the opponent's; row 0 the top row), the input of :mod:`agents.players.network`."""
+    the opponent's; row 0 the top row), the input of :mod:`agents.players.network`:
+    :func:`agents.board.grid.planes_of` of ``p``'s grid, read bit by bit here."""
     rows, columns, H = p.rows, p.columns, p.rows + 1
-    out = np.zeros((1, rows, columns, 2), dtype=np.uint8)
+    grid = np.zeros(rows * columns, dtype=np.int8)
     for c in range(columns):
         for h in range(rows):
             bit = 1 << (c * H + h)
-            if p.mask & bit:
-                out[0, rows - 1 - h, c, 0 if p.pos & bit else 1] = 1
-            else:
+            if not p.mask & bit:
                 break
-    return out
+            grid[(rows - 1 - h) * columns + c] = 1 if p.pos & bit else 2
+    return planes_of(grid, 1, rows, columns)[None]
 
 
 def _expand(node, evaluate):

@@ -30,8 +30,8 @@ import time
 
 import numpy as np
 
-from agents.solver.labels import (STAGES, LabelledSet, accuracies, move_text, planes_of, stage_of,
-                                  verdicts)
+from agents.board.grid import planes_of
+from agents.solver.labels import STAGES, LabelledSet, accuracies, move_text, stage_of, verdicts
 from agents.solver.position import Position
 from scripts.arena.games import FAILURES, judge
 from scripts.arena.loading import build_agent, warm_up

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 import numpy as np
 
 import agents
-from agents.solver.labels import (FULL, LabelledSet, labelling_solver, move_text, planes_of,
-                                  stage_of)
+from agents.board.grid import planes_of
+from agents.solver.labels import FULL, LabelledSet, labelling_solver, move_text, stage_of
 from scripts.arena.games import play_out
 from scripts.arena.pools import run_tasks
 from scripts.arena.specs import MatchConfig
