@@ -110,6 +110,14 @@ def add_quiet_argument(parser):
                         help="no progress bars")
 
 
+def add_report_arguments(parser):
+    """``--json`` (print the result as JSON, ``args.json``) and ``--quiet``
+    (:func:`add_quiet_argument`): the output flags of the commands that judge moves
+    (``score``, ``blunders``)."""
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_quiet_argument(parser)
+
+
 def add_seconds_argument(parser, default, what):
     """``--seconds S`` (a number > 0, ``default``): ``what`` ("solver time a position ...")."""
     parser.add_argument("--seconds", type=positive_float_arg, default=default,
