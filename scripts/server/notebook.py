@@ -160,8 +160,7 @@ class Session:
     def new_game(self, moves=""):
         """Start again from ``moves`` (a move string or 0-based columns); the agent moves
         if it is its turn."""
-        if self.mode == "replay":
-            raise ValueError("a replay has no new game: step through it")
+        self._live("new game")
         try:
             start = parse_moves(moves, self.cfg)
             game_state(self.cfg, start)
@@ -172,12 +171,16 @@ class Session:
         if self.mode == "play":
             self._reply()
 
+    def _live(self, what):
+        if self.mode == "replay":
+            raise ValueError(f"a replay has no {what}: step through it")
+
     def play(self, column):
         """Your move in ``column`` (0-based), then the agent's reply and the analysis.
         ``ValueError`` when it is not your turn or the column is full or off the board."""
-        s = game_state(self.cfg, self.moves)
         if self.mode != "play":
             raise ValueError(f"no move to click in {self.mode} mode")
+        s = game_state(self.cfg, self.moves)
         if s["over"]:
             raise ValueError("the game is over: start a new one")
         if s["to_move"] != self.human:
@@ -194,6 +197,7 @@ class Session:
 
     def step(self):
         """One agent move (watching: the side to move; playing: the agent, if its turn)."""
+        self._live("step")
         s = game_state(self.cfg, self.moves)
         spec = self.players.get(s["to_move"])
         if s["over"] or spec is None:
@@ -208,6 +212,7 @@ class Session:
 
     def run(self):
         """Agent moves until the game is over (watching) or it is your turn."""
+        self._live("run")
         while True:
             s = game_state(self.cfg, self.moves)
             if s["over"] or self.players.get(s["to_move"]) is None:
@@ -224,6 +229,7 @@ class Session:
 
     def undo(self):
         """Take back your last move (and the agent's reply); watching, the last move."""
+        self._live("undo")
         keep = len(self.moves) - 1
         if self.mode == "play":
             while keep >= 0 and 1 + keep % 2 != self.human:
@@ -330,22 +336,39 @@ class Session:
                 record = text  # move lists
         if _is_judged(record):
             config = tuple(record["config"])
-            games = [{"agents": g["agents"], "moves": [m["column"] for m in g["moves"]],
-                      "judged": g["moves"]} for g in record["games"]]
+            self.cfg = self._config(*config)
+            games = [self._judged_game(g) for g in record["games"]]
         elif isinstance(record, (dict, list, str)):
             _, config, games = parse_records(record)  # a string not a file: move lists
         else:
             raise ValueError(f"replay takes a record (parsed JSON such as env.toJSON(), a "
                              f"file name or move lists), not {type(record).__name__}")
         self.cfg = self._config(*config)
-        if isinstance(game, bool) or not isinstance(game, int) or not 0 <= game < len(games):
-            raise ValueError(f"game must be 0..{len(games) - 1} (the record has {len(games)}), "
-                             f"not {game!r}")
-        self.games, self.game = games, game
-        g = games[game]
-        self.pos = 0
-        self.record = {"agents": list(g["agents"]), "moves": list(g["moves"]),
-                       "judged": g.get("judged") or self._judge(g)}
+        self.games = games
+        self._show_game(game)
+
+    def _judged_game(self, g):
+        """A game of a judged result as a record's game with its verdicts (``judged``):
+        the opening's moves, which the judge left out, from the first judged move's
+        ``line``."""
+        first = g["moves"][0] if g["moves"] else {"line": ""}
+        try:
+            opening = parse_moves(first.get("line", ""), self.cfg)
+        except BadRequest as e:
+            raise ValueError(f"a judged game's line: {e}") from None
+        return {"agents": g["agents"], "moves": opening + [m["column"] for m in g["moves"]],
+                "judged": [None] * len(opening) + list(g["moves"])}
+
+    def _show_game(self, index):
+        games = self.games
+        if isinstance(index, bool) or not isinstance(index, int) \
+                or not 0 <= index < len(games):
+            raise ValueError(f"game must be 0..{len(games) - 1} (the record has "
+                             f"{len(games)}), not {index!r}")
+        g = games[index]
+        judged = g.get("judged") or self._judge(g)
+        self.game, self.pos, self.tree = index, 0, None
+        self.record = {"agents": list(g["agents"]), "moves": list(g["moves"]), "judged": judged}
         self._changed()
 
     def _judge(self, g):
@@ -378,15 +401,7 @@ class Session:
         """Show game ``index`` (0-based) of the replay's record."""
         if self.mode != "replay":
             raise ValueError("choose_game picks a replay's game; this widget plays a game")
-        games = self.games
-        if isinstance(index, bool) or not isinstance(index, int) \
-                or not 0 <= index < len(games):
-            raise ValueError(f"game must be 0..{len(games) - 1}, not {index!r}")
-        self.game, self.pos, self.tree = index, 0, None
-        g = games[index]
-        self.record = {"agents": list(g["agents"]), "moves": list(g["moves"]),
-                       "judged": g.get("judged") or self._judge(g)}
-        self._changed()
+        self._show_game(index)
 
     # -- the front-end -------------------------------------------------------------------
 
