@@ -229,3 +229,43 @@ def test_the_widget_names_its_extra_when_anywidget_is_missing(monkeypatch):
                         lambda name, *a: None if name == "anywidget" else real(name, *a))
     with pytest.raises(ValueError, match=r"connectx-search\[notebook\]"):
         widget(agent="rules")
+
+
+def test_move_lists_replay_on_the_board_given_and_the_text():
+    s = session(replay="123")
+    s.seek(2)
+    assert s.cfg == CFG and s.record["moves"] == [0, 1, 2]
+    assert s.text().splitlines() == [
+        "Connect Four (replay: red first, yellow second), 4x5, 3 in a row; moves 12",
+        ". . . . .", ". . . . .", ". . . . .", "X O . . .", "1 2 3 4 5",
+        "move 2: yellow (second): column 2: " + verdict_text(s.record["judged"][1])]
+
+
+def test_the_widget_notebook_calls_what_exists():
+    """docs/notebooks/widget.ipynb (stored executed, not re-run by the suite: a random
+    kaggle game, the opening database): its ``widget(...)`` calls name only the function's
+    arguments and its ``.session.X`` calls only the Session's methods, and it ran clean."""
+    import ast
+    import inspect
+    import os
+
+    import nbformat
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs",
+                        "notebooks", "widget.ipynb")
+    nb = nbformat.read(path, as_version=4)
+    arguments = set(inspect.signature(widget).parameters)
+    calls = methods = 0
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        assert cell.execution_count and not [o for o in cell.outputs
+                                             if o.output_type == "error"]
+        for node in ast.walk(ast.parse(cell.source)):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "widget":
+                assert {k.arg for k in node.keywords} <= arguments, cell.source
+                calls += 1
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute) \
+                    and node.value.attr == "session":
+                assert callable(getattr(Session, node.attr, None)), node.attr
+                methods += 1
+    assert calls >= 4 and methods >= 3

@@ -52,6 +52,11 @@ def app_of(move_time=MOVE_TIME, analysis_time=ANALYSIS_TIME, database=True):
                database=database, line_time=analysis_time)
 
 
+def seconds(t):
+    """Seconds as the page shows them (board.js's formatTime): milliseconds below 1 s."""
+    return f"{1000 * t:.1f} ms" if t < 1 else f"{t:.2f} s"
+
+
 def _sign(x):
     return (x > 0) - (x < 0)
 
@@ -109,7 +114,7 @@ class Session:
             if agent is not None or watch is not None:
                 raise ValueError("give a replay, or an agent to play or two to watch, not both")
             self.mode, self.players = "replay", {1: None, 2: None}
-            self.load(replay, game)
+            self.load(replay, game, (rows, columns, inarow))
             return
         self.cfg = self._config(rows, columns, inarow)
         if watch is not None:
@@ -208,7 +213,7 @@ class Session:
             raise ValueError(str(e)) from None
         self.moves.append(reply["column"])
         self.times.append(reply["time"])
-        self._moved(f"{spec} played column {reply['column'] + 1} in {reply['time']:.2f} s.")
+        self._moved(f"{spec} played column {reply['column'] + 1} in {seconds(reply['time'])}.")
 
     def run(self):
         """Agent moves until the game is over (watching) or it is your turn."""
@@ -319,10 +324,12 @@ class Session:
 
     # -- replays -------------------------------------------------------------------------
 
-    def load(self, record, game=0):
+    def load(self, record, game=0, config=None):
         """Show game ``game`` (0-based) of ``record``: a file name, parsed JSON (a kaggle
-        ``env.toJSON()``, a match record, ...) or a judged result (``connectx blunders
-        --json``), every move with its verdict (judged here unless the record has them)."""
+        ``env.toJSON()``, a match record, ...), move lists (on the board ``config``,
+        ``(rows, columns, inarow)``; the other kinds bring their own) or a judged result
+        (``connectx blunders --json``), every move with its verdict (judged here unless
+        the record has them)."""
         from scripts.arena.records import parse_records
         if isinstance(record, (str, os.PathLike)) and os.path.isfile(record):
             try:
@@ -339,7 +346,8 @@ class Session:
             self.cfg = self._config(*config)
             games = [self._judged_game(g) for g in record["games"]]
         elif isinstance(record, (dict, list, str)):
-            _, config, games = parse_records(record)  # a string not a file: move lists
+            # a string that names no file: move lists
+            _, config, games = parse_records(record, config=config)
         else:
             raise ValueError(f"replay takes a record (parsed JSON such as env.toJSON(), a "
                              f"file name or move lists), not {type(record).__name__}")
@@ -469,9 +477,27 @@ class Session:
             self._replay_view(out)
         else:
             out["history"] = [f"{MARK[1 + i % 2]} ({names[str(1 + i % 2)]}): column {c + 1}"
-                              + ("" if t is None else f" in {t:.2f} s")
+                              + ("" if t is None else f" in {seconds(t)}")
                               for i, (c, t) in enumerate(zip(self.moves, self.times))]
         return out
+
+    def text(self):
+        """The snapshot as text (the widget's ``repr``: what a notebook shows where
+        widgets are not drawn, as on a repository's page): who plays, the board
+        (:func:`agents.envs.render.board_text`, ``X`` red), the status and, in a replay,
+        the last move's verdict."""
+        from agents.envs.render import board_text
+        snap = self.snapshot()
+        who = ", ".join(f"{MARK[int(m)]} {p}" for m, p in snap["players"].items())
+        lines = [f"Connect Four ({self.mode}: {who}), "
+                 f"{self.cfg.rows}x{self.cfg.columns}, {self.cfg.inarow} in a row; "
+                 f"moves {snap['notation'] or '-'}",
+                 *board_text(snap["board"], self.cfg.rows, self.cfg.columns).splitlines()[:-1],
+                 " ".join(str((c + 1) % 10) for c in range(self.cfg.columns)),  # 1-based
+                 snap["status"]]
+        if snap["replay"] and snap["replay"]["verdict"]:
+            lines.append(f"move {self.pos}: {snap['replay']['verdict']}")
+        return "\n".join(line for line in lines if line)
 
     def _replay_view(self, out):
         rec, judged, n = self.record, self.record["judged"], self.cfg.rows * self.cfg.columns

@@ -35,6 +35,9 @@ class Board(anywidget.AnyWidget):
         self._sync()
         self.on_msg(self._message)
 
+    def __repr__(self):
+        return self.session.text()
+
     def _sync(self):
         self.state = self.session.snapshot()
 
