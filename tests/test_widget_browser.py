@@ -60,6 +60,9 @@ def lab(tmp_path_factory):
     shutil.copy(REPLAY, folder)
     port = _free_port()
     home = folder / ".jupyter"  # the user's own settings, workspaces and news left alone
+    news = home / "settings" / "@jupyterlab" / "apputils-extension"
+    news.mkdir(parents=True)
+    (news / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
     env = {**os.environ, "PYTHONPATH": ROOT, "JUPYTER_CONFIG_DIR": str(home / "config"),
            "JUPYTERLAB_SETTINGS_DIR": str(home / "settings"),
            "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces"),
@@ -141,6 +144,7 @@ def openings_scores(moves):
     return [-1000 if s is None else s for s in Openings().analyze(p)]
 
 
+@pytest.mark.slow
 def test_a_notebook_cell_plays_analyses_and_replays_with_verdicts(browser, lab, tmp_path):
     context = browser.new_context(viewport={"width": 1200, "height": 900})
     errors = []
