@@ -69,7 +69,8 @@ def lab(tmp_path_factory):
            "JUPYTER_RUNTIME_DIR": str(home / "runtime")}
     proc = subprocess.Popen(
         [sys.executable, "-m", "jupyterlab", "--no-browser", f"--port={port}",
-         "--ServerApp.ip=127.0.0.1", "--allow-root", "--IdentityProvider.token=", "--ServerApp.password=",
+         "--ServerApp.ip=127.0.0.1", "--IdentityProvider.token=", "--ServerApp.password=",
+         "--allow-root",  # CI runs as root, and JupyterLab refuses root without it
          f"--ServerApp.root_dir={folder}", "--ServerApp.port_retries=0",
          "--LabApp.news_url=", "--LabApp.check_for_updates_class="
          "jupyterlab.handlers.announcements.NeverCheckForUpdate"],

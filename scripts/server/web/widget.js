@@ -121,9 +121,9 @@ function renderWidget({model, el}) {
       box.appendChild(cell);
     });
     box.dataset.complete = a.complete ? "1" : "0";
-    show(q("cx-analysis-status"), a.judged ?
-      `exact scores of ${MARK_NAME[s.to_move]}'s columns (the judge's); outlined: the move played` :
-      analysisText(a, s));
+    const judged = `exact scores of ${MARK_NAME[s.to_move]}'s columns (the judge's); ` +
+                   "outlined: the move played";
+    show(q("cx-analysis-status"), a.judged ? judged : analysisText(a, s));
   }
 
   function drawLine(s) {
