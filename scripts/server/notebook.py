@@ -225,10 +225,12 @@ class Session:
             self.step()
 
     def _reply(self):
+        """The agent's move if it is its turn; else the analysis, if not done yet (your
+        move was shown without one: the reply comes first)."""
         s = game_state(self.cfg, self.moves)
         if not s["over"] and self.players[s["to_move"]] is not None:
             self.step()
-        elif self.analysing:
+        elif self.analysing and self.analysis is None:
             self._analyse()
             self._changed()
 
