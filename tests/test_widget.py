@@ -270,3 +270,17 @@ def test_the_widget_notebook_calls_what_exists():
                 assert node.attr in names, node.attr
                 methods += 1
     assert calls >= 4 and methods >= 3
+
+
+def test_each_position_is_analysed_once(monkeypatch):
+    """The start, then only the position after the agent's reply (yours is passed over:
+    the reply comes first)."""
+    import scripts.server.notebook as notebook
+    seen = []
+    real = notebook.analyse
+    monkeypatch.setattr(notebook, "analyse",
+                        lambda app, request: seen.append(list(request["moves"])) or
+                        real(app, request))
+    s = session(agent="rules")
+    s.play(2)
+    assert seen == [[], s.moves] and len(s.moves) == 2
