@@ -250,7 +250,7 @@ def gravity_boards(rows, columns, rng, count):
 def test_bitboard_heuristics_equal_the_array_ones(shape):
     from agents.search.alphabeta_bb import stones_of
     from heuristics import REGISTRY
-    from heuristics.bitboard import bb_threats_eval, bb_windows_eval, eval_geometry
+    from heuristics.bitboard_eval import bb_threats_eval, bb_windows_eval, eval_geometry
     from heuristics.dispatch import NONE, bitboard_evaluate, grid_evaluate
     rows, columns, inarow = shape
     geo, windows = eval_geometry(*shape), window_table(*shape)
