@@ -327,7 +327,7 @@ def test_no_heuristic_searches_equal_their_references(shape, depth):
     ``minimax(env, depth=3)`` looks 4 plies ahead and is ``minimax:depth=4`` (checked in
     tests/test_material.py)."""
     from agents.players.baselines import tutorial_scores
-    from agents.games.game import minimax_value
+    from agents.games.protocol import minimax_value
     from heuristics import get
     rows, columns, inarow = shape
     cfg = parse_config({"rows": rows, "columns": columns, "inarow": inarow})

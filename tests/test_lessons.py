@@ -11,7 +11,7 @@ from agents.games.tictactoe import (ThinkPlayer, TicTacToe, legal_cells, parse_b
 from scripts.lessons.terminal import play as play_terminal, terminal
 from scripts.commands.lessons import main
 from scripts.lessons import by_name, experiments
-from agents.games.game import minimax_value
+from agents.games.protocol import minimax_value
 from agents.games.isolation import mini_isolation
 from scripts.lessons.sampling import book_of, fold, losing_book_moves, rollout_book, unfold
 

@@ -9,7 +9,7 @@ import pytest
 from agents.board.grid import column_heights
 from agents.board.reference import random_position, ref_winner
 from agents.board.rules import parse_config
-from agents.games.game import minimax_value
+from agents.games.protocol import minimax_value
 from agents.search.mtdf import Window, aspiration, full_window, mtdf
 from agents.search.reference import ConnectX
 from heuristics import get

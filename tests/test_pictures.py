@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from agents.games.game import alphabeta_value, minimax_value
+from agents.games.protocol import alphabeta_value, minimax_value
 from agents.games.pictures import principal_variation, svg, text, trace, walk
 from agents.games.trees import MAX, Tree, backed_up, depth_of, draw, pruned_leaves
 from agents.search.reference import ConnectX, flat_heuristic
@@ -42,7 +42,7 @@ def test_the_articles_tree_drawn_as_text_with_its_windows():
 
 @pytest.mark.parametrize("seed", range(40))
 def test_the_recorded_search_is_the_reference_alphabeta(seed):
-    """Same value and the same leaves read as agents.games.game.alphabeta_value; every
+    """Same value and the same leaves read as agents.games.protocol.alphabeta_value; every
     visited node's value is its minimax value, or a bound on the side its window says;
     minimax (prune=False) visits every node with its minimax value."""
     rng = random.Random(seed)

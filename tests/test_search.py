@@ -6,7 +6,7 @@ import pytest
 
 import agents
 from agents.board.reference import random_position
-from agents.games.game import Counter, minimax_value
+from agents.games.protocol import Counter, minimax_value
 from agents.players.tutorial import (TutorialConfig, tutorial_get_heuristic, tutorial_heuristic_flat,
                                      tutorial_scores)
 from agents.search.reference import ConnectX

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from agents.games.game import alphabeta_value, minimax_value
+from agents.games.protocol import alphabeta_value, minimax_value
 from agents.games.trees import MAX, Tree, backed_up, draw, pruned_leaves, root_value
 
 # The material's printed values, copied by hand from the seed material (the team's seeds

@@ -6,7 +6,7 @@ import random
 import pytest
 
 from agents.games.coins import CoinGame
-from agents.games.game import Counter, alphabeta_value, minimax_value, random_playout
+from agents.games.protocol import Counter, alphabeta_value, minimax_value, random_playout
 from agents.games.searches.windows import (Memory, aspiration_value, lalphabeta_value,
                                            mt_sss_value, mtdf_value, pvs_value, window_value)
 from agents.games.tictactoe import TicTacToe

@@ -13,8 +13,8 @@ picture can show what the search never read (an explicit textbook tree), otherwi
 stay stubs (a Connect Four position, where they would be thousands). ``exact`` is left
 for the caller to fill (the Connect Four picture puts the solver's value there).
 
-The search recorded is :func:`agents.games.game.alphabeta_value` (or, with
-``prune=False``, :func:`agents.games.game.minimax_value`) step for step: the same
+The search recorded is :func:`agents.games.protocol.alphabeta_value` (or, with
+``prune=False``, :func:`agents.games.protocol.minimax_value`) step for step: the same
 value, the same leaves read, in the game's action order. ::
 
     >>> from agents.games.trees import Tree
@@ -25,7 +25,7 @@ value, the same leaves read, in the game's action order. ::
 import html
 import math
 
-from agents.games.game import leaf_value, minimax_value
+from agents.games.protocol import leaf_value, minimax_value
 
 MAX, MIN = "max", "min"
 INFINITY = math.inf

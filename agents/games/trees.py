@@ -1,4 +1,4 @@
-"""Explicit game trees, as textbooks draw them, on the :class:`agents.games.game.Game`
+"""Explicit game trees, as textbooks draw them, on the :class:`agents.games.protocol.Game`
 protocol: the reference searches back values up through them and the drawing shows
 which leaves alpha-beta never reads.
 
@@ -16,7 +16,7 @@ alpha-beta prunes are the ones it never read (:func:`pruned_leaves`). ::
     >>> pruned_leaves(t)                    # after 2 < 3 the right MIN node is cut
     [(1, 1)]
 """
-from agents.games.game import Game, alphabeta_value, minimax_value
+from agents.games.protocol import Game, alphabeta_value, minimax_value
 
 MAX, MIN = "max", "min"
 
@@ -106,7 +106,7 @@ def depth_of(tree, state=()):
 
 
 def pruned_leaves(tree):
-    """The leaves, left to right, that :func:`agents.games.game.alphabeta_value` never
+    """The leaves, left to right, that :func:`agents.games.protocol.alphabeta_value` never
     reads when it searches ``tree`` from the root in the drawn order."""
     tree.read.clear()
     alphabeta_value(tree, (), depth_of(tree), MAX)

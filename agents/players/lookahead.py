@@ -228,7 +228,7 @@ class AlphaBetaAgent(Agent):
         its principal variation in :attr:`pv`.
 
         ``value`` equals the plain minimax value at ``depth`` (tested against
-        ``agents.games.game.minimax_value``; with ``quiescence``, the value of
+        ``agents.games.protocol.minimax_value``; with ``quiescence``, the value of
         ``agents.search.reference.quiescence_value``). ``kernel``: force one of
         :attr:`KERNELS` rather than let :meth:`kernel_for` choose."""
         t = self.tables(cfg)

@@ -5,7 +5,7 @@ paranoid) and sloppy Isolation (expectimax against minimax that ignores chance).
 import math
 import random
 
-from agents.games.game import (Counter, alphabeta_value, best_actions, minimax_value, play,
+from agents.games.protocol import (Counter, alphabeta_value, best_actions, minimax_value, play,
                                random_playout)
 from agents.games.isolation import (Isolation, MultiIsolation, SloppyIsolation, mini_isolation,
                                     my_moves, my_moves_minus_opponent_moves)

@@ -83,7 +83,7 @@ def experiment(quick=False, seed=0, progress=False):
     :data:`MOVE_SECONDS`, and the check."""
     import agents
     from agents.board.rules import parse_config
-    from agents.games.game import Counter, alphabeta_value
+    from agents.games.protocol import Counter, alphabeta_value
     from agents.search.reference import ConnectX, flat_heuristic
     cfg = parse_config({})
     boards = positions(2 if quick else 6, random.Random(seed))

@@ -3,7 +3,7 @@ tic-tac-toe think-1/2/3 against minimax (the chapter's 10-game test), tic-tac-to
 solved, the coin game, and Connect Four's depth-3 minimax against think-3 and random."""
 import random
 
-from agents.games.game import Counter, alphabeta_value, best_actions, minimax_value, play
+from agents.games.protocol import Counter, alphabeta_value, best_actions, minimax_value, play
 from agents.games.tictactoe import EMPTY, O, X, PerfectPlayer, ThinkPlayer, TicTacToe
 from scripts.lessons.rows import Row, better_than_even, wilson
 

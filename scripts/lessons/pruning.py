@@ -6,7 +6,7 @@ what the best-first order saves)."""
 import math
 import random
 
-from agents.games.game import Counter, alphabeta_value, random_playout
+from agents.games.protocol import Counter, alphabeta_value, random_playout
 from agents.games.searches.windows import (Memory, aspiration_value, lalphabeta_value,
                                            mt_sss_value, mtdf_value, pvs_value, window_value)
 from agents.games.tictactoe import TicTacToe

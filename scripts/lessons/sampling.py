@@ -20,7 +20,7 @@
 """
 import random
 
-from agents.games.game import minimax_value, play, random_playout
+from agents.games.protocol import minimax_value, play, random_playout
 from agents.games.isolation import mini_isolation
 from agents.games.searches.montecarlo import mcts, root_estimate
 from agents.games.tictactoe import TicTacToe, solve
