@@ -293,7 +293,7 @@ def test_the_swing_quiescence_equals_its_reference_and_extends():
     from agents.search.horizon import swing_root
     from agents.search.reference import ConnectX, flat_heuristic, swing_value
     from heuristics import HEURISTIC_IDS
-    from scripts.lessons.horizon import _positions
+    from scripts.lessons.horizon_effect import _positions
     cfg = parse_config({"rows": 6, "columns": 7, "inarow": 4})
     game = ConnectX(6, 7, 4, heuristic=flat_heuristic("threats"))
     changed = 0
