@@ -211,7 +211,7 @@ import json, sys
 import agents.players.warmup
 agents.players.warmup.Warmup.start = lambda self: self   # no thread: see what a move needs
 import agents
-from agents.players import base, lookahead, mcts as mcts_player
+from agents.players import base, lookahead, uct
 from agents.search import alphabeta, alphabeta_bb, mcts, minimax, tactics
 from agents.board import bitboard, grid, rules
 from agents.board.jit import is_compiled
