@@ -8,7 +8,7 @@ import pytest
 
 import agents
 from agents.board.grid import column_heights, window_table
-from agents.board.reference import random_position, ref_drop, ref_winner
+from agents.board.rules_reference import random_position, ref_drop, ref_winner
 from agents.board.rules import parse_config
 from agents.search.horizon import QUIESCENCE_PLIES
 from agents.players.tutorial import tutorial_heuristic_flat
@@ -291,7 +291,7 @@ def test_no_heuristic_is_the_win_loss_payoff():
     """``heuristic="none"``: 1 for a line of ``mark``, -1 for the opponent's, else 0
     (random stone heaps with at most one line owner, and games)."""
     from heuristics import get
-    from agents.board.reference import ref_winner
+    from agents.board.rules_reference import ref_winner
     payoff = get("none")
     rng = random.Random(3)
     for shape in [(6, 7, 4), (4, 5, 3), (10, 10, 5)]:

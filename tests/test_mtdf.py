@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from agents.board.grid import column_heights
-from agents.board.reference import random_position, ref_winner
+from agents.board.rules_reference import random_position, ref_winner
 from agents.board.rules import parse_config
 from agents.games.protocol import minimax_value
 from agents.search.mtdf import Window, aspiration, full_window, mtdf

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import agents
-from agents.board.reference import random_position
+from agents.board.rules_reference import random_position
 from agents.games.protocol import Counter, minimax_value
 from agents.players.tutorial import (TutorialConfig, tutorial_get_heuristic, tutorial_heuristic_flat,
                                      tutorial_scores)
@@ -55,7 +55,7 @@ def test_windows_heuristic_equals_tutorial(shape):
 def ref_side(board, mark, rows, columns, inarow):
     """One side of heuristics.threats restated: (open-window and centre value, threat cells)."""
     from heuristics import threats as T
-    from agents.board.reference import ref_lines
+    from agents.board.rules_reference import ref_lines
     value, cells = 0, set()
     for line in ref_lines(rows, columns, inarow):
         vals = [board[i] for i in line]
@@ -170,7 +170,7 @@ def test_forced_result_matches_its_reference():
     """The explicit-stack forced-win search gives the recursive plain-Python answer,
     from the side to move and after each legal move (the last stone checked)."""
     from agents.board.grid import drop, undo
-    from agents.board.reference import ref_drop
+    from agents.board.rules_reference import ref_drop
     from agents.search.reference import forced_result_reference
     from agents.search.tactics import forced_result
     rng = random.Random(5)

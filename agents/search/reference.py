@@ -1,5 +1,5 @@
 """Slow, obviously-correct pure-Python references of the Connect Four searches (the
-rules' references are in :mod:`agents.board.reference`; the game protocol and its
+rules' references are in :mod:`agents.board.rules_reference`; the game protocol and its
 reference minimax and alpha-beta are in :mod:`agents.games.protocol`).
 
 Nothing here is fast or used by the agents; the tests compare the numba kernels
@@ -14,7 +14,7 @@ against it on seeded random positions.
 * :func:`forced_result_reference`, :func:`safety_net_reference`: the tactics' rules
   stated directly (:mod:`agents.search.tactics`).
 """
-from agents.board.reference import ref_drop, ref_legal_moves, ref_winner
+from agents.board.rules_reference import ref_drop, ref_legal_moves, ref_winner
 from agents.games.protocol import Game
 
 

@@ -36,7 +36,7 @@ DEFAULT_FILE = os.path.join(ROOT, "tests", "data", "positions", "early.txt")
 
 def board_of(moves, rows=6, columns=7):
     """(flat Kaggle board, solver Position) after a 1-based move string (checked)."""
-    from agents.board.reference import board_from_moves
+    from agents.board.rules_reference import board_from_moves
     from agents.solver.position import Position
     p = Position.from_moves(moves, rows, columns)  # validates the line
     return board_from_moves(moves, rows, columns), p

@@ -24,7 +24,7 @@ import time
 import numpy as np
 
 import agents
-from agents.board.reference import random_position
+from agents.board.rules_reference import random_position
 from agents.players.tutorial import TutorialConfig, make_tutorial_agent, tutorial_scores
 from agents.board.grid import column_heights
 from agents.board.rules import parse_config

@@ -151,7 +151,7 @@ def build_at(revision, agent, path):
 
 def cold_run(path, moves=""):
     """One fresh process's figures (see COLD) for the file at ``path``."""
-    from agents.board.reference import board_from_moves
+    from agents.board.rules_reference import board_from_moves
     board, mark = board_from_moves(moves), 1 + len(moves) % 2
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, CONNECTX_NUMBA_CACHE=cache)

@@ -42,7 +42,7 @@ def positions(n, rng):
     import numpy as np
 
     from agents.board.grid import column_heights
-    from agents.board.reference import random_position, ref_winner
+    from agents.board.rules_reference import random_position, ref_winner
     out = []
     while len(out) < n:
         b = random_position(6, 7, 4, rng.randrange(4, 11), rng)

@@ -256,7 +256,7 @@ def connect4_think(quick=False, seed=0, progress=False):
 def tutorial_positions(n, rng):
     """``n`` seeded 7x6 positions (a flat Kaggle board and the mark to move) after 0-14
     random moves, none finished (the package's one maker, games that ended drawn again)."""
-    from agents.board.reference import random_position
+    from agents.board.rules_reference import random_position
     out = []
     while len(out) < n:
         stones = rng.randrange(15)

@@ -21,7 +21,7 @@ QUIESCENCE_CLAIM = "quiescence search mitigates the horizon effect"
 def _positions(n, rng):
     """Seeded 7x6 positions of 10-19 stones (the middle game: threats build up), no
     line on the board."""
-    from agents.board.reference import random_position, ref_winner
+    from agents.board.rules_reference import random_position, ref_winner
     out = []
     while len(out) < n:
         b = random_position(6, 7, 4, rng.randrange(10, 20), rng)

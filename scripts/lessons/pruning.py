@@ -112,7 +112,7 @@ def connect4_windows(quick, seed):
     import numpy as np
 
     from agents.board.grid import column_heights
-    from agents.board.reference import random_position, ref_winner
+    from agents.board.rules_reference import random_position, ref_winner
     from agents.board.rules import parse_config
     from agents.search.mtdf import Window, aspiration, full_window, mtdf
     from heuristics import get

@@ -84,7 +84,7 @@ def position_tree(moves, depth=2, config=(6, 7, 4), heuristic="threats", prune=T
     board ``config`` (rows, columns, inarow); ``exact``: the solver's values beside
     (``solver``: one to reuse, else a new one with the installed opening database).
     ``ValueError`` for a bad depth, heuristic or move string, or a finished game."""
-    from agents.board.reference import board_from_moves
+    from agents.board.rules_reference import board_from_moves
     from agents.search.reference import WIN, ConnectX, flat_heuristic
     rows, columns, inarow = config
     if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH:
