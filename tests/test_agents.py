@@ -6,7 +6,7 @@ import pytest
 
 import agents
 from agents.board.rules_reference import random_position, ref_drop, ref_legal_moves, ref_winner
-from agents.players.tutorial import make_tutorial_agent
+from agents.players.kaggle_tutorial import make_tutorial_agent
 from agents.board.rules_reference import board_from_moves
 
 FAST = {

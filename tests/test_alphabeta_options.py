@@ -11,7 +11,7 @@ from agents.board.grid import column_heights, window_table
 from agents.board.rules_reference import random_position, ref_drop, ref_winner
 from agents.board.rules import parse_config
 from agents.search.horizon import QUIESCENCE_PLIES
-from agents.players.tutorial import tutorial_heuristic_flat
+from agents.players.kaggle_tutorial import tutorial_heuristic_flat
 from agents.search.reference import ConnectX, quiescence_value
 from agents.search.scores import PROVEN, WIN
 from heuristics import threats_eval, windows_eval
@@ -205,7 +205,7 @@ def test_minimax_reports_its_line(shape, depth, heuristic):
     board, at a position whose evaluation for the mover is the reported value (the
     tutorial's minimax scores terminal nodes by the heuristic too), and it is the
     tutorial's: every ply's move is a best reply by the tutorial's scores there."""
-    from agents.players.tutorial import TutorialConfig, tutorial_minimax
+    from agents.players.kaggle_tutorial import TutorialConfig, tutorial_minimax
     rows, columns, inarow = shape
     config = {"rows": rows, "columns": columns, "inarow": inarow}
     agent = agents.make("minimax", depth=depth, heuristic=heuristic, seed=1)

@@ -7,8 +7,8 @@ import pytest
 import agents
 from agents.board.rules_reference import random_position
 from agents.games.protocol import Counter, minimax_value
-from agents.players.tutorial import (TutorialConfig, tutorial_get_heuristic, tutorial_heuristic_flat,
-                                     tutorial_scores)
+from agents.players.kaggle_tutorial import (TutorialConfig, tutorial_get_heuristic,
+                                            tutorial_heuristic_flat, tutorial_scores)
 from agents.search.reference import ConnectX
 from agents.board.grid import column_heights, window_table
 from agents.board.rules import parse_config

@@ -3,7 +3,7 @@
     python -m scripts.bench.search [--positions N] [--seconds S] [--depth D]
 
 * minimax depth 3 (numba) against the Kaggle tutorial's pure-Python agent
-  (agents.players.tutorial) on the same random positions with 2-30 stones, both
+  (agents.players.kaggle_tutorial) on the same random positions with 2-30 stones, both
   called whole as Kaggle calls them, after warm-up: median times and their ratio;
 * the per-call overhead of each agent: the call less the time inside its search;
 * the bitboard alpha-beta kernel against the array kernel (the baseline) at a fixed
@@ -25,7 +25,7 @@ import numpy as np
 
 import agents
 from agents.board.rules_reference import random_position
-from agents.players.tutorial import TutorialConfig, make_tutorial_agent, tutorial_scores
+from agents.players.kaggle_tutorial import TutorialConfig, make_tutorial_agent, tutorial_scores
 from agents.board.grid import column_heights
 from agents.board.rules import parse_config
 from agents.players.base import Struct

@@ -272,7 +272,7 @@ def tutorial(quick=False, seed=0, progress=False):
     import agents
     from agents.board.rules import parse_position
     from agents.players.baselines import best_columns
-    from agents.players.tutorial import TutorialConfig, tutorial_best_columns
+    from agents.players.kaggle_tutorial import TutorialConfig, tutorial_best_columns
     n = 3 if quick else 8  # the tutorial's pure Python: seconds a position
     ours = agents.make("minimax", depth=3, tactics=False)
     same = 0
