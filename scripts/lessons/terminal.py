@@ -21,8 +21,10 @@ from scripts.args import parse_options
 GAMES = ("tictactoe", "coins", "isolation")
 
 
-class Quit(Exception):
-    pass
+class Quit(BaseException):
+    """The human quit (``q``, or the end of input). Not an ``Exception``, so that no game
+    loop takes it for a player's error: :func:`play` here and the Connect Four game of
+    :mod:`scripts.commands.play` both end the game on it."""
 
 
 def _options(spec, allowed):
