@@ -31,7 +31,7 @@ MAX_TREE_NODES = 1000
 
 @dataclass
 class Picture:
-    root: object          # the recorded search (agents.games.pictures.Node)
+    root: object          # the recorded search (agents.games.pictures.RecordedNode)
     title: str
     label: object = None  # label(action) -> the edge's text, or None
     value: object = fmt_value
