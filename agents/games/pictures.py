@@ -17,8 +17,8 @@ The search recorded is :func:`agents.games.protocol.alphabeta_value` (or, with
 ``prune=False``, :func:`agents.games.protocol.minimax_value`) step for step: the same
 value, the same leaves read, in the game's action order. ::
 
-    >>> from agents.games.trees import Tree
-    >>> root = trace(Tree([[3, 5], [2, 9]]), (), 2)
+    >>> from agents.games.trees import GameTree
+    >>> root = trace(GameTree([[3, 5], [2, 9]]), (), 2)
     >>> root.value, [n.path for n in walk(root) if not n.visited]
     (3, [(1, 1)])
 """

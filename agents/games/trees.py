@@ -7,10 +7,10 @@ MAX win), an inner node a list or tuple of children, left to right. MAX moves at
 root and the sides alternate level by level. A state is the path from the root (a tuple
 of child indices); an action is a child's index.
 
-:class:`Tree` remembers every leaf whose value a search read (``read``), so the leaves
+:class:`GameTree` remembers every leaf whose value a search read (``read``), so the leaves
 alpha-beta prunes are the ones it never read (:func:`pruned_leaves`). ::
 
-    >>> t = Tree([[3, 5], [2, 9]])          # the tic-tac-toe article's tree
+    >>> t = GameTree([[3, 5], [2, 9]])          # the tic-tac-toe article's tree
     >>> backed_up(t)[()]
     3
     >>> pruned_leaves(t)                    # after 2 < 3 the right MIN node is cut
@@ -21,7 +21,7 @@ from agents.games.protocol import Game, alphabeta_value, minimax_value
 MAX, MIN = "max", "min"
 
 
-class Tree(Game):
+class GameTree(Game):
     """The explicit tree ``nodes`` as a two-player zero-sum game (MAX at the root).
 
     ``ValueError`` for an empty inner node or a leaf that is not a number."""

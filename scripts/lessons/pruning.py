@@ -10,7 +10,7 @@ from agents.games.protocol import Counter, alphabeta_value, random_playout
 from agents.games.searches.windows import (Memory, aspiration_value, lalphabeta_value,
                                            mt_sss_value, mtdf_value, pvs_value, window_value)
 from agents.games.tictactoe import TicTacToe
-from agents.games.trees import Tree, backed_up, pruned_leaves, root_value
+from agents.games.trees import GameTree, backed_up, pruned_leaves, root_value
 from scripts.lessons.rows import Row
 
 ARTICLE_TREE = [[3, 5], [2, 9]]  # the tic-tac-toe article's tree (MAX at the root)
@@ -25,11 +25,11 @@ SSS_CLAIM = "SSS*: best-first, can take less time, at a heavy cost in space"
 def trees(quick=False, seed=0, progress=False):
     """The article's tree: its backed-up value and the leaf alpha-beta never reads
     (:func:`agents.games.trees.draw` draws it); the tutorial's tree backed up."""
-    t = Tree(ARTICLE_TREE)
+    t = GameTree(ARTICLE_TREE)
     values = backed_up(t)
     cut = pruned_leaves(t)
     leaves = " ".join(f"{t.node(p)} at {p}" for p in cut) or "none"
-    tutorial = backed_up(Tree(TUTORIAL_TREE))
+    tutorial = backed_up(GameTree(TUTORIAL_TREE))
     left, right = tutorial[(0,)], tutorial[(1,)]
     return [
         Row(f"the Kaggle tutorial's depth-3 tree {TUTORIAL_TREE} (its text gives +40 and the "

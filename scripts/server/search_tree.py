@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass
 
 from agents.games.pictures import MAX, fmt_value, svg, text, trace, walk
-from agents.games.trees import Tree, depth_of
+from agents.games.trees import GameTree, depth_of
 from scripts.server.game import clip
 
 MAX_DEPTH = 4            # deeper trees of a 7-column board are too wide to draw
@@ -60,7 +60,7 @@ def textbook_tree(nodes, prune=True, max_nodes=None):
         raise ValueError(f"a tree is a list of children, not {clip(nodes)}")
     if max_nodes is not None and _count_nodes(nodes, max_nodes) > max_nodes:
         raise ValueError(f"a tree of more than {max_nodes} nodes; at most {max_nodes} here")
-    tree = Tree(nodes)
+    tree = GameTree(nodes)
     root = trace(tree, (), depth_of(tree), prune=prune)
     return Picture(root, f"{'alpha-beta' if prune else 'minimax'}: {nodes}")
 
