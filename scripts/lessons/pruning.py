@@ -114,7 +114,7 @@ def connect4_windows(quick, seed):
     from agents.board.grid import column_heights
     from agents.board.rules_reference import random_position, ref_winner
     from agents.board.rules import parse_config
-    from agents.search.mtdf import Window, aspiration, full_window, mtdf
+    from agents.search.mtdf import WindowSearch, aspiration, full_window, mtdf
     from heuristics import get
     cfg = parse_config({"rows": 6, "columns": 7, "inarow": 4})
     depth = 4 if quick else 7
@@ -130,7 +130,7 @@ def connect4_windows(quick, seed):
         mark = 1 + sum(1 for v in b if v) % 2
 
         def fresh():
-            return Window(grid, column_heights(grid, 6, 7), mark, cfg, get("windows"), 16)
+            return WindowSearch(grid, column_heights(grid, 6, 7), mark, cfg, get("windows"), 16)
 
         runs = {}
         for name in names:
