@@ -236,6 +236,7 @@ def test_plain_tactic_equals_the_kernel():
 @pytest.mark.parametrize("args,word", [
     (["--config", "rows=4,columns=5,inarow=9"], "no line of 9"),
     (["--config", "rows=9,columns=9,inarow=4"], "64"),
+    (["--config", "rows=4,columns=5,inarow=3", "--eval-set", "missing.npz"], "missing.npz"),
     (["--config", "rows=4,columns=5,inarow=3", "--judge", "missing.npz"], "missing.npz"),
     (["--mode", "chess"], "chess"),
 ])
