@@ -29,8 +29,7 @@ from agents.board.grid import drop, is_win_at
 from scripts.arena.games import play_out
 from scripts.arena.loading import build_agent
 from scripts.arena.progress import progress_bar
-from agents.players.base import Struct
-from scripts.arena.specs import (MatchConfig, config_struct, parse_match_config,
+from scripts.arena.specs import (MatchConfig, config_struct, observation, parse_match_config,
                                  parse_spec)
 
 # Agents that are not ConnectX players or have no time management of their own, and
@@ -120,7 +119,7 @@ def build(text, options=None):
                                           **(options or {}).get(spec.name, {}), **spec.options})
     else:
         agent = build_agent(spec, 0)
-    agent(Struct(board=[0] * 42, mark=1), config_struct(parse_match_config()))  # compile
+    agent(observation([0] * 42), config_struct(parse_match_config()))  # compile
     return agent
 
 

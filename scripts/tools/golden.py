@@ -63,8 +63,10 @@ def positions(rows, columns, inarow, count, lo, hi, seed):
 def play(name, options, board, mark, rows, columns, inarow):
     """The column a fresh agent ``name(**options)`` chooses."""
     import agents
+    from scripts.arena.specs import observation
     config = {"rows": rows, "columns": columns, "inarow": inarow, "actTimeout": NO_CLOCK}
-    return agents.make(name, **options)({"board": board, "mark": mark}, config)
+    return agents.make(name, **options)(observation(board, mark, remaining_overage=0.0),
+                                        config)
 
 
 def sample_lines(name, step):
