@@ -21,8 +21,8 @@ import argparse
 import sys
 import time
 
-from scripts.args import (ArgumentParser, add_config_argument, add_quiet_argument,
-                          add_seed_argument, board_shape, positive_int_arg, progress_bar,
+from scripts.args import (ArgumentParser, ProgressCallback, add_config_argument,
+                          add_quiet_argument, add_seed_argument, board_shape, positive_int_arg,
                           require)
 
 
@@ -72,7 +72,11 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
         eval_set = _eval_set(cfg, args.eval_set)
     except ValueError as e:
         ap.error(str(e))
-    bar = _Bar(not args.quiet)
+    # scripts.learn reports progress(kind, done, total): one bar a kind of work
+    on_progress = ProgressCallback("", "", not args.quiet)
+
+    def bar(kind, done, total):
+        on_progress(done, total, kind)
     command = "connectx learn " + " ".join(sys.argv[1:] if argv is None else argv)
     log = None if args.quiet else _log
     try:
@@ -84,7 +88,7 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
     except OSError as e:
         ap.error(f"{args.out}: {e.strerror or e}")
     finally:
-        bar.close()
+        on_progress.close()
     last = record["curve"][-1]
     rates = ", ".join(f"{o} {v['score']:.2f}" for o, v in last["win_rates"].items())
     print(f"{paths[0]}: {record['board']} network, {record['seconds'] / 60:.1f} min; "
@@ -130,27 +134,6 @@ def _eval_set(cfg, path):
 
 def _log(text):
     print(f"[{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
-
-
-class _Bar:
-    """``progress(kind, done, total)``: one tqdm bar a kind of work."""
-
-    def __init__(self, enabled):
-        self.enabled, self.kind, self.bar = enabled, None, None
-
-    def __call__(self, kind, done, total):
-        if not self.enabled:
-            return
-        if kind != self.kind:
-            self.close()
-            self.kind, self.bar = kind, progress_bar(total, kind, "")
-        if self.bar is not None:
-            self.bar.update(done - self.bar.n)
-
-    def close(self):
-        if self.bar is not None:
-            self.bar.close()
-        self.bar = None
 
 
 if __name__ == "__main__":

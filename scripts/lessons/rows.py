@@ -23,24 +23,6 @@ class Experiment:
     notes: list = field(default_factory=list)
 
 
-class Progress:
-    """A ``tqdm`` bar on stderr when ``enabled`` (a terminal), else nothing."""
-
-    def __init__(self, enabled, total, desc, unit):
-        self.bar = None
-        if enabled:
-            from scripts.args import progress_bar
-            self.bar = progress_bar(total, desc, unit)
-
-    def update(self, n=1):
-        if self.bar is not None:
-            self.bar.update(n)
-
-    def close(self):
-        if self.bar is not None:
-            self.bar.close()
-
-
 def wilson(wins, games, z=1.96):
     """The 95% Wilson interval ``(low, high)`` of a rate of ``wins`` in ``games``."""
     p = wins / games
