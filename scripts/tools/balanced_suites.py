@@ -1,7 +1,8 @@
 """Generate a ``balanced:K`` opening suite for :mod:`scripts.arena.suites` with the
 exact solver (how and why: that module's docstring).
 
-    python -m scripts.tools.balanced_suites --generate K [--bound T] [--deadline S] [--budget SECONDS]
+    python -m scripts.tools.balanced_suites --generate K [--bound T] [--deadline S]
+                                            [--budget SECONDS]
 """
 import os
 import sys
