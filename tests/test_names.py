@@ -1,5 +1,6 @@
 """One word a thing (issue 53): a module basename stands in one room, a class name is
-defined once. Read from the source with ``ast``; nothing is imported.
+defined once, the scripts build Kaggle's ``obs`` in one place. Read from the source with
+``ast``; nothing is imported.
 
 A command or a benchmark may share the basename of the module it runs
 (``scripts/commands/match.py`` runs ``scripts/arena/match.py``, ``connectx bench NAME``
@@ -70,3 +71,32 @@ def test_no_class_name_defined_twice():
     assert not stale, f"no longer defined twice, drop from PENDING_CLASSES: {stale}"
     new = {name: where for name, where in twice.items() if name not in PENDING_CLASSES}
     assert not new, f"class names defined twice: {new}"
+
+
+def hand_built_observations(paths):
+    """``path:line`` of every Kaggle observation built by hand: a call with a ``board=``
+    and a ``mark=`` keyword, or a dict literal with ``"board"`` and ``"mark"`` keys."""
+    out = []
+    for p in paths:
+        with open(os.path.join(ROOT, p), encoding="utf-8") as f:
+            tree = ast.parse(f.read(), p)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                keys = {k.arg for k in node.keywords}
+            elif isinstance(node, ast.Dict):
+                keys = {k.value for k in node.keys if isinstance(k, ast.Constant)}
+            else:
+                continue
+            if {"board", "mark"} <= keys:
+                out.append(f"{p}:{node.lineno}")
+    return out
+
+
+def test_the_scripts_build_kaggles_obs_in_one_place():
+    """``scripts.arena.specs.observation`` is the scripts' one builder of ``obs`` (the
+    agents' side, ``agents/`` and ``submission/``, cannot import it)."""
+    scripts = [p for p in module_paths() if p.startswith("scripts" + os.sep)]
+    found = hand_built_observations(scripts)
+    home = os.path.join("scripts", "arena", "specs.py") + ":"
+    assert any(f.startswith(home) for f in found)  # the detector sees the builder itself
+    assert [f for f in found if not f.startswith(home)] == []
