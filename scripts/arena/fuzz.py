@@ -28,7 +28,7 @@ import agents
 from agents.board.grid import drop, is_win_at
 from scripts.arena.games import play_out
 from scripts.arena.loading import build_agent
-from scripts.arena.progress import progress_bar
+from scripts.arena.bars import progress_bar
 from scripts.arena.specs import (MatchConfig, config_struct, observation, parse_match_config,
                                  parse_spec)
 

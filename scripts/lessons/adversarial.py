@@ -13,7 +13,7 @@ from agents.games.searches.deepening import iterative_deepening
 from agents.games.searches.expectimax import expectimax_best
 from agents.games.searches.maxn import maxn_best
 from agents.games.searches.paranoid import paranoid_best
-from scripts.arena.progress import ProgressCallback
+from scripts.arena.bars import ProgressCallback
 from scripts.lessons.rows import Row, better_than_even
 
 

@@ -10,7 +10,7 @@ at most :data:`agents.search.horizon.SWING_PLIES` times on a line)."""
 import random
 import time
 
-from scripts.arena.progress import ProgressCallback
+from scripts.arena.bars import ProgressCallback
 from scripts.lessons.rows import Row
 
 HORIZON_CLAIM = ("the horizon effect: a move best to the search's depth can be bad beyond "

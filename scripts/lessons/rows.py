@@ -1,5 +1,5 @@
 """What an experiment returns: its :class:`Row` list, its :class:`Experiment` entry and
-the verdict of a win rate (its progress bar: :class:`scripts.arena.progress.ProgressCallback`)."""
+the verdict of a win rate (its progress bar: :class:`scripts.arena.bars.ProgressCallback`)."""
 from dataclasses import dataclass, field
 
 

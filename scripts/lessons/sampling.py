@@ -24,7 +24,7 @@ from agents.games.protocol import minimax_value, play, random_playout
 from agents.games.isolation import mini_isolation
 from agents.games.searches.montecarlo import mcts, root_estimate
 from agents.games.tictactoe import TicTacToe, solve
-from scripts.arena.progress import ProgressCallback
+from scripts.arena.bars import ProgressCallback
 from scripts.lessons.rows import Row, better_than_even, wilson
 
 ROUNDS = (10, 100, 1000, 10000)  # the lesson's NUM_ROUNDS is 10

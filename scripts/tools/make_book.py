@@ -44,7 +44,7 @@ from agents.solver.book import (BOOK_NAME, EXACT, HEURISTIC, KIND_NAMES, WEAK, d
 from agents.board.rules import parse_config
 from agents.solver.position import Position, canonical
 from agents.solver.solver import DEFAULT_TT_BITS, INVALID_MOVE, Solver
-from scripts.arena.progress import progress
+from scripts.arena.bars import progress
 
 ROWS, COLUMNS, INAROW = 6, 7, 4
 

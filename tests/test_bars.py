@@ -1,6 +1,6 @@
-"""The one progress object (:class:`scripts.arena.progress.ProgressCallback`) in its three
+"""The one progress object (:class:`scripts.arena.bars.ProgressCallback`) in its three
 uses: a job's callback, a job of several kinds of work, and counted updates."""
-from scripts.arena.progress import ProgressCallback
+from scripts.arena.bars import ProgressCallback
 
 
 def test_disabled_makes_no_bar_but_still_writes(capsys):
