@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import agents
-from agents.board.reference import random_position
+from agents.board.rules_reference import random_position
 from agents.board.bitboard import bb_from_grid
 from agents.board.rules import parse_config
 from agents.board.grid import planes_of

@@ -58,7 +58,7 @@ def tactic(grid, heights, cfg, mark):
     from agents.search.tactics import tactical_column, tactical_move
     if is_compiled(tactical_column):
         return tactical_move(grid, heights, cfg, mark)
-    from agents.board.reference import ref_drop, ref_winner
+    from agents.board.rules_reference import ref_drop, ref_winner
     board = [int(v) for v in grid]
     legal = [c for c in range(cfg.columns) if heights[c] < cfg.rows]
     for who in (mark, 3 - mark):

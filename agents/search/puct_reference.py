@@ -28,9 +28,9 @@ from agents.board.grid import planes_of
 from agents.search.mcts import DEFAULT_PUCT_C
 
 
-class Node:
+class PUCTNode:
     """A position of the tree: ``moves`` (legal columns), ``priors``, ``children``
-    (a :class:`Node` or None per move, made on the first visit), ``visits``, ``total``
+    (a :class:`PUCTNode` or None per move, made on the first visit), ``visits``, ``total``
     (sum of the values backed up, for the side to move here), ``exact`` (+1/0 when the
     position is decided at once, else None), ``win`` (the winning column, or -1)."""
 
@@ -106,7 +106,7 @@ def simulate(root, evaluate, c):
         if child is None:
             q = node.position.copy()
             q.play(node.moves[i])
-            child = node.children[i] = Node(q)
+            child = node.children[i] = PUCTNode(q)
         path.append(child)
         node = child
     if node.exact is not None:
@@ -129,7 +129,7 @@ def search(position, evaluate, simulations=0, deadline=None, c=DEFAULT_PUCT_C):
     among equals)."""
     if not simulations and deadline is None:
         raise ValueError("puct.search needs simulations > 0 or a deadline")
-    root = Node(position)
+    root = PUCTNode(position)
     _expand(root, evaluate)
     root.visits = 1
     if root.exact is not None:
@@ -149,4 +149,4 @@ def search(position, evaluate, simulations=0, deadline=None, c=DEFAULT_PUCT_C):
     return root.moves[best], root
 
 
-__all__ = ["Node", "planes_of_position", "search", "simulate"]
+__all__ = ["PUCTNode", "planes_of_position", "search", "simulate"]

@@ -41,7 +41,7 @@ _LOCAL = threading.local()  # one solver a thread (a Dask worker may run tasks i
 
 
 @dataclass(frozen=True)
-class Task:
+class GameBatch:
     """Games ``start`` .. ``start + count - 1`` of a set."""
     start: int
     count: int
@@ -121,7 +121,7 @@ def label_games(task):
 
 def _tasks(start, games, shape, seed, database, workers):
     size = max(1, min(MOST_TASK, math.ceil(games / (4 * workers))))
-    return [Task(a, min(size, start + games - a), *shape, seed, database)
+    return [GameBatch(a, min(size, start + games - a), *shape, seed, database)
             for a in range(start, start + games, size)]
 
 
