@@ -19,7 +19,7 @@ Game Arena replay, a TextArena log, move lists) and judged by
 
 :class:`Session` is the widget's model, plain Python: the game, the replay and what the
 front-end shows, as one JSON-ready dict (:meth:`Session.snapshot`);
-:class:`scripts.server.view.Board` syncs that dict to the browser and hands its clicks to
+:class:`scripts.server.view.BoardWidget` syncs that dict to the browser and hands its clicks to
 :meth:`Session.handle`. Columns are 0-based here and shown 1-based; boards are Kaggle's
 flat lists (row 0 at the top).
 """
@@ -551,6 +551,6 @@ def widget(agent=None, you=1, watch=None, rows=6, columns=7, inarow=4, moves="",
     arguments, and naming the extra to install when anywidget is missing."""
     from scripts.arena.extras import require
     require("anywidget", "notebook")
-    from scripts.server.view import Board
-    return Board(Session(agent, you, watch, rows, columns, inarow, moves, analyse, replay, game,
-                         move_time, analysis_time, judge_time, database))
+    from scripts.server.view import BoardWidget
+    return BoardWidget(Session(agent, you, watch, rows, columns, inarow, moves, analyse, replay,
+                               game, move_time, analysis_time, judge_time, database))

@@ -1,4 +1,4 @@
-"""The notebook widget's front-end link: :class:`Board`, an ``anywidget.AnyWidget`` whose
+"""The notebook widget's front-end link: :class:`BoardWidget`, an ``anywidget.AnyWidget`` whose
 ES module is the page's ``web/board.js`` followed by ``web/widget.js`` and whose style is
 the page's ``web/board.css`` and ``web/widget.css``. It syncs one trait, ``state`` (the
 :meth:`scripts.server.notebook.Session.snapshot`), to the browser, and hands the
@@ -17,7 +17,7 @@ def _read(*names):
     return "\n".join((WEB / name).read_text(encoding="utf-8") for name in names)
 
 
-class Board(anywidget.AnyWidget):
+class BoardWidget(anywidget.AnyWidget):
     """The widget of a :class:`~scripts.server.notebook.Session` (``.session``): every
     change of the session is sent to the browser as it happens (your move shows before
     the agent's reply, the reply before the analysis)."""
