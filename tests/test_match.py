@@ -1,13 +1,10 @@
 """scripts.arena (specs, games, pools, match) and connectx match: specs, one game, failures, reproducibility, the CLI.
 
-Small boards and fast agents keep this file to a few seconds of games; the
-subprocess tests pay one numba compile each.
+Small boards and fast agents keep this file to a few seconds of games; the commands run
+in this process (their ``python -m`` entries are tests/test_entry_points.py's).
 """
 import json
 import math
-import os
-import subprocess
-import sys
 
 import pytest
 
@@ -22,13 +19,7 @@ from scripts.arena.stats import score_interval
 from scripts.args import parse_value
 from scripts.commands.match import main as match_main
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SMALL = "rows=5,columns=6,inarow=4"
-
-
-def run_cli(*args, stdin=None, timeout=120):
-    return subprocess.run([sys.executable, "-m", *args], cwd=ROOT, input=stdin, text=True,
-                          capture_output=True, timeout=timeout)
 
 
 def write_agent(tmp_path, name, body):
@@ -238,12 +229,14 @@ def test_agent_against_itself_counts_each_game_once():
 # ---------------------------------------------------------------------------
 
 
-def test_cli_prints_wdl_and_writes_json_and_replay(tmp_path):
+def test_cli_prints_wdl_and_writes_json_and_replay(tmp_path, capsys):
+    """``connectx match`` in this process (its ``python -m`` entry is
+    tests/test_entry_points.py's): the W-D-L line, the JSON of every game, the replay."""
     out, html = tmp_path / "games.json", tmp_path / "replay.html"
-    proc = run_cli("scripts.commands.match", "random", "kaggle.random", "--games", "4", "--config", SMALL,
-                   "--seed", "2", "--json", str(out), "--replay", str(html), "--replay-game", "1")
-    assert proc.returncode == 0, proc.stderr
-    line = next(l for l in proc.stdout.splitlines() if l.startswith("W-D-L for random: "))
+    assert match_main(["random", "kaggle.random", "--games", "4", "--config", SMALL, "--seed",
+                       "2", "--json", str(out), "--replay", str(html), "--replay-game", "1"]) == 0
+    stdout = capsys.readouterr().out
+    line = next(l for l in stdout.splitlines() if l.startswith("W-D-L for random: "))
     w, d, l = (int(x) for x in line.split(": ")[1].split("-"))
     assert w + d + l == 4
     data = json.loads(out.read_text())

@@ -156,7 +156,7 @@ def test_claimeven_bound_when_every_line_of_the_first_player_lies_above_one_of_t
     (searched for among random ones) are lost for the first player, as the bound says."""
     rng = random.Random(12)
     found = 0
-    for rows, columns, inarow, fewest in [(4, 4, 3, 4), (4, 5, 3, 6), (6, 4, 3, 8), (4, 6, 4, 10),
+    for rows, columns, inarow, fewest in [(4, 4, 3, 4), (4, 5, 3, 6), (6, 4, 3, 8), (4, 6, 4, 12),
                                           (6, 5, 4, 18)]:
         g = S.geometry(rows, columns, inarow)
         memo = {}
