@@ -161,22 +161,22 @@ def judge():
     return solver
 
 
-@pytest.fixture(scope="module")
-def offbook_run(perfect_file):
-    """The file's self-play game from an off-book opening of 8 stones, then first calls
-    on the other off-book positions, with Kaggle's 60 s overage (one process: one
-    compile)."""
-    opening, *positions = offbook_positions()
-    return _play(perfect_file, 60.0, opening, positions)
-
-
 @pytest.mark.slow
-def test_first_calls_off_the_book_keep_the_value(offbook_run, judge):
-    """The file's first call on every off-book position keeps the game's value: from its
+def test_off_the_book_first_calls_keep_the_value_and_the_overage_lasts(perfect_file, judge):
+    """One process (one compile, 30-36 s of CPU: one test, so that xdist never runs it
+    twice on two workers), with Kaggle's 60 s overage: the file's self-play game from an
+    off-book opening of 8 stones, then first calls on the other off-book positions.
+
+    The file's first call on every off-book position keeps the game's value: from its
     opening scores (fewer than 8 stones: no kernel, an optimal column) or from the solver
     after waiting for its kernels (8 stones and more); a plain int, within actTimeout
-    plus the overage, its reason in the file's record."""
-    (run, err) = offbook_run
+    plus the overage, its reason in the file's record.
+
+    The game: both copies' first calls come before the kernels are compiled (the first
+    waits for them, the second for the rest); each copy's overage, counted as Kaggle
+    counts it, never reaches zero."""
+    opening, *positions = offbook_positions()
+    run, err = _play(perfect_file, 60.0, opening, positions)
     first = run["first"]
     assert len(first) == len(offbook_positions()) + 1  # the game's second copy too
     # the longest a first call waits for the compile with 60 s of overage (budget.py)
@@ -202,14 +202,7 @@ def test_first_calls_off_the_book_keep_the_value(offbook_run, judge):
     # the game's first call met uncompiled kernels, waited for them, and says so
     assert first[0]["reason"].get("waited", 0) > 0, first[0]
     assert "waited" in err and "for the kernels" in err
-
-
-@pytest.mark.slow
-def test_the_overage_lasts_a_whole_game_off_the_book(offbook_run):
-    """Self-play from an off-book opening of 8 stones, both copies' first calls before
-    the kernels are compiled (the first waits for them, the second for the rest): each
-    copy's overage, counted as Kaggle counts it, never reaches zero."""
-    (run, _) = offbook_run
+    # the whole game: the overage never ran out
     assert len(run["game"]) > 8 + 2
     assert min(run["least"]) > 0, run["least"]
 
