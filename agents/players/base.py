@@ -18,6 +18,7 @@ the rest of its plain budget to the compiler. ``last["source"]`` is then
 """
 import gc
 import time
+from typing import NamedTuple
 
 import numpy as np
 
@@ -29,6 +30,22 @@ SAFETY_MARGIN = 0.25
 SAFETY_FRACTION = 0.1
 WARMUPS = ("lazy", "now", "background")
 RULES_UNIT = "grid.grid_winner+column_heights"
+
+
+class KernelForm(NamedTuple):
+    """An agent's move as a numba kernel, what the batched environments play
+    (:meth:`Agent.kernel_form`; :mod:`agents.envs.opponents`).
+
+    ``move``: the kernel the agent's own :meth:`Agent.choose` calls,
+    ``move(grid, heights, rows, columns, inarow, mark, best, *args) -> int``: a column,
+    or -1 with ``best`` (bool, one a column) marking the columns to draw one from
+    uniformly (the agent draws with its ``seed``'s generator, an environment with the
+    board's own random numbers); None: a uniformly random legal column (``random``).
+    ``args``: the rest of its arguments, the agent's own options and search memory
+    (arrays reused from move to move)."""
+
+    move: object
+    args: tuple
 
 
 class Struct(dict):
@@ -220,6 +237,13 @@ class Agent:
     def choose(self, grid, heights, mark, cfg, clock):
         raise NotImplementedError
 
+    def kernel_form(self, cfg):
+        """This agent's moves on ``cfg``'s board as a :class:`KernelForm`, or None if it
+        has none (the environments then call the agent from Python). An agent that has
+        one plays through that kernel itself, so that its every option plays the same
+        in a match and as an environment's opponent."""
+        return None
+
     # -- compiling (module docstring) ------------------------------------------------------
 
     def ready_to_move(self, grid, heights, mark, cfg):
@@ -281,6 +305,14 @@ def checks_units(cfg=None):
                    grid.copy(), np.zeros(cfg.columns, dtype=np.int64))
     return [(RULES_UNIT, rules, 1.7),
             ("tactics.tactical_column", lambda: tactical_move(grid, heights, cfg, 1), 0.5)]
+
+
+def play_kernel(form, rng, grid, heights, mark, cfg):
+    """Play :class:`KernelForm` ``form`` on the position: its column, or one of the
+    columns it marks drawn from ``rng`` (:func:`pick`)."""
+    best = np.zeros(cfg.columns, dtype=np.bool_)
+    col = form.move(grid, heights, cfg.rows, cfg.columns, cfg.inarow, mark, best, *form.args)
+    return int(col) if col >= 0 else pick(rng, np.flatnonzero(best), cfg)
 
 
 def pick(rng, columns_list, cfg):

@@ -33,7 +33,9 @@ from agents.board.grid import drop, is_win_at, undo
 from agents.board.jit import njit, now
 from agents.search.alphabeta import ended, take_line
 from agents.search.horizon import forced_line, horizon_value, take_back
-from agents.search.scores import CHECK_EVERY, EXACT, INF, LOWER, S_ABORTED, S_NODES, UPPER, WIN
+from agents.search.scores import (CHECK_EVERY, EXACT, INF, LOWER, PROVEN, S_ABORTED, S_NODES,
+                                  UPPER, WIN)
+from agents.search.tactics import tactical_column
 
 # ``opts`` bits of the kernels (the alphabeta agent's options of the same names)
 OPT_KILLERS, OPT_HISTORY, OPT_PVS = 1, 2, 4
@@ -383,3 +385,65 @@ def bb_root_search(grid, heights, rows, columns, inarow, geo, heuristic, order, 
         if v >= beta:
             break
     return best_move
+
+
+@njit
+def alphabeta_move(grid, heights, rows, columns, inarow, mark, best, depth, deepening,
+                   heuristic, opts, quiescence, geo, order, zobrist, tt, killers, moves,
+                   history, pv, pvlen, stats, scores, windows, deadline, next_cost, info, line):
+    """The ``alphabeta`` agent's move (:meth:`agents.players.lookahead.AlphaBetaAgent.choose`
+    calls it with its clock, the environments' ``alphabeta`` opponent with none): the
+    immediate win or forced block, else iterative deepening from a cleared table to
+    ``depth`` plies (or a proven score), each depth searching the previous depth's move
+    first; without ``deepening``, one search at ``depth``. ``best`` is unused (the
+    common signature of the move kernels: ``agents.players.base.KernelForm``).
+
+    ``deadline`` (``now()`` seconds, 0.0: none) stops a search (depth 1 always
+    completes; a cut-off one search of ``deepening=false`` gives depth 1's move); depth
+    ``d + 1`` starts only if ``next_cost`` times depth ``d``'s time is left. The memory
+    is the agent's (:class:`agents.search.alphabeta.Tables`, :func:`packed_table` as
+    ``tt``), ``windows`` None on bitboards (else the window table, ``geo`` unused).
+    Writes ``info`` = (depth reached, its value, its line's length; depth 0 for the
+    tactical move) and the line in ``line``."""
+    t = tactical_column(grid, heights, rows, columns, inarow, mark)
+    if t >= 0:
+        info[0], info[1], info[2] = 0, 0, 1
+        line[0] = t
+        return t
+    tt[:] = 0
+    killers[:] = -1
+    history[:] = 0
+    stats[:] = 0
+    empties = rows * columns
+    for c in range(columns):
+        empties -= heights[c]
+    col = -1
+    info[0], info[1], info[2] = 0, 0, 0
+    last = min(depth, empties)
+    for d in range(1 if deepening else last, last + 1):
+        t0 = now() if deadline > 0.0 else 0.0
+        c = bb_root_search(grid, heights, rows, columns, inarow, geo, heuristic, order, d, mark,
+                           zobrist, tt, killers, moves, deadline if d > 1 else 0.0, col, stats,
+                           scores, windows, opts, history, pv, pvlen, -INF, INF, quiescence)
+        if (stats[S_ABORTED] or c < 0) and col < 0:
+            # the one search of deepening=false ran out of time: depth 1's move
+            stats[S_ABORTED] = 0
+            tt[:] = 0
+            killers[:] = -1
+            history[:] = 0
+            c = bb_root_search(grid, heights, rows, columns, inarow, geo, heuristic, order, 1,
+                               mark, zobrist, tt, killers, moves, 0.0, -1, stats, scores,
+                               windows, opts, history, pv, pvlen, -INF, INF, quiescence)
+            d = 1
+        elif stats[S_ABORTED] or c < 0:
+            break
+        col = c
+        info[0], info[1], info[2] = d, scores[c], pvlen[0]
+        line[:pvlen[0]] = pv[0, :pvlen[0]]
+        if abs(scores[c]) >= PROVEN:
+            break
+        if deadline > 0.0:
+            spent = now() - t0
+            if now() + next_cost * spent > deadline:
+                break
+    return col
