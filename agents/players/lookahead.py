@@ -351,6 +351,17 @@ class AlphaBetaAgent(Agent):
         return KernelForm(alphabeta_move, self.move_args(cfg, self.depth, 0.0))
 
     def choose(self, grid, heights, mark, cfg, clock):
+        # The immediate win or forced block first, as alphabeta_move's own first step
+        # (the same kernel, so the same column): its kernel is compiled by every agent's
+        # warm-up (agents.players.base.checks_units), whereas alphabeta_move has one form
+        # a board representation (bitboards, the grid). A tactical move on a board of the
+        # other form (a fuzz run's 3x7 board with inarow 1, after a 7x6 warm-up) thus
+        # compiles nothing in the move (with an empty numba cache, 16-50 s of compiling).
+        t = tactical_move(grid, heights, cfg, mark)
+        if t >= 0:
+            self.last = {"column": t, "depth": 0, "nodes": 0, "value": None, "pv": [t]}
+            self.pv = [t]
+            return t
         if self.has_move_kernel(cfg):
             args = self.move_args(cfg, self.depth, clock.deadline)
             col = play_kernel(KernelForm(alphabeta_move, args), self.rng, grid, heights, mark,
@@ -360,10 +371,6 @@ class AlphaBetaAgent(Agent):
             self.last = {"column": col, "depth": int(info[0]), "nodes": int(stats[S_NODES]),
                          "value": int(info[1]) if info[0] else None, "pv": list(self.pv)}
             return col
-        t = tactical_move(grid, heights, cfg, mark)
-        if t >= 0:
-            self.last = {"column": t, "depth": 0, "nodes": 0, "value": None, "pv": [t]}
-            return t
         col, val, depth, nodes = self.search(grid, heights, mark, cfg, clock.deadline,
                                              self.depth)
         self.last = {"column": col, "depth": depth, "nodes": nodes, "value": val,
