@@ -349,15 +349,24 @@ def test_bad_actions_name_what_is_wrong():
 
 
 def test_batched_env_takes_any_opponent():
-    """An opponent without a kernel form (a callable here) is called from Python."""
+    """An opponent without a kernel form (a callable here) is called from Python, with
+    the objects kaggle-environments hands an agent (attributes and keys)."""
     calls = []
 
     def leftmost(obs, config):
-        calls.append(obs.mark)
+        calls.append((dict(obs), dict(config)))
         return next(c for c in range(config.columns) if obs.board[c] == 0)
     vec = ConnectXVectorEnv(3, opponent=leftmost, seat="second")
     obs, _ = vec.reset(seed=0)
-    assert calls == [1, 1, 1] and obs["observation"][:, -1, 0, 1].tolist() == [1, 1, 1]
+    assert obs["observation"][:, -1, 0, 1].tolist() == [1, 1, 1]
+    assert [o["mark"] for o, _ in calls] == [1, 1, 1]
+    assert calls[0] == ({"board": [0] * 42, "mark": 1, "step": 0, "remainingOverageTime": 60.0},
+                        {"rows": 6, "columns": 7, "inarow": 4, "actTimeout": 2.0, "timeout": 2.0,
+                         "agentTimeout": 60.0, "episodeSteps": 1000, "runTimeout": 1200})
+    vec.step(np.array([3, 3, 3]))
+    board = calls[-1][0]["board"]
+    assert calls[-1][0]["step"] == 2 and calls[-1][0]["mark"] == 1 and board[38] == 2 \
+        and board[35] == 1 and type(board[35]) is int
 
 
 def test_import_agents_stays_free_of_gymnasium():

@@ -31,7 +31,7 @@ from agents import AGENTS, make
 from agents.envs.core import (EXTERNAL, KERNEL, RANDOM, SELF_PLAY, alphabeta_replies,
                               onestep_replies, play_replies, rules_replies)
 from agents.options import split_spec
-from agents.players.base import Struct
+from agents.players.base import config_struct, observation
 from agents.search.alphabeta_bb import alphabeta_move
 from agents.search.minimax import onestep_move
 from agents.search.tactics import rules_move
@@ -106,12 +106,8 @@ class Opponent:
     def move(self, board, mark):
         """The EXTERNAL opponent's column on ``board`` (Kaggle's flat list) for ``mark``:
         a plain int with room, else ``RuntimeError`` naming the opponent."""
-        rows, columns, inarow = self.cfg
-        obs = Struct(board=board, mark=mark, step=sum(1 for v in board if v),
-                     remainingOverageTime=60.0)
-        config = Struct(rows=rows, columns=columns, inarow=inarow, actTimeout=2.0, timeout=2.0,
-                        agentTimeout=60.0, episodeSteps=1000, runTimeout=1200)
-        col = self.agent(obs, config)
+        columns = self.cfg.columns
+        col = self.agent(observation(board, mark), config_struct(self.cfg))
         if isinstance(col, (bool, np.bool_)) or not isinstance(col, (int, np.integer)) \
                 or not 0 <= col < columns or board[col] != 0:
             raise RuntimeError(f"opponent {self.label!r} returned {col!r}, not a column with "

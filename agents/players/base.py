@@ -28,6 +28,10 @@ from agents.board.rules import parse_config, parse_position
 # overhead around the call, garbage collection, process scheduling.
 SAFETY_MARGIN = 0.25
 SAFETY_FRACTION = 0.1
+# kaggle-environments' defaults for the time control: actTimeout seconds a move, and the
+# overage a game (remainingOverageTime at the start)
+ACT_TIMEOUT = 2.0
+OVERAGE = 60.0
 WARMUPS = ("lazy", "now", "background")
 RULES_UNIT = "grid.grid_winner+column_heights"
 
@@ -58,6 +62,30 @@ class Struct(dict):
             return self[name]
         except KeyError:
             raise AttributeError(name) from None
+
+
+def config_struct(cfg):
+    """The ``config`` kaggle-environments hands an agent, for ``cfg`` (attributes and
+    keys): its ``rows``, ``columns``, ``inarow``, and its ``actTimeout`` and
+    ``remainingOverageTime`` if it has them (``scripts.arena.specs.MatchConfig``), else
+    Kaggle's defaults (:data:`ACT_TIMEOUT`, :data:`OVERAGE`; an
+    :class:`agents.board.rules.Config`). The one place this object is built."""
+    act = getattr(cfg, "actTimeout", ACT_TIMEOUT)
+    return Struct(rows=cfg.rows, columns=cfg.columns, inarow=cfg.inarow,
+                  actTimeout=act, timeout=act,
+                  agentTimeout=getattr(cfg, "remainingOverageTime", OVERAGE),
+                  episodeSteps=1000, runTimeout=1200)
+
+
+def observation(board, mark=None, step=None, remaining_overage=OVERAGE):
+    """The observation kaggle-environments hands an agent (attributes and keys): ``board``
+    as a flat list of ints; ``mark`` and ``step`` default to the side to move and the
+    number of stones on the board. The one place this object is built."""
+    board = [int(v) for v in board]
+    stones = sum(1 for v in board if v)
+    return Struct(board=board, mark=1 + stones % 2 if mark is None else mark,
+                  step=stones if step is None else step,
+                  remainingOverageTime=remaining_overage)
 
 
 def positive_number(name):
