@@ -13,7 +13,7 @@ from agents.players.base import (Agent, KernelForm, boolean, heuristic_name, opt
 from agents.search.tactics import safety_net, tactical_move
 from agents.players.baselines import best_columns, tutorial_scores
 from agents.board.grid import cell_window_table, center_order, window_table
-from agents.search.alphabeta import Tables, negamax, root_search
+from agents.search.alphabeta import Tables, root_search
 from agents.search.minimax import minimax_line, minimax_line_counts
 from agents.search.alphabeta_bb import (OPT_HISTORY, OPT_KILLERS, OPT_PVS, alphabeta_move,
                                         bb_root_search, packed_table)
@@ -132,7 +132,7 @@ class AlphaBetaAgent(Agent):
                "deepening": (boolean("deepening"), True),
                "warmup": warmup_option()}
     PRIVATE_OPTIONS = {"depth": 2, "tt_bits": 10}
-    MOVE_COMPILE_SECONDS = 8.0
+    MOVE_COMPILE_SECONDS = 12.0
     # the aspiration window's growth on each fail (its half-width is the heuristic's
     # registry record's): after ASPIRATION_TRIES fails the window is (-INF, INF)
     ASPIRATION_GROWTH = 4
@@ -377,45 +377,3 @@ class AlphaBetaAgent(Agent):
                      "pv": list(self.pv)}
         return col
 
-
-def warmup_units(heuristic="threats"):
-    """Units for :class:`agents.players.warmup.Warmup`, each compiled by a short search on
-    the empty 7x6 board with a private agent (small table: the kernels' types do not
-    depend on its size). A heuristic with a compiled hookup (an ``id``): one unit, the
-    iterative-deepening search on 7x6 bitboards (the kernel's grid specialisation, for
-    boards over 64 bits, compiles on its first use, or loads from numba's cache); any
-    other: the recursive kernels and the evaluation."""
-    from agents.board.rules import parse_config
-    cfg = parse_config(None)
-    # the default agent's kernel (quiescence on) where there is one; the recursive
-    # kernels of any other evaluation search the plain tree
-    compiled = entry(heuristic).id is not None
-    agent = AlphaBetaAgent(heuristic=heuristic, tt_bits=10, quiescence=compiled)
-    grid = np.zeros(cfg.rows * cfg.columns, dtype=np.int8)
-    heights = np.zeros(cfg.columns, dtype=np.int64)
-
-    def search():
-        agent.search(grid, heights, 1, cfg, time.perf_counter() + 0.05, 2)
-
-    if compiled:
-        return [("alphabeta.bitboards", search, 8.0)]
-
-    def array_search():
-        agent.fixed_depth(grid, heights, 1, cfg, 2, kernel="recursive")
-
-    def negamax_unit():
-        # the recursive search on its own, with the types root_search passes it
-        t = agent.tables(cfg)
-        t.arrays_used = True
-        counters = new_counters()
-        negamax(grid, heights, cfg.rows, cfg.columns, cfg.inarow, windows, agent.evaluate,
-                 order, 1, -INF, INF, 2, 1, 1, np.uint64(0), t.zobrist, t.tt_key, t.tt_val,
-                 t.tt_info, t.tt_move, t.killers, t.moves, np.int64(1), 0.0, counters, t.pv,
-                 t.pvlen)
-    windows = window_table(*cfg)
-    order = center_order(cfg.columns)
-    return [
-        (f"heuristics.{heuristic}", lambda: agent.evaluate(grid, heights, cfg.rows, cfg.columns,
-                                                          cfg.inarow, windows, 1), 0.6),
-        ("alphabeta.negamax", negamax_unit, 1.0),
-        ("alphabeta.root_search", array_search, 0.6)]

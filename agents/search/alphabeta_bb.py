@@ -420,20 +420,27 @@ def alphabeta_move(grid, heights, rows, columns, inarow, mark, best, depth, deep
     col = -1
     info[0], info[1], info[2] = 0, 0, 0
     last = min(depth, empties)
+    # Every integer argument of bb_root_search as int64, never a literal: numba compiles
+    # a kernel once for each literal it is called with (a literal -1, 1 or INF here made
+    # three copies of the search, 25 s of compiling instead of 14), and as int64 the
+    # copy is the one a call from Python (AlphaBetaAgent.root) compiles.
+    lo, hi = np.int64(-INF), np.int64(INF)
     for d in range(1 if deepening else last, last + 1):
         t0 = now() if deadline > 0.0 else 0.0
-        c = bb_root_search(grid, heights, rows, columns, inarow, geo, heuristic, order, d, mark,
-                           zobrist, tt, killers, moves, deadline if d > 1 else 0.0, col, stats,
-                           scores, windows, opts, history, pv, pvlen, -INF, INF, quiescence)
+        c = bb_root_search(grid, heights, rows, columns, inarow, geo, heuristic, order,
+                           np.int64(d), mark, zobrist, tt, killers, moves,
+                           deadline if d > 1 else 0.0, np.int64(col), stats, scores, windows,
+                           opts, history, pv, pvlen, lo, hi, quiescence)
         if (stats[S_ABORTED] or c < 0) and col < 0:
             # the one search of deepening=false ran out of time: depth 1's move
             stats[S_ABORTED] = 0
             tt[:] = 0
             killers[:] = -1
             history[:] = 0
-            c = bb_root_search(grid, heights, rows, columns, inarow, geo, heuristic, order, 1,
-                               mark, zobrist, tt, killers, moves, 0.0, -1, stats, scores,
-                               windows, opts, history, pv, pvlen, -INF, INF, quiescence)
+            c = bb_root_search(grid, heights, rows, columns, inarow, geo, heuristic, order,
+                               np.int64(1), mark, zobrist, tt, killers, moves, 0.0, np.int64(-1),
+                               stats, scores, windows, opts, history, pv, pvlen, lo, hi,
+                               quiescence)
             d = 1
         elif stats[S_ABORTED] or c < 0:
             break
