@@ -8,7 +8,7 @@ from agents.players.base import (Agent, KernelForm, boolean, checks_units, heuri
                                  legal_columns, pick, play_kernel, positive_int, seed_value,
                                  warmup_option)
 from agents.search.tactics import rules_move, safety_net
-from agents.players.tutorial import tutorial_best_columns
+from agents.players.kaggle_tutorial import tutorial_best_columns
 from agents.board.grid import cell_window_table, window_table
 from agents.search.minimax import minimax_scores, minimax_scores_counts, onestep_move
 from agents.search.counters import S_NODES, new_counters
@@ -112,7 +112,7 @@ class RulesAgent(Agent):
 
 class TutorialAgent(Agent):
     """The Kaggle tutorial's N-step lookahead agent itself (pure Python, from
-    ``agents.players.tutorial``): slow (0.2-0.5 s a move at depth 3), for comparisons."""
+    ``agents.players.kaggle_tutorial``): slow (0.2-0.5 s a move at depth 3), for comparisons."""
 
     name = "tutorial"
     OPTIONS = {"nsteps": (positive_int("nsteps", 5), 3), "seed": (seed_value, None),
