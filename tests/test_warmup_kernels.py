@@ -13,8 +13,8 @@ kernels already, and the test would pass whatever the warm-up does): it records 
 signature of every kernel of the package after the warm-up and after the moves, and
 names the kernels that gained one. The cases run in an order where no case compiles what
 a later case must compile itself (the bitboard form, then the tactical moves on grid
-boards, then the grid form; ``onestep``'s and ``rules``' kernels are called by no other
-agent here).
+boards, then the grid form; ``onestep``'s, ``rules``' and ``minimax``'s kernels are
+called by no other agent here but for the tactics and the safety net).
 """
 import json
 import os
@@ -92,6 +92,7 @@ PROBE = textwrap.dedent("""
     warmed("alphabeta", {"depth": 3}, 9, 9, 4)
     warmed("onestep", {}, 6, 7, 4)
     warmed("rules", {}, 6, 7, 4)
+    warmed("minimax", {}, 6, 7, 4)
     print(json.dumps(report))
 """)
 
@@ -104,6 +105,6 @@ def test_moves_after_the_warm_up_compile_nothing():
                           text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
     report = json.loads(proc.stdout.strip().splitlines()[-1])
-    assert len(report) == 5, report
+    assert len(report) == 6, report
     compiled = {case: names for case, names in report.items() if names}
     assert not compiled, f"kernels compiled inside moves after the warm-up: {compiled}"
