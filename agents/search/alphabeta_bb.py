@@ -302,7 +302,11 @@ def _store(f, depth, f_best, f_orig, f_beta, f_slot, f_key, f_move, tt):
 
 # duplicates: the root of agents.search.alphabeta.root_search on bitboards: the same
 # steps in the same order are what keeps the two trees identical.
-@njit
+# inline="always": alphabeta_move (its one call site) compiles it into itself; as a
+# separate kernel numba optimised its code twice, once alone and once linked into the
+# caller (the alphabeta player's warm-up unit 19.1 s of CPU that way, 15.3 s inlined, at
+# load 5-8; a call from Python, AlphaBetaAgent.root, compiles it as any kernel).
+@njit(inline="always")
 def bb_root_search(grid, heights, rows, columns, inarow, geo, heuristic, order, depth, mark,
                    zobrist, tt, killers, moves, deadline, first_move, counters, scores,
                    windows, opts, history, pv, pvlen, alpha, beta, quiescence):
@@ -420,37 +424,35 @@ def alphabeta_move(grid, heights, rows, columns, inarow, mark, best, depth, deep
     col = -1
     info[0], info[1], info[2] = 0, 0, 0
     last = min(depth, empties)
-    # Every integer argument of bb_root_search as int64, never a literal: numba compiles
-    # a kernel once for each literal it is called with (a literal -1, 1 or INF here made
-    # three copies of the search, 25 s of compiling instead of 14), and as int64 the
-    # copy is the one a call from Python (AlphaBetaAgent.root) compiles.
+    # Every integer argument of bb_root_search as int64, never a literal, and one call
+    # site (inlined: see bb_root_search): numba compiled a copy of the search for each
+    # literal (-1, 1 and INF made three, 25 s of compiling instead of 14).
     lo, hi = np.int64(-INF), np.int64(INF)
-    for d in range(1 if deepening else last, last + 1):
+    d = 1 if deepening else last
+    retry = False  # deepening=false's one search ran out of time: depth 1's move instead
+    while d <= last:
         t0 = now() if deadline > 0.0 else 0.0
         c = bb_root_search(grid, heights, rows, columns, inarow, geo, heuristic, order,
                            np.int64(d), mark, zobrist, tt, killers, moves,
                            deadline if d > 1 else 0.0, np.int64(col), stats, scores, windows,
                            opts, history, pv, pvlen, lo, hi, quiescence)
-        if (stats[S_ABORTED] or c < 0) and col < 0:
-            # the one search of deepening=false ran out of time: depth 1's move
+        if (stats[S_ABORTED] or c < 0) and col < 0 and not retry:
             stats[S_ABORTED] = 0
             tt[:] = 0
             killers[:] = -1
             history[:] = 0
-            c = bb_root_search(grid, heights, rows, columns, inarow, geo, heuristic, order,
-                               np.int64(1), mark, zobrist, tt, killers, moves, 0.0, np.int64(-1),
-                               stats, scores, windows, opts, history, pv, pvlen, lo, hi,
-                               quiescence)
-            d = 1
-        elif stats[S_ABORTED] or c < 0:
+            d, retry = 1, True
+            continue
+        if stats[S_ABORTED] or c < 0:
             break
         col = c
         info[0], info[1], info[2] = d, scores[c], pvlen[0]
         line[:pvlen[0]] = pv[0, :pvlen[0]]
-        if abs(scores[c]) >= PROVEN:
+        if retry or abs(scores[c]) >= PROVEN:
             break
         if deadline > 0.0:
             spent = now() - t0
             if now() + next_cost * spent > deadline:
                 break
+        d += 1
     return col
