@@ -302,11 +302,9 @@ def _store(f, depth, f_best, f_orig, f_beta, f_slot, f_key, f_move, tt):
 
 # duplicates: the root of agents.search.alphabeta.root_search on bitboards: the same
 # steps in the same order are what keeps the two trees identical.
-# inline="always": alphabeta_move (its one call site) compiles it into itself; as a
-# separate kernel numba optimised its code twice, once alone and once linked into the
-# caller (the alphabeta player's warm-up unit 19.1 s of CPU that way, 15.3 s inlined, at
-# load 5-8; a call from Python, AlphaBetaAgent.root, compiles it as any kernel).
-@njit(inline="always")
+# Not inline="always" (tried: alphabeta_move's search 30% slower in connectx bench env's
+# loop, 13-14k against 19k steps per CPU second at depth 4, for no gain in compile time).
+@njit
 def bb_root_search(grid, heights, rows, columns, inarow, geo, heuristic, order, depth, mark,
                    zobrist, tt, killers, moves, deadline, first_move, counters, scores,
                    windows, opts, history, pv, pvlen, alpha, beta, quiescence):
@@ -425,8 +423,9 @@ def alphabeta_move(grid, heights, rows, columns, inarow, mark, best, depth, deep
     info[0], info[1], info[2] = 0, 0, 0
     last = min(depth, empties)
     # Every integer argument of bb_root_search as int64, never a literal, and one call
-    # site (inlined: see bb_root_search): numba compiled a copy of the search for each
-    # literal (-1, 1 and INF made three, 25 s of compiling instead of 14).
+    # site: numba compiled a copy of the search for each literal (-1, 1 and INF made
+    # three, 25 s of compiling instead of 14), and as int64 the copy is the one a call
+    # from Python (AlphaBetaAgent.root) compiles.
     lo, hi = np.int64(-INF), np.int64(INF)
     d = 1 if deepening else last
     retry = False  # deepening=false's one search ran out of time: depth 1's move instead
