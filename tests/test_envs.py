@@ -8,9 +8,13 @@ import numpy as np
 import pytest
 
 import agents
-from agents.board.rules_reference import random_position, ref_drop, ref_winner
-from agents.envs.boards import Boards
-from agents.envs.opponents import ALPHABETA_TT_BITS
+from agents.board.rules_reference import random_position, ref_drop, ref_legal_moves, ref_winner
+from agents.envs.boards import Boards, board_config
+from agents.envs.core import EXTERNAL, KERNEL, RANDOM
+from agents.envs.opponents import ALPHABETA_TT_BITS, Opponent
+from agents.search.alphabeta_bb import OPT_KILLERS, OPT_PVS
+from agents.search.minimax import onestep_move
+from agents.search.reference import forced_result_reference
 from agents.options import split_spec
 
 gymnasium = pytest.importorskip("gymnasium")
@@ -139,9 +143,10 @@ def kernel_reply(boards, board):
     return new[0] % columns, mover
 
 
-@pytest.mark.parametrize("spec", ["alphabeta:depth=4",
-                                  "alphabeta:depth=4,deepening=false,quiescence=false"])
-@pytest.mark.parametrize("shape", [(6, 7, 4), (5, 6, 3)])
+@pytest.mark.parametrize("shape, spec", [
+    (shape, spec) for shape in [(6, 7, 4), (5, 6, 3)]
+    for spec in ["alphabeta:depth=4", "alphabeta:depth=4,deepening=false,quiescence=false"]]
+    + [((6, 7, 4), "alphabeta:depth=3,heuristic=windows,history=true,pvs=true,killers=false")])
 def test_alphabeta_kernel_plays_the_agents_move(shape, spec):
     boards = Boards(1, *shape, opponent=spec)
     rows, columns, inarow = boards.cfg
@@ -155,7 +160,8 @@ def test_alphabeta_kernel_plays_the_agents_move(shape, spec):
                              "actTimeout": 600}), board
 
 
-def test_onestep_kernel_plays_one_of_the_agents_best_moves():
+def test_onestep_kernel_plays_one_of_the_tutorials_best_moves():
+    """The onestep kernel against the tutorial's scores and the safety net, from Python."""
     from agents.players.baselines import best_columns, tutorial_scores
     from agents.board.rules import parse_position
     from agents.search.tactics import safety_net
@@ -167,17 +173,81 @@ def test_onestep_kernel_plays_one_of_the_agents_best_moves():
         scores, _ = tutorial_scores(grid, heights, mark, cfg, "windows", agent.evaluate, 1)
         best = safety_net(grid, heights, cfg, mark, best_columns(scores, heights, cfg))
         assert col in best, (board, best)
+        # the agent's own kernel (what the agent and the environment play) marks them all
+        marked = np.zeros(7, dtype=np.bool_)
+        assert onestep_move(grid, heights, 6, 7, 4, mark, marked, True, *agent.kernel_form(
+            cfg).args[1:]) == -1 and list(np.flatnonzero(marked)) == best, board
 
 
-def test_rules_kernel_plays_one_of_the_agents_moves():
-    """The agent's choices over 40 seeds: the kernel's move is one of them."""
+def rules_reference(board, mark, lookahead, rows, columns, inarow):
+    """The ``rules`` agent's possible moves stated on a list board (its docstring): a win
+    now, else a block of the opponent's win(s), else among the moves that give the
+    opponent no win on top of them (all if none) those of the best forced result."""
+    legal = ref_legal_moves(board, rows, columns)
+    for who in (mark, 3 - mark):
+        now = [c for c in legal if ref_winner(ref_drop(board, c, who, rows, columns), rows,
+                                              columns, inarow) == who]
+        if now:
+            return now
+
+    def safe(c):
+        after = ref_drop(board, c, mark, rows, columns)
+        return c not in ref_legal_moves(after, rows, columns) or ref_winner(
+            ref_drop(after, c, 3 - mark, rows, columns), rows, columns, inarow) != 3 - mark
+    candidates = [c for c in legal if safe(c)] or legal
+    values = {c: -forced_result_reference(ref_drop(board, c, mark, rows, columns), 3 - mark,
+                                          lookahead - 1, rows, columns, inarow)
+              for c in candidates}
+    return [c for c in candidates if values[c] == max(values.values())]
+
+
+def test_rules_kernel_plays_one_of_the_rules_moves():
+    """The agent's move kernel (agents.search.tactics.rules_move, what both the agent and
+    the environment play) marks exactly the moves the rules allow, by the plain-Python
+    statement above, and the environment's reply is one of them."""
+    from agents.board.rules import parse_position
+    from agents.search.tactics import rules_move
     boards = Boards(1, opponent="rules:lookahead=3")
-    for board in positions(6, 7, 4, 20, 5):
+    rng = random.Random(5)
+    quiet = []  # early positions, mostly with no win to take or block: the rules' later steps
+    while len(quiet) < 20:
+        board = random_position(6, 7, 4, rng.randrange(4, 20), rng)
+        if board is not None:
+            quiet.append(board)
+    for board in quiet:
         col, mover = kernel_reply(boards, board)
-        chosen = {agents.make("rules", lookahead=3, seed=s)({"board": board, "mark": mover},
-                                                             {"actTimeout": 600})
-                  for s in range(40)}
-        assert col in chosen, (board, chosen)
+        allowed = rules_reference(board, mover, 3, 6, 7, 4)
+        assert col in allowed, (board, allowed)
+        grid, heights, mark, cfg = parse_position({"board": board, "mark": mover}, None)
+        best = np.zeros(7, dtype=np.bool_)
+        col = rules_move(grid, heights, 6, 7, 4, mark, best, 3)
+        assert (col in allowed) if col >= 0 else list(np.flatnonzero(best)) == allowed, board
+
+
+@pytest.mark.parametrize("spec, form", [
+    ("random", "random"), ("onestep:tactics=false", "onestep_move"),
+    ("rules:lookahead=1", "rules_move"),
+    ("alphabeta:depth=3,heuristic=windows,pvs=true", "alphabeta_move"),
+    # no kernel form: called from Python
+    ("onestep:heuristic=threats", None), ("alphabeta:depth=3,aspiration=true", None),
+    ("alphabeta:time_limit=0.1", None), ("minimax:depth=1", None)])
+def test_opponents_play_the_agents_own_kernel_form(spec, form):
+    """The environment plays the move kernel the agent names itself, with the agent's
+    own options as its arguments (nothing restated in agents.envs)."""
+    opponent = Opponent(spec, board_config(6, 7, 4))
+    if form is None:
+        assert opponent.form is None and opponent.kind == EXTERNAL
+    elif form == "random":
+        assert opponent.form.move is None and opponent.kind == RANDOM
+    else:
+        assert opponent.form.move.__name__ == form and opponent.kind == KERNEL
+    if spec.startswith("rules"):
+        assert opponent.form.args == (1,)
+    if spec.startswith("onestep:tactics"):
+        assert opponent.form.args[0] is False
+    if spec.startswith("alphabeta:depth=3,heuristic"):  # depth, deepening, heuristic, opts
+        assert opponent.form.args[:4] == (3, True, opponent.agent.record.id,
+                                          OPT_KILLERS | OPT_PVS)
 
 
 def test_seeds_replay_and_board_i_is_seed_plus_i():
@@ -279,15 +349,24 @@ def test_bad_actions_name_what_is_wrong():
 
 
 def test_batched_env_takes_any_opponent():
-    """An opponent without a kernel form (a callable here) is called from Python."""
+    """An opponent without a kernel form (a callable here) is called from Python, with
+    the objects kaggle-environments hands an agent (attributes and keys)."""
     calls = []
 
     def leftmost(obs, config):
-        calls.append(obs.mark)
+        calls.append((dict(obs), dict(config)))
         return next(c for c in range(config.columns) if obs.board[c] == 0)
     vec = ConnectXVectorEnv(3, opponent=leftmost, seat="second")
     obs, _ = vec.reset(seed=0)
-    assert calls == [1, 1, 1] and obs["observation"][:, -1, 0, 1].tolist() == [1, 1, 1]
+    assert obs["observation"][:, -1, 0, 1].tolist() == [1, 1, 1]
+    assert [o["mark"] for o, _ in calls] == [1, 1, 1]
+    assert calls[0] == ({"board": [0] * 42, "mark": 1, "step": 0, "remainingOverageTime": 60.0},
+                        {"rows": 6, "columns": 7, "inarow": 4, "actTimeout": 2.0, "timeout": 2.0,
+                         "agentTimeout": 60.0, "episodeSteps": 1000, "runTimeout": 1200})
+    vec.step(np.array([3, 3, 3]))
+    board = calls[-1][0]["board"]
+    assert calls[-1][0]["step"] == 2 and calls[-1][0]["mark"] == 1 and board[38] == 2 \
+        and board[35] == 1 and type(board[35]) is int
 
 
 def test_import_agents_stays_free_of_gymnasium():

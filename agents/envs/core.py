@@ -1,9 +1,11 @@
 """The batched core every environment of :mod:`agents.envs` runs on: ``N`` boards stepped
 at once in numba. :func:`step_boards` plays the learner's moves on every board and, for
-the random opponent, its replies in the same call; a searching opponent's kernel form
-(:mod:`agents.envs.opponents`) replies on every board in one more call
-(:func:`onestep_replies`, :func:`rules_replies`, :func:`alphabeta_replies`), an opponent
-without one from Python (:func:`play_replies`). The searches are kept out of :func:`step_boards` so that
+the random opponent, its replies in the same call; an opponent with a kernel form
+(:class:`agents.players.base.KernelForm`: the move kernel the agent itself plays, from
+the search room) replies on every board in one more call, a loop of this module that
+calls that kernel (:func:`onestep_replies`, :func:`rules_replies`,
+:func:`alphabeta_replies`; no move is computed here), an opponent without one from
+Python (:func:`play_replies`). The searches are kept out of :func:`step_boards` so that
 an environment compiles only its own opponent's kernels (the whole in one kernel took
 three times the alpha-beta agent's compile on this machine).
 
@@ -39,18 +41,16 @@ but these kernels may write into them.
 import numpy as np
 
 from agents.board.bitboard import MAX_BITBOARD_BITS, bb_has_line
-from agents.board.grid import drop, is_win_at, undo
+from agents.board.grid import drop, is_win_at
 from agents.board.jit import njit
-from agents.search.alphabeta_bb import bb_root_search
-from agents.search.minimax import minimax_scores_counts
+from agents.search.alphabeta_bb import alphabeta_move
+from agents.search.minimax import onestep_move
 from agents.search.rollout import rand_below
-from agents.search.scores import INF, PROVEN
-# duplicates: none; _safety_case is the onestep agent's safety net kernel, called as is
-from agents.search.tactics import _safety_case, forced_result, safe_moves, tactical_column
+from agents.search.tactics import rules_move
 
-# opponent kinds of the kernels (``kind``): none (self-play), moves from Python, and the
-# kernel forms of agents.envs.opponents
-SELF_PLAY, RANDOM, EXTERNAL, ONESTEP, ALPHABETA, RULES = 0, 1, 2, 3, 4, 5
+# opponent kinds of step_boards (``kind``): none (self-play), a uniformly random legal
+# column (played here), moves from Python, a move kernel (a reply loop below)
+SELF_PLAY, RANDOM, EXTERNAL, KERNEL = 0, 1, 2, 3
 # the learner's seat (``seat``): first (mark 1), second (mark 2), drawn at each reset
 FIRST, SECOND, EITHER = 0, 1, 2
 
@@ -85,99 +85,6 @@ def _pick_legal(heights, rows, columns, rng):
                 return c
             k -= 1
     return -1
-
-
-@njit
-def _onestep_move(grid, heights, rows, columns, inarow, mark, tactics, rng, windows,
-                  cell_windows, stats):
-    """The ``onestep`` agent's move (:class:`agents.players.baselines.OneStepAgent`,
-    windows heuristic): the tutorial's one-ply scores, the best columns, its safety net
-    when ``tactics``, a random one of them."""
-    scores = minimax_scores_counts(grid, heights, rows, columns, inarow, windows, cell_windows,
-                                   1, mark, stats)
-    top = -INF
-    for c in range(columns):
-        if heights[c] < rows and scores[c] > top:
-            top = scores[c]
-    best = np.zeros(columns, dtype=np.bool_)
-    for c in range(columns):
-        best[c] = heights[c] < rows and scores[c] == top
-    if tactics:
-        keep = np.zeros(columns, dtype=np.bool_)
-        case = _safety_case(grid, heights, rows, columns, inarow, mark, best, keep)
-        if case == 1:
-            for c in range(columns):
-                best[c] = best[c] and keep[c]
-        elif case == 2:
-            for c in range(columns):
-                best[c] = keep[c]
-    return _pick(best, rng)
-
-
-@njit
-def _rules_move(grid, heights, rows, columns, inarow, mark, lookahead, rng):
-    """The ``rules`` agent's move (:class:`agents.players.baselines.RulesAgent`): the
-    immediate win or forced block; else among the moves that hand the opponent no win on
-    top (all, if none), those with the best forced result within ``lookahead`` plies, one
-    drawn from ``rng``."""
-    t = tactical_column(grid, heights, rows, columns, inarow, mark)
-    if t >= 0:
-        return t
-    safe = safe_moves(grid, heights, rows, columns, inarow, mark)
-    candidate = np.zeros(columns, dtype=np.bool_)
-    n = 0
-    for c in range(columns):
-        if heights[c] < rows and safe[c]:
-            candidate[c] = True
-            n += 1
-    if n == 0:
-        for c in range(columns):
-            candidate[c] = heights[c] < rows
-    values = np.full(columns, -2, dtype=np.int64)
-    top = -2
-    for c in range(columns):
-        if candidate[c]:
-            idx = drop(grid, heights, rows, columns, c, mark)
-            values[c] = -forced_result(grid, heights, rows, columns, inarow, 3 - mark,
-                                       lookahead - 1, idx)
-            undo(grid, heights, rows, columns, c)
-            top = max(top, values[c])
-    return _pick(values == top, rng)
-
-
-@njit
-def alphabeta_move(grid, heights, rows, columns, inarow, mark, depth, deepening, heuristic,
-                   opts, quiescence, geo, order, zobrist, tt, killers, moves, history, pv,
-                   pvlen, stats, scores, windows):
-    """The ``alphabeta`` agent's move at a fixed ``depth`` with no clock
-    (:meth:`agents.players.lookahead.AlphaBetaAgent.choose`): the immediate win or
-    forced block, else iterative deepening from an empty table to ``depth`` plies (or
-    a proven score), each depth searching the previous depth's move first; without
-    ``deepening``, one search at ``depth`` (the agent's ``deepening=false``). The search
-    memory is the agent's (:class:`agents.search.alphabeta.Tables` and
-    :func:`agents.search.alphabeta_bb.packed_table`), ``windows`` None on bitboards."""
-    t = tactical_column(grid, heights, rows, columns, inarow, mark)
-    if t >= 0:
-        return t
-    tt[:] = 0
-    killers[:] = -1
-    history[:] = 0
-    stats[:] = 0
-    empties = rows * columns
-    for c in range(columns):
-        empties -= heights[c]
-    best = -1
-    last = min(depth, empties)
-    for d in range(1 if deepening else last, last + 1):
-        col = bb_root_search(grid, heights, rows, columns, inarow, geo, heuristic, order, d,
-                             mark, zobrist, tt, killers, moves, 0.0, best, stats, scores,
-                             windows, opts, history, pv, pvlen, -INF, INF, quiescence)
-        if col < 0:
-            break
-        best = col
-        if abs(scores[col]) >= PROVEN:
-            break
-    return best
 
 
 @njit
@@ -259,7 +166,7 @@ def step_boards(grid, heights, stones, bits, me, rngs, done, pending, actions, r
     the opponent's reply; with ``reset_all`` every board is reset instead (``actions``
     unused). Fills ``obs``, ``mask``, ``rewards`` and ``terminated``. For any other
     opponent (not SELF_PLAY) the boards that wait for its move are flagged in
-    ``pending``, for a reply kernel of this module to finish.
+    ``pending``, for :func:`play_replies` or a reply loop of this module to finish.
 
     Returns -1, or the first board whose action is out of ``0..columns-1`` (then nothing
     has been played: the caller raises)."""
@@ -332,43 +239,60 @@ def play_replies(grid, heights, stones, bits, me, done, pending, replies, rows, 
 
 
 @njit
-def onestep_replies(grid, heights, stones, bits, me, rngs, done, pending, rows, columns, inarow,
-                    tactics, windows, cell_windows, stats, obs, mask, rewards, terminated):
-    """Finish every ``pending`` board with the ``onestep`` opponent's move."""
-    for b in range(grid.shape[0]):
-        if pending[b]:
-            pending[b] = 0
-            col = _onestep_move(grid[b], heights[b], rows, columns, inarow, 3 - me[b], tactics,
-                                rngs[b:b + 1], windows, cell_windows, stats)
-            _finish(b, grid, heights, stones, bits, me, done, col, rows, columns, inarow, obs,
-                    mask, rewards, terminated)
+def _answer(b, col, best, grid, heights, stones, bits, me, rngs, done, rows, columns, inarow,
+            obs, mask, rewards, terminated):
+    """Finish board ``b`` with a move kernel's answer: its column ``col``, or (-1) one
+    of the columns it marked in ``best`` drawn from the board's random numbers."""
+    if col < 0:
+        col = _pick(best, rngs[b:b + 1])
+    _finish(b, grid, heights, stones, bits, me, done, col, rows, columns, inarow, obs, mask,
+            rewards, terminated)
 
 
+# The reply loops of the move kernels (agents.players.base.KernelForm), one a kernel so
+# that an environment compiles only its opponent's; each the same loop, the arguments
+# after ``inarow`` the kernel form's ``args``.
 @njit
-def alphabeta_replies(grid, heights, stones, bits, me, done, pending, rows, columns, inarow,
-                      depth, deepening, heuristic, opts, quiescence, geo, order, zobrist, tt,
-                      killers, moves, history, pv, pvlen, stats, scores, windows, obs, mask,
-                      rewards, terminated):
-    """Finish every ``pending`` board with the fixed-depth ``alphabeta`` opponent's move
-    (:func:`alphabeta_move`)."""
+def onestep_replies(grid, heights, stones, bits, me, rngs, done, pending, rows, columns, inarow,
+                    tactics, windows, cell_windows, counters, obs, mask, rewards, terminated):
+    """Finish every ``pending`` board with :func:`agents.search.minimax.onestep_move`."""
+    best = np.zeros(columns, dtype=np.bool_)
     for b in range(grid.shape[0]):
         if pending[b]:
             pending[b] = 0
-            col = alphabeta_move(grid[b], heights[b], rows, columns, inarow, 3 - me[b], depth,
-                                 deepening, heuristic, opts, quiescence, geo, order, zobrist, tt,
-                                 killers, moves, history, pv, pvlen, stats, scores, windows)
-            _finish(b, grid, heights, stones, bits, me, done, col, rows, columns, inarow, obs,
-                    mask, rewards, terminated)
+            col = onestep_move(grid[b], heights[b], rows, columns, inarow, 3 - me[b], best,
+                               tactics, windows, cell_windows, counters)
+            _answer(b, col, best, grid, heights, stones, bits, me, rngs, done, rows, columns,
+                    inarow, obs, mask, rewards, terminated)
 
 
 @njit
 def rules_replies(grid, heights, stones, bits, me, rngs, done, pending, rows, columns, inarow,
                   lookahead, obs, mask, rewards, terminated):
-    """Finish every ``pending`` board with the ``rules`` opponent's move."""
+    """Finish every ``pending`` board with :func:`agents.search.tactics.rules_move`."""
+    best = np.zeros(columns, dtype=np.bool_)
     for b in range(grid.shape[0]):
         if pending[b]:
             pending[b] = 0
-            col = _rules_move(grid[b], heights[b], rows, columns, inarow, 3 - me[b], lookahead,
-                              rngs[b:b + 1])
-            _finish(b, grid, heights, stones, bits, me, done, col, rows, columns, inarow, obs,
-                    mask, rewards, terminated)
+            col = rules_move(grid[b], heights[b], rows, columns, inarow, 3 - me[b], best,
+                             lookahead)
+            _answer(b, col, best, grid, heights, stones, bits, me, rngs, done, rows, columns,
+                    inarow, obs, mask, rewards, terminated)
+
+
+@njit
+def alphabeta_replies(grid, heights, stones, bits, me, rngs, done, pending, rows, columns,
+                      inarow, depth, deepening, heuristic, opts, quiescence, geo, order, zobrist,
+                      tt, killers, moves, history, pv, pvlen, stats, scores, windows, deadline,
+                      next_cost, info, line, obs, mask, rewards, terminated):
+    """Finish every ``pending`` board with :func:`agents.search.alphabeta_bb.alphabeta_move`."""
+    best = np.zeros(columns, dtype=np.bool_)
+    for b in range(grid.shape[0]):
+        if pending[b]:
+            pending[b] = 0
+            col = alphabeta_move(grid[b], heights[b], rows, columns, inarow, 3 - me[b], best,
+                                 depth, deepening, heuristic, opts, quiescence, geo, order,
+                                 zobrist, tt, killers, moves, history, pv, pvlen, stats, scores,
+                                 windows, deadline, next_cost, info, line)
+            _answer(b, col, best, grid, heights, stones, bits, me, rngs, done, rows, columns,
+                    inarow, obs, mask, rewards, terminated)

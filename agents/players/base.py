@@ -18,6 +18,7 @@ the rest of its plain budget to the compiler. ``last["source"]`` is then
 """
 import gc
 import time
+from typing import NamedTuple
 
 import numpy as np
 
@@ -27,8 +28,28 @@ from agents.board.rules import parse_config, parse_position
 # overhead around the call, garbage collection, process scheduling.
 SAFETY_MARGIN = 0.25
 SAFETY_FRACTION = 0.1
+# kaggle-environments' defaults for the time control: actTimeout seconds a move, and the
+# overage a game (remainingOverageTime at the start)
+ACT_TIMEOUT = 2.0
+OVERAGE = 60.0
 WARMUPS = ("lazy", "now", "background")
 RULES_UNIT = "grid.grid_winner+column_heights"
+
+
+class KernelForm(NamedTuple):
+    """An agent's move as a numba kernel, what the batched environments play
+    (:meth:`Agent.kernel_form`; :mod:`agents.envs.opponents`).
+
+    ``move``: the kernel the agent's own :meth:`Agent.choose` calls,
+    ``move(grid, heights, rows, columns, inarow, mark, best, *args) -> int``: a column,
+    or -1 with ``best`` (bool, one a column) marking the columns to draw one from
+    uniformly (the agent draws with its ``seed``'s generator, an environment with the
+    board's own random numbers); None: a uniformly random legal column (``random``).
+    ``args``: the rest of its arguments, the agent's own options and search memory
+    (arrays reused from move to move)."""
+
+    move: object
+    args: tuple
 
 
 class Struct(dict):
@@ -41,6 +62,30 @@ class Struct(dict):
             return self[name]
         except KeyError:
             raise AttributeError(name) from None
+
+
+def config_struct(cfg):
+    """The ``config`` kaggle-environments hands an agent, for ``cfg`` (attributes and
+    keys): its ``rows``, ``columns``, ``inarow``, and its ``actTimeout`` and
+    ``remainingOverageTime`` if it has them (``scripts.arena.specs.MatchConfig``), else
+    Kaggle's defaults (:data:`ACT_TIMEOUT`, :data:`OVERAGE`; an
+    :class:`agents.board.rules.Config`). The one place this object is built."""
+    act = getattr(cfg, "actTimeout", ACT_TIMEOUT)
+    return Struct(rows=cfg.rows, columns=cfg.columns, inarow=cfg.inarow,
+                  actTimeout=act, timeout=act,
+                  agentTimeout=getattr(cfg, "remainingOverageTime", OVERAGE),
+                  episodeSteps=1000, runTimeout=1200)
+
+
+def observation(board, mark=None, step=None, remaining_overage=OVERAGE):
+    """The observation kaggle-environments hands an agent (attributes and keys): ``board``
+    as a flat list of ints; ``mark`` and ``step`` default to the side to move and the
+    number of stones on the board. The one place this object is built."""
+    board = [int(v) for v in board]
+    stones = sum(1 for v in board if v)
+    return Struct(board=board, mark=1 + stones % 2 if mark is None else mark,
+                  step=stones if step is None else step,
+                  remainingOverageTime=remaining_overage)
 
 
 def positive_number(name):
@@ -220,6 +265,13 @@ class Agent:
     def choose(self, grid, heights, mark, cfg, clock):
         raise NotImplementedError
 
+    def kernel_form(self, cfg):
+        """This agent's moves on ``cfg``'s board as a :class:`KernelForm`, or None if it
+        has none (the environments then call the agent from Python). An agent that has
+        one plays through that kernel itself, so that its every option plays the same
+        in a match and as an environment's opponent."""
+        return None
+
     # -- compiling (module docstring) ------------------------------------------------------
 
     def ready_to_move(self, grid, heights, mark, cfg):
@@ -281,6 +333,14 @@ def checks_units(cfg=None):
                    grid.copy(), np.zeros(cfg.columns, dtype=np.int64))
     return [(RULES_UNIT, rules, 1.7),
             ("tactics.tactical_column", lambda: tactical_move(grid, heights, cfg, 1), 0.5)]
+
+
+def play_kernel(form, rng, grid, heights, mark, cfg):
+    """Play :class:`KernelForm` ``form`` on the position: its column, or one of the
+    columns it marks drawn from ``rng`` (:func:`pick`)."""
+    best = np.zeros(cfg.columns, dtype=np.bool_)
+    col = form.move(grid, heights, cfg.rows, cfg.columns, cfg.inarow, mark, best, *form.args)
+    return int(col) if col >= 0 else pick(rng, np.flatnonzero(best), cfg)
 
 
 def pick(rng, columns_list, cfg):

@@ -4,12 +4,13 @@ import numpy as np
 
 from heuristics import entry, get as get_heuristic
 
-from agents.players.base import (Agent, boolean, checks_units, heuristic_name, legal_columns, pick,
-                                 positive_int, seed_value, warmup_option)
-from agents.search.tactics import forced_result, safe_moves, safety_net, tactical_move
+from agents.players.base import (Agent, KernelForm, boolean, checks_units, heuristic_name,
+                                 legal_columns, pick, play_kernel, positive_int, seed_value,
+                                 warmup_option)
+from agents.search.tactics import rules_move, safety_net
 from agents.players.kaggle_tutorial import tutorial_best_columns
-from agents.board.grid import cell_window_table, drop, undo, window_table
-from agents.search.minimax import minimax_scores, minimax_scores_counts
+from agents.board.grid import cell_window_table, window_table
+from agents.search.minimax import minimax_scores, minimax_scores_counts, onestep_move
 from agents.search.counters import S_NODES, new_counters
 
 
@@ -28,6 +29,9 @@ class RandomAgent(Agent):
     def choose(self, grid, heights, mark, cfg, clock):
         return pick(self.rng, legal_columns(heights, cfg), cfg)
 
+    def kernel_form(self, cfg):
+        return KernelForm(None, ())
+
 
 class OneStepAgent(Agent):
     """The tutorial's one-step lookahead: drop each column, score the result with the
@@ -44,7 +48,18 @@ class OneStepAgent(Agent):
         super().__init__(**options)
         self.evaluate = get_heuristic(self.heuristic)
 
+    def kernel_form(self, cfg):
+        """:func:`agents.search.minimax.onestep_move` for a heuristic registered
+        ``incremental`` (the default ``windows``); None for any other."""
+        if not entry(self.heuristic).incremental:
+            return None
+        return KernelForm(onestep_move, (self.tactics, window_table(*cfg),
+                                         cell_window_table(*cfg), new_counters()))
+
     def choose(self, grid, heights, mark, cfg, clock):
+        form = self.kernel_form(cfg)
+        if form is not None:
+            return play_kernel(form, self.rng, grid, heights, mark, cfg)
         scores, _ = tutorial_scores(grid, heights, mark, cfg, self.heuristic, self.evaluate, 1)
         best = best_columns(scores, heights, cfg)
         if self.tactics:
@@ -87,21 +102,12 @@ class RulesAgent(Agent):
     PRIVATE_OPTIONS = {"lookahead": 1}
     MOVE_COMPILE_SECONDS = 2.0
 
+    def kernel_form(self, cfg):
+        """:func:`agents.search.tactics.rules_move` at this agent's ``lookahead``."""
+        return KernelForm(rules_move, (self.lookahead,))
+
     def choose(self, grid, heights, mark, cfg, clock):
-        t = tactical_move(grid, heights, cfg, mark)
-        if t >= 0:
-            return t
-        safe = safe_moves(grid, heights, cfg.rows, cfg.columns, cfg.inarow, mark)
-        candidates = [c for c in legal_columns(heights, cfg) if safe[c]] \
-            or legal_columns(heights, cfg)
-        values = {}
-        for c in candidates:
-            idx = drop(grid, heights, cfg.rows, cfg.columns, c, mark)
-            values[c] = -forced_result(grid, heights, cfg.rows, cfg.columns, cfg.inarow,
-                                        3 - mark, self.lookahead - 1, idx)
-            undo(grid, heights, cfg.rows, cfg.columns, c)
-        top = max(values.values())
-        return pick(self.rng, [c for c in candidates if values[c] == top], cfg)
+        return play_kernel(self.kernel_form(cfg), self.rng, grid, heights, mark, cfg)
 
 
 class TutorialAgent(Agent):

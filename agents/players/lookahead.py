@@ -7,15 +7,16 @@ import numpy as np
 
 from heuristics import HEURISTIC_IDS, entry, get as get_heuristic
 
-from agents.players.base import (Agent, boolean, heuristic_name, optional, positive_int,
-                                 positive_number, seed_value, warmup_option)
+from agents.players.base import (Agent, KernelForm, boolean, heuristic_name, optional,
+                                 play_kernel, positive_int, positive_number, seed_value,
+                                 warmup_option)
 from agents.search.tactics import safety_net, tactical_move
 from agents.players.baselines import best_columns, tutorial_scores
 from agents.board.grid import cell_window_table, center_order, window_table
-from agents.search.alphabeta import Tables, negamax, root_search
+from agents.search.alphabeta import Tables, root_search
 from agents.search.minimax import minimax_line, minimax_line_counts
-from agents.search.alphabeta_bb import (OPT_HISTORY, OPT_KILLERS, OPT_PVS, bb_root_search,
-                                        packed_table)
+from agents.search.alphabeta_bb import (OPT_HISTORY, OPT_KILLERS, OPT_PVS, alphabeta_move,
+                                        bb_root_search, packed_table)
 from agents.search.horizon import QUIESCENCE_PLIES
 from agents.board.bitboard import fits_bitboard
 from heuristics.bitboard_eval import eval_geometry
@@ -131,7 +132,7 @@ class AlphaBetaAgent(Agent):
                "deepening": (boolean("deepening"), True),
                "warmup": warmup_option()}
     PRIVATE_OPTIONS = {"depth": 2, "tt_bits": 10}
-    MOVE_COMPILE_SECONDS = 8.0
+    MOVE_COMPILE_SECONDS = 12.0
     # the aspiration window's growth on each fail (its half-width is the heuristic's
     # registry record's): after ASPIRATION_TRIES fails the window is (-INF, INF)
     ASPIRATION_GROWTH = 4
@@ -312,56 +313,67 @@ class AlphaBetaAgent(Agent):
                 return col
         return col
 
+    def move_args(self, cfg, depth, deadline):
+        """The arguments of :func:`agents.search.alphabeta_bb.alphabeta_move` after
+        ``best`` for this agent on ``cfg``'s board: its options, ``depth`` (None: to the
+        end), ``deadline`` (0.0: none) and its own tables. Only for a heuristic with a
+        compiled hookup searched without ``aspiration`` (:meth:`has_move_kernel`)."""
+        t = self.tables(cfg)
+        if t.packed is None:
+            t.packed = packed_table(self.table_bits(cfg))
+        windows = None  # bitboards (as in root)
+        if self.kernel_for(cfg) == "grid":
+            geo, windows = NO_GEOMETRY, window_table(*cfg)
+        else:
+            if t.geo is None:
+                t.geo = eval_geometry(cfg.rows, cfg.columns, cfg.inarow)
+            geo = t.geo
+        size = cfg.rows * cfg.columns
+        return (size if depth is None else depth, self.deepening, self.record.id, self.opts,
+                QUIESCENCE_PLIES if self.quiescence else None, geo, center_order(cfg.columns),
+                t.zobrist.view(np.int64), t.packed, t.killers, t.moves, t.history, t.pv,
+                t.pvlen, new_counters(), np.full(cfg.columns, -INF, dtype=np.int64), windows,
+                deadline, self.NEXT_DEPTH_COST, np.zeros(3, dtype=np.int64),
+                np.zeros(size + 2, dtype=np.int64))
+
+    def has_move_kernel(self, cfg):
+        """True when :meth:`choose` plays :func:`agents.search.alphabeta_bb.alphabeta_move`:
+        a heuristic with a compiled hookup, no ``aspiration`` (the other moves go
+        through :meth:`search`'s Python deepening)."""
+        return self.kernel_for(cfg) != "recursive" and not self.aspiration
+
+    def kernel_form(self, cfg):
+        """:func:`agents.search.alphabeta_bb.alphabeta_move` with no clock, for a fixed
+        ``depth`` with no ``time_limit`` (a move that does not depend on the machine's
+        speed) and :meth:`has_move_kernel`; None otherwise."""
+        if self.depth is None or self.time_limit is not None or not self.has_move_kernel(cfg):
+            return None
+        return KernelForm(alphabeta_move, self.move_args(cfg, self.depth, 0.0))
+
     def choose(self, grid, heights, mark, cfg, clock):
+        # The immediate win or forced block first, as alphabeta_move's own first step
+        # (the same kernel, so the same column): its kernel is compiled by every agent's
+        # warm-up (agents.players.base.checks_units), whereas alphabeta_move has one form
+        # a board representation (bitboards, the grid). A tactical move on a board of the
+        # other form (a fuzz run's 3x7 board with inarow 1, after a 7x6 warm-up) thus
+        # compiles nothing in the move (with an empty numba cache, 16-50 s of compiling).
         t = tactical_move(grid, heights, cfg, mark)
         if t >= 0:
             self.last = {"column": t, "depth": 0, "nodes": 0, "value": None, "pv": [t]}
+            self.pv = [t]
             return t
+        if self.has_move_kernel(cfg):
+            args = self.move_args(cfg, self.depth, clock.deadline)
+            col = play_kernel(KernelForm(alphabeta_move, args), self.rng, grid, heights, mark,
+                              cfg)
+            stats, info, line = args[14], args[-2], args[-1]
+            self.pv = [int(c) for c in line[:info[2]]]
+            self.last = {"column": col, "depth": int(info[0]), "nodes": int(stats[S_NODES]),
+                         "value": int(info[1]) if info[0] else None, "pv": list(self.pv)}
+            return col
         col, val, depth, nodes = self.search(grid, heights, mark, cfg, clock.deadline,
                                              self.depth)
         self.last = {"column": col, "depth": depth, "nodes": nodes, "value": val,
                      "pv": list(self.pv)}
         return col
 
-
-def warmup_units(heuristic="threats"):
-    """Units for :class:`agents.players.warmup.Warmup`, each compiled by a short search on
-    the empty 7x6 board with a private agent (small table: the kernels' types do not
-    depend on its size). A heuristic with a compiled hookup (an ``id``): one unit, the
-    iterative-deepening search on 7x6 bitboards (the kernel's grid specialisation, for
-    boards over 64 bits, compiles on its first use, or loads from numba's cache); any
-    other: the recursive kernels and the evaluation."""
-    from agents.board.rules import parse_config
-    cfg = parse_config(None)
-    # the default agent's kernel (quiescence on) where there is one; the recursive
-    # kernels of any other evaluation search the plain tree
-    compiled = entry(heuristic).id is not None
-    agent = AlphaBetaAgent(heuristic=heuristic, tt_bits=10, quiescence=compiled)
-    grid = np.zeros(cfg.rows * cfg.columns, dtype=np.int8)
-    heights = np.zeros(cfg.columns, dtype=np.int64)
-
-    def search():
-        agent.search(grid, heights, 1, cfg, time.perf_counter() + 0.05, 2)
-
-    if compiled:
-        return [("alphabeta.bitboards", search, 8.0)]
-
-    def array_search():
-        agent.fixed_depth(grid, heights, 1, cfg, 2, kernel="recursive")
-
-    def negamax_unit():
-        # the recursive search on its own, with the types root_search passes it
-        t = agent.tables(cfg)
-        t.arrays_used = True
-        counters = new_counters()
-        negamax(grid, heights, cfg.rows, cfg.columns, cfg.inarow, windows, agent.evaluate,
-                 order, 1, -INF, INF, 2, 1, 1, np.uint64(0), t.zobrist, t.tt_key, t.tt_val,
-                 t.tt_info, t.tt_move, t.killers, t.moves, np.int64(1), 0.0, counters, t.pv,
-                 t.pvlen)
-    windows = window_table(*cfg)
-    order = center_order(cfg.columns)
-    return [
-        (f"heuristics.{heuristic}", lambda: agent.evaluate(grid, heights, cfg.rows, cfg.columns,
-                                                          cfg.inarow, windows, 1), 0.6),
-        ("alphabeta.negamax", negamax_unit, 1.0),
-        ("alphabeta.root_search", array_search, 0.6)]

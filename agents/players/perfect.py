@@ -105,14 +105,28 @@ def warmup_units():
     alphabeta model on bitboards (the array kernels serve only boards the solver cannot
     take, where this agent is alphabeta and numba compiles them on first use). A move
     outside the book waits for the units up to :data:`SOLVER_READY` only."""
-    from agents.players.lookahead import warmup_units as alphabeta_units
     rules, tactics = checks_units()
     units = solver_units()
     ready = [u[0] for u in units].index(SOLVER_READY) + 1
-    model = [u for u in alphabeta_units() if u[0] == "alphabeta.bitboards"]
     # the input checks run numpy until their kernels exist: after what an off-book move
     # waits for (issue 43: that wait had grown from 10.4 to 14.3 s of CPU since 4e9cf9d)
-    return units[:ready] + [rules] + units[ready:] + [tactics] + model
+    return units[:ready] + [rules] + units[ready:] + [tactics, model_unit()]
+
+
+def model_unit():
+    """The unit of the fallback's and the traps' model's search: what this agent calls of
+    the ``alphabeta`` agent, :meth:`AlphaBetaAgent.search` (iterative deepening in Python
+    over :func:`agents.search.alphabeta_bb.bb_root_search`; not its ``choose``, which plays
+    :func:`agents.search.alphabeta_bb.alphabeta_move`), on the empty 7x6 board's
+    bitboards, with a small table (the kernels' types do not depend on its size)."""
+    cfg = parse_config(None)
+    agent = AlphaBetaAgent(tt_bits=10)
+    grid = np.zeros(cfg.rows * cfg.columns, dtype=np.int8)
+    heights = np.zeros(cfg.columns, dtype=np.int64)
+
+    def search():
+        agent.search(grid, heights, 1, cfg, time.perf_counter() + 0.05, 2)
+    return ("alphabeta.search", search, 8.0)
 
 
 def solver_units(solver=None):

@@ -33,7 +33,9 @@ from agents.board.grid import drop, is_win_at, undo
 from agents.board.jit import njit, now
 from agents.search.alphabeta import ended, take_line
 from agents.search.horizon import forced_line, horizon_value, take_back
-from agents.search.scores import CHECK_EVERY, EXACT, INF, LOWER, S_ABORTED, S_NODES, UPPER, WIN
+from agents.search.scores import (CHECK_EVERY, EXACT, INF, LOWER, PROVEN, S_ABORTED, S_NODES,
+                                  UPPER, WIN)
+from agents.search.tactics import tactical_column
 
 # ``opts`` bits of the kernels (the alphabeta agent's options of the same names)
 OPT_KILLERS, OPT_HISTORY, OPT_PVS = 1, 2, 4
@@ -300,6 +302,8 @@ def _store(f, depth, f_best, f_orig, f_beta, f_slot, f_key, f_move, tt):
 
 # duplicates: the root of agents.search.alphabeta.root_search on bitboards: the same
 # steps in the same order are what keeps the two trees identical.
+# Not inline="always" (tried: alphabeta_move's search 30% slower in connectx bench env's
+# loop, 13-14k against 19k steps per CPU second at depth 4, for no gain in compile time).
 @njit
 def bb_root_search(grid, heights, rows, columns, inarow, geo, heuristic, order, depth, mark,
                    zobrist, tt, killers, moves, deadline, first_move, counters, scores,
@@ -383,3 +387,71 @@ def bb_root_search(grid, heights, rows, columns, inarow, geo, heuristic, order, 
         if v >= beta:
             break
     return best_move
+
+
+@njit
+def alphabeta_move(grid, heights, rows, columns, inarow, mark, best, depth, deepening,
+                   heuristic, opts, quiescence, geo, order, zobrist, tt, killers, moves,
+                   history, pv, pvlen, stats, scores, windows, deadline, next_cost, info, line):
+    """The ``alphabeta`` agent's move (:meth:`agents.players.lookahead.AlphaBetaAgent.choose`
+    calls it with its clock, the environments' ``alphabeta`` opponent with none): the
+    immediate win or forced block, else iterative deepening from a cleared table to
+    ``depth`` plies (or a proven score), each depth searching the previous depth's move
+    first; without ``deepening``, one search at ``depth``. ``best`` is unused (the
+    common signature of the move kernels: ``agents.players.base.KernelForm``).
+
+    ``deadline`` (``now()`` seconds, 0.0: none) stops a search (depth 1 always
+    completes; a cut-off one search of ``deepening=false`` gives depth 1's move); depth
+    ``d + 1`` starts only if ``next_cost`` times depth ``d``'s time is left. The memory
+    is the agent's (:class:`agents.search.alphabeta.Tables`, :func:`packed_table` as
+    ``tt``), ``windows`` None on bitboards (else the window table, ``geo`` unused).
+    Writes ``info`` = (depth reached, its value, its line's length; depth 0 for the
+    tactical move) and the line in ``line``."""
+    t = tactical_column(grid, heights, rows, columns, inarow, mark)
+    if t >= 0:
+        info[0], info[1], info[2] = 0, 0, 1
+        line[0] = t
+        return t
+    tt[:] = 0
+    killers[:] = -1
+    history[:] = 0
+    stats[:] = 0
+    empties = rows * columns
+    for c in range(columns):
+        empties -= heights[c]
+    col = -1
+    info[0], info[1], info[2] = 0, 0, 0
+    last = min(depth, empties)
+    # Every integer argument of bb_root_search as int64, never a literal, and one call
+    # site: numba compiled a copy of the search for each literal (-1, 1 and INF made
+    # three, 25 s of compiling instead of 14), and as int64 the copy is the one a call
+    # from Python (AlphaBetaAgent.root) compiles.
+    lo, hi = np.int64(-INF), np.int64(INF)
+    d = 1 if deepening else last
+    retry = False  # deepening=false's one search ran out of time: depth 1's move instead
+    while d <= last:
+        t0 = now() if deadline > 0.0 else 0.0
+        c = bb_root_search(grid, heights, rows, columns, inarow, geo, heuristic, order,
+                           np.int64(d), mark, zobrist, tt, killers, moves,
+                           deadline if d > 1 else 0.0, np.int64(col), stats, scores, windows,
+                           opts, history, pv, pvlen, lo, hi, quiescence)
+        if (stats[S_ABORTED] or c < 0) and col < 0 and not retry:
+            stats[S_ABORTED] = 0
+            tt[:] = 0
+            killers[:] = -1
+            history[:] = 0
+            d, retry = 1, True
+            continue
+        if stats[S_ABORTED] or c < 0:
+            break
+        col = c
+        info[0], info[1], info[2] = d, scores[c], pvlen[0]
+        line[:pvlen[0]] = pv[0, :pvlen[0]]
+        if retry or abs(scores[c]) >= PROVEN:
+            break
+        if deadline > 0.0:
+            spent = now() - t0
+            if now() + next_cost * spent > deadline:
+                break
+        d += 1
+    return col

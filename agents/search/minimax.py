@@ -8,6 +8,7 @@ which is what makes the ``minimax`` agent fast. The first is the tutorial's recu
 as written, the plain version the second is tested against (``tests/test_search.py``:
 same scores, same node counts); the second walks the same tree with an explicit stack,
 so that it is kept in numba's disk cache (a recursive kernel cannot be).
+:func:`onestep_move` is the ``onestep`` agent's whole move on the second.
 Scores and counters slots: :mod:`agents.search.scores`.
 """
 import numpy as np
@@ -15,6 +16,7 @@ import numpy as np
 from agents.board.grid import drop, is_full, is_win_at, undo
 from agents.board.jit import njit
 from agents.search.scores import INF, S_NODES
+from agents.search.tactics import safety_case
 from heuristics.tutorial import counts_eval, update_counts, window_counts
 
 # ---------------------------------------------------------------------------
@@ -137,6 +139,35 @@ def minimax_scores_counts(grid, heights, rows, columns, inarow, windows, cell_wi
     return scores
 
 
+@njit
+def onestep_move(grid, heights, rows, columns, inarow, mark, best, tactics, windows,
+                 cell_windows, counters):
+    """The ``onestep`` agent's move with the window heuristic
+    (:class:`agents.players.baselines.OneStepAgent`, which calls it, as the environments'
+    ``onestep`` opponent does): always -1, with ``best`` (bool, ``columns``) marking the
+    legal columns of the best one-ply score (:func:`minimax_scores_counts`), filtered by
+    the safety net (:func:`agents.search.tactics.safety_net`'s rules) when ``tactics``:
+    the caller draws one."""
+    scores = minimax_scores_counts(grid, heights, rows, columns, inarow, windows, cell_windows,
+                                   1, mark, counters)
+    top = -INF
+    for c in range(columns):
+        if heights[c] < rows and scores[c] > top:
+            top = scores[c]
+    for c in range(columns):
+        best[c] = heights[c] < rows and scores[c] == top
+    if tactics:
+        keep = np.zeros(columns, dtype=np.bool_)
+        case = safety_case(grid, heights, rows, columns, inarow, mark, best, keep)
+        if case == 1:
+            for c in range(columns):
+                best[c] = best[c] and keep[c]
+        elif case == 2:
+            for c in range(columns):
+                best[c] = keep[c]
+    return -1
+
+
 # ---------------------------------------------------------------------------
 # The principal variation: walked down after the search, one child search a ply
 # ---------------------------------------------------------------------------
@@ -222,3 +253,4 @@ def minimax_line_counts(grid, heights, rows, columns, inarow, windows, cell_wind
                     best, c = v, c2
     _take_back(grid, heights, rows, columns, line, n)
     return n
+

@@ -1,7 +1,7 @@
 """Short tactics every agent shares: the immediate win or forced block, the moves that
 do not hand the opponent a win on top of them, a forced result within a few plies,
 and the safety net that keeps a search's choice from missing either (array kernels,
-every board shape).
+every board shape); :func:`rules_move`, the ``rules`` agent's whole move, is made of them.
 """
 import numpy as np
 
@@ -92,7 +92,7 @@ def forced_result(grid, heights, rows, columns, inarow, mark, depth, last_idx):
 
 
 @njit
-def _safety_case(grid, heights, rows, columns, inarow, mark, in_best, keep):
+def safety_case(grid, heights, rows, columns, inarow, mark, in_best, keep):
     """The kernel of :func:`safety_net`: 0 = keep ``best``; 1 = the columns of ``best``
     marked in ``keep``; 2 = the columns marked in ``keep``, left to right."""
     wins = np.zeros(columns, dtype=np.bool_)
@@ -141,13 +141,13 @@ def safety_net(grid, heights, cfg, mark, best):
     * Else if the opponent has exactly one immediate win and ``best`` does not block it,
       return that column. Otherwise ``best`` unchanged.
 
-    One kernel call (:func:`_safety_case`); the plain-Python statement of the same rules
+    One kernel call (:func:`safety_case`); the plain-Python statement of the same rules
     is :func:`agents.search.reference.safety_net_reference`, which the tests compare."""
     in_best = np.zeros(cfg.columns, dtype=np.bool_)
     for c in best:
         in_best[c] = True
     keep = np.zeros(cfg.columns, dtype=np.bool_)
-    case = _safety_case(grid, heights, cfg.rows, cfg.columns, cfg.inarow, mark, in_best, keep)
+    case = safety_case(grid, heights, cfg.rows, cfg.columns, cfg.inarow, mark, in_best, keep)
     if case == 0:
         return best
     if case == 1:
@@ -159,3 +159,35 @@ def tactical_move(grid, heights, cfg, mark):
     """Python entry to ``tactical_column``: int column or -1."""
     return int(tactical_column(grid, heights, cfg.rows, cfg.columns, cfg.inarow, mark))
 
+
+
+@njit
+def rules_move(grid, heights, rows, columns, inarow, mark, best, lookahead):
+    """The ``rules`` agent's move (:class:`agents.players.baselines.RulesAgent`, which
+    calls it, as the environments' ``rules`` opponent does): the immediate win or forced
+    block (returned); else -1 with ``best`` (bool, ``columns``, cleared here) marking,
+    among the moves that hand the opponent no win on top (all legal moves if none), those
+    with the best forced result within ``lookahead`` plies: the caller draws one."""
+    t = tactical_column(grid, heights, rows, columns, inarow, mark)
+    if t >= 0:
+        return t
+    safe = safe_moves(grid, heights, rows, columns, inarow, mark)
+    n = 0
+    for c in range(columns):
+        best[c] = heights[c] < rows and safe[c]
+        n += best[c]
+    if n == 0:
+        for c in range(columns):
+            best[c] = heights[c] < rows
+    values = np.full(columns, -2, dtype=np.int64)
+    top = -2
+    for c in range(columns):
+        if best[c]:
+            idx = drop(grid, heights, rows, columns, c, mark)
+            values[c] = -forced_result(grid, heights, rows, columns, inarow, 3 - mark,
+                                       lookahead - 1, idx)
+            undo(grid, heights, rows, columns, c)
+            top = max(top, values[c])
+    for c in range(columns):
+        best[c] = best[c] and values[c] == top
+    return -1

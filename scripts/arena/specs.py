@@ -13,8 +13,9 @@ An agent *spec* is one of
   ``prompt -> answer`` asked in an arena's format (:mod:`scripts.arena.textplayer`);
 * in Python, an agent callable (played in the calling process only).
 
-A configuration is a :class:`MatchConfig` (board and clock); :func:`config_struct` is
-the one place the ``config`` object kaggle-environments hands an agent is built.
+A configuration is a :class:`MatchConfig` (board and clock); the ``config`` and ``obs``
+objects kaggle-environments hands an agent are built by :func:`config_struct` and
+:func:`observation`, imported from their one home, :mod:`agents.players.base`.
 Errors are ``ValueError`` with a one-line message.
 """
 import os
@@ -23,16 +24,15 @@ from collections import namedtuple
 import agents
 from agents.board.rules import parse_config
 from agents.options import parse_options
-from agents.players.base import Struct
+# the Kaggle objects an agent is handed are built in the agents' package (its environments
+# call agents too)
+from agents.players.base import (ACT_TIMEOUT, OVERAGE, Struct, config_struct,  # noqa: F401
+                                 observation)
 from scripts.arena.extras import require
 
 KAGGLE_PREFIX = "kaggle."
 KAGGLE_BUILTINS = ("random", "negamax")
 TEXT_PLAYER = "text"  # the spec name of a text player
-
-# kaggle-environments' defaults for the time control
-ACT_TIMEOUT = 2.0
-OVERAGE = 60.0
 
 Spec = namedtuple("Spec", "text kind name options")  # kind: registry | kaggle | file | text | callable
 MatchConfig = namedtuple("MatchConfig", "rows columns inarow actTimeout remainingOverageTime")
@@ -104,25 +104,6 @@ def parse_match_config(text=None):
             raise ValueError(f"config.{key} must be a number >= 0, got {value!r}")
         times[key] = float(value)
     return MatchConfig(cfg.rows, cfg.columns, cfg.inarow, **times)
-
-
-def config_struct(cfg):
-    """The ``config`` kaggle-environments hands an agent, for :class:`MatchConfig` ``cfg``
-    (attributes and keys)."""
-    return Struct(rows=cfg.rows, columns=cfg.columns, inarow=cfg.inarow,
-                  actTimeout=cfg.actTimeout, timeout=cfg.actTimeout,
-                  agentTimeout=cfg.remainingOverageTime, episodeSteps=1000, runTimeout=1200)
-
-
-def observation(board, mark=None, step=None, remaining_overage=OVERAGE):
-    """The observation kaggle-environments hands an agent (attributes and keys): ``board``
-    as a flat list of ints; ``mark`` and ``step`` default to the side to move and the
-    number of stones on the board."""
-    board = [int(v) for v in board]
-    stones = sum(1 for v in board if v)
-    return Struct(board=board, mark=1 + stones % 2 if mark is None else mark,
-                  step=stones if step is None else step,
-                  remainingOverageTime=remaining_overage)
 
 
 def load_submission(path):
