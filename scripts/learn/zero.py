@@ -58,6 +58,7 @@ class Plan:
     value_weight: float = 1.0
     eval_games: int = 50            # games against each evaluation opponent
     judge_simulations: int = 0      # search's good-move rate each iteration (0: not measured)
+    architecture: dict = None       # None: the teacher's (scripts.learn.model.ARCHITECTURE)
 
 
 @dataclass
@@ -311,7 +312,7 @@ def train(cfg, plan, seed, out, judge=None, pool=None, progress=None, log=None, 
     elif init is not None:
         params, architecture = init
     else:
-        architecture = ARCHITECTURE
+        architecture = plan.architecture or ARCHITECTURE
         params = init_params(rows, columns, architecture, seed)
     params = {k: jnp.asarray(v) for k, v in params.items()}
     opt = optimiser(plan.learning_rate)
