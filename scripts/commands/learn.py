@@ -162,6 +162,9 @@ def _zero_plan(args, cfg):
         if getattr(args, option) is not None:
             setattr(plan, name, getattr(args, option))
     init = initial_network(args.init, cfg) if args.init is not None else None
+    if args.resume:
+        from scripts.learn.zero import resumed
+        resumed(args.out, cfg)  # a clear error now, before JAX starts
     return plan, init
 
 

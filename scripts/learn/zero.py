@@ -14,8 +14,9 @@ Each iteration:
    :data:`GAMES_PER_TASK` on a pool of processes; every task is seeded by the run's seed,
    the iteration and its index, so the data do not depend on the number of workers.
 2. **Targets.** Each position's policy target is the root's visit counts over the legal
-   columns, normalised (:func:`visit_target`; a one-hot on the search's move when the
-   root was proven, since MCTS-Solver then stops visiting), its value target the game's
+   columns, normalised, the columns proven lost left out (:func:`visit_target`; a
+   one-hot on the search's move when the root was proven, since MCTS-Solver then stops
+   visiting), its value target the game's
    result for the side to move (+1, 0, -1). The solver labels nothing.
 3. **Training.** The positions of the last ``window`` iterations, both mirror images, are
    the training set; ``steps`` AdamW steps (constant learning rate) of minibatches of
@@ -30,6 +31,7 @@ After every iteration the run's folder holds the network, the curve and the reco
 ``--mode teacher`` writes them) and :data:`STATE` (the training window and the
 optimiser's state): ``resume`` continues from there, the same run as one without a stop.
 """
+import functools
 import json
 import os
 import time
@@ -79,19 +81,23 @@ class SelfPlay:
 
 def visit_target(tree, columns):
     """The policy target of a searched ``tree`` (:class:`agents.search.mcts.Tree`, the root
-    in slot 0): the root's children's visits by column, normalised; a one-hot on the
-    search's move (:func:`agents.search.mcts.best_child`) when the root is proven or no
-    child was visited. Zero on full columns (they have no child); sums to 1."""
-    from agents.search.mcts import UNKNOWN, best_child
+    in slot 0): the root's children's visits by column, normalised, leaving out the
+    children proven lost for the side to move (MCTS-Solver's ``LOSS``) while another is
+    not; a one-hot on the search's move (:func:`agents.search.mcts.best_child`) when the
+    root is proven or no such child was visited. Zero on full columns (they have no
+    child); sums to 1."""
+    from agents.search.mcts import LOSS, UNKNOWN, best_child
     target = np.zeros(columns, dtype=np.float32)
     kids = range(tree.first[0], tree.first[0] + tree.nchild[0])
-    total = sum(float(tree.visits[k]) for k in kids)
+    lost = all(tree.proof[k] == LOSS for k in kids)
+    total = sum(float(tree.visits[k]) for k in kids if lost or tree.proof[k] != LOSS)
     if tree.proof[0] != UNKNOWN or total <= 0:
         best = best_child(0, tree.first, tree.nchild, tree.proof, tree.visits, tree.wins)
         target[tree.move[best]] = 1.0
         return target
     for k in kids:
-        target[tree.move[k]] = tree.visits[k] / total
+        if lost or tree.proof[k] != LOSS:
+            target[tree.move[k]] = tree.visits[k] / total
     return target
 
 
@@ -291,6 +297,13 @@ def initial_network(path, cfg):
     return net.params, a
 
 
+@functools.lru_cache(maxsize=4)
+def _optimiser(learning_rate):
+    """One optimiser a learning rate, so that a process's runs share the jitted step."""
+    from scripts.learn.model import optimiser
+    return optimiser(learning_rate)
+
+
 def train(cfg, plan, seed, out, judge=None, pool=None, progress=None, log=None, command=None,
           init=None, resume=False, workers=1):
     """Run ``plan`` on board ``cfg`` writing into ``out`` after every iteration (module
@@ -302,7 +315,7 @@ def train(cfg, plan, seed, out, judge=None, pool=None, progress=None, log=None, 
     import optax
 
     from agents.players.network import network_bytes
-    from scripts.learn.model import ARCHITECTURE, init_params, optimiser, to_network, train_step
+    from scripts.learn.model import ARCHITECTURE, init_params, to_network, train_step
     from scripts.learn.reinforce import curve_point
     from scripts.learn.run import finish
     start = time.perf_counter()
@@ -315,7 +328,7 @@ def train(cfg, plan, seed, out, judge=None, pool=None, progress=None, log=None, 
         architecture = plan.architecture or ARCHITECTURE
         params = init_params(rows, columns, architecture, seed)
     params = {k: jnp.asarray(v) for k, v in params.items()}
-    opt = optimiser(plan.learning_rate)
+    opt = _optimiser(plan.learning_rate)
     opt_state = opt.init(params)
     step_fn = train_step(opt, plan.value_weight)
     window, first, elapsed = [], 0, 0.0
