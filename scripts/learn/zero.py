@@ -165,14 +165,14 @@ class JudgeTask:
     columns: int
     inarow: int
     net_bytes: bytes
-    planes: np.ndarray
+    positions: object               # an agents.solver.labels.LabelledSet
     simulations: int
     c: float
 
 
 def search_moves(task):
     """The column the network's search (``task.simulations`` simulations, a fresh tree,
-    as ``mcts:prior=...,iterations=N`` plays) picks on each of ``task.planes``."""
+    as ``mcts:prior=...,iterations=N`` plays) picks on each of ``task.positions``."""
     from agents.envs.boards import board_config
     from agents.players.network import read_network
     from agents.search.mcts import Tree, best_child, search
@@ -183,10 +183,9 @@ def search_moves(task):
     packed = pack_network(net.params, net.architecture, rows, columns)
     tree = Tree(task.simulations * columns + columns + 1)
     out = []
-    for p in task.planes:
-        mark = 1 if int(p.sum()) % 2 == 0 else 2
-        grid = (p[..., 0].astype(np.int64) * mark + p[..., 1].astype(np.int64) * (3 - mark)
-                ).ravel()
+    for i in range(len(task.positions)):
+        board, mark = task.positions.observation(i)
+        grid = np.array(board, dtype=np.int64)
         tree.reset()
         search(grid, mark, cfg, task.simulations, c=task.c, tree=tree, network=packed)
         out.append(int(tree.move[best_child(0, tree.first, tree.nchild, tree.proof,
@@ -209,7 +208,7 @@ def search_good_moves(net_bytes, cfg, judge, simulations, c, pool=None, progress
     """``(good-move rate, perfect-move rate)`` on ``judge`` of the network's search."""
     from agents.solver.labels import verdicts
     chunks = np.array_split(np.arange(len(judge)), max(1, len(judge) // 50))
-    tasks = [JudgeTask(*cfg, net_bytes, judge.planes[i], simulations, c) for i in chunks]
+    tasks = [JudgeTask(*cfg, net_bytes, judge.subset(i), simulations, c) for i in chunks]
     cols = np.concatenate(_map(search_moves, tasks, pool, progress, "judging the search"))
     perfect, good, _ = verdicts(judge.scores, cols)
     return float(good.mean()), float(perfect.mean())
@@ -414,3 +413,44 @@ def train(cfg, plan, seed, out, judge=None, pool=None, progress=None, log=None, 
                                command, workers)
         save_state(out, window, opt_state, it + 1)
     return paths, record
+
+
+def judge_search(path, simulations, first=None, workers=1, judge=None, c=1.5):
+    """``{"good", "perfect", "n", "seconds"}`` of the network in the file ``path`` with
+    search (``simulations`` a move, as ``mcts:prior=PATH,iterations=N``) on the first
+    ``first`` positions (None: all) of ``judge`` (default: the shipped 7x6 set)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from agents.players.network import read_network
+    from agents.solver.labels import load_labels
+    from scripts.arena.judging import DEFAULT_SET
+    from scripts.arena.pools import fork_context
+    with open(path, "rb") as f:
+        data = f.read()
+    net = read_network(data, repr(path))
+    labelled = load_labels(judge or DEFAULT_SET)
+    if labelled.config != net.config:
+        raise ValueError(f"{path} plays {net.config}, the set is of {labelled.config}")
+    if first is not None:
+        labelled = labelled.subset(np.arange(min(first, len(labelled))))
+    start = time.perf_counter()
+    pool = ProcessPoolExecutor(workers, mp_context=fork_context()) if workers > 1 else None
+    try:
+        good, perfect = search_good_moves(data, net.config, labelled, simulations, c, pool)
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    return {"good": good, "perfect": perfect, "n": len(labelled),
+            "seconds": round(time.perf_counter() - start, 1)}
+
+
+if __name__ == "__main__":  # python -m scripts.learn.zero NET SIMULATIONS [FIRST [WORKERS]]
+    import sys
+    from scripts.arena.stats import wilson
+    path, sims = sys.argv[1], int(sys.argv[2])
+    first = int(sys.argv[3]) if len(sys.argv) > 3 else None
+    result = judge_search(path, sims, first, int(sys.argv[4]) if len(sys.argv) > 4 else 1)
+    for k in ("good", "perfect"):
+        lo, hi = wilson(result[k], result["n"])
+        result[k + "_interval"] = [round(lo, 4), round(hi, 4)]
+    print(json.dumps(result))
