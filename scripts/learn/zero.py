@@ -27,8 +27,8 @@ Each iteration:
    (:func:`scripts.learn.reinforce.curve_point`), and, with ``judge_simulations``, the
    good/perfect-move rates of the search with the network at that many simulations.
 
-After every iteration the run's folder holds the network, the curve and the record (as
-``--mode teacher`` writes them) and :data:`STATE` (the training window and the
+After every iteration the run's folder holds the network and the record (as ``--mode
+teacher`` writes them; the curve's picture at the end and every 10 minutes) and :data:`STATE` (the training window and the
 optimiser's state): ``resume`` continues from there, the same run as one without a stop.
 """
 import functools
@@ -328,7 +328,7 @@ def train(cfg, plan, seed, out, judge=None, pool=None, progress=None, log=None, 
         params = init_params(rows, columns, architecture, seed)
     params = {k: jnp.asarray(v) for k, v in params.items()}
     opt = _optimiser(plan.learning_rate)
-    opt_state = opt.init(params)
+    opt_state = jax.jit(opt.init)(params)  # one compilation, not one an array
     step_fn = train_step(opt, plan.value_weight)
     window, first, elapsed = [], 0, 0.0
     if resume:
@@ -370,6 +370,7 @@ def train(cfg, plan, seed, out, judge=None, pool=None, progress=None, log=None, 
     record["plan"] = dict(plan.__dict__)
     if not record["curve"]:
         measure(0, None, {"positions": 0})
+    plotted = time.perf_counter()
     for it in range(first, plan.iterations):
         t0 = time.perf_counter()
         net_bytes = network_bytes(to_network(params, rows, columns, inarow, architecture))
@@ -409,8 +410,11 @@ def train(cfg, plan, seed, out, judge=None, pool=None, progress=None, log=None, 
         measure(it + 1, last_loss, {"positions": int(sum(len(w[0]) for w in window)),
                                     "games": stats})
         record["seconds"] = seconds()
+        # the curve's picture costs seconds: drawn at the end and every 10 minutes
+        plot = it + 1 == plan.iterations or time.perf_counter() - plotted > 600
         paths, record = finish(cfg, as_numpy(), architecture, record, seed, out, judge,
-                               command, workers)
+                               command, workers, plot)
+        plotted = time.perf_counter() if plot else plotted
         save_state(out, window, opt_state, it + 1)
     return paths, record
 
