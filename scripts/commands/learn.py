@@ -18,8 +18,8 @@ Needs the ``learn`` extra (JAX, Optax, matplotlib).
 
     connectx learn --mode reinforce --out runs/reinforce
     connectx learn --mode recipe --out runs/recipe
-    connectx learn --mode zero --out runs/zero --iterations 12 --workers 2
-    connectx learn --mode zero --out runs/zero --iterations 20 --resume
+    connectx learn --mode zero --out runs/zero --workers 2
+    connectx learn --mode zero --out runs/zero --iterations 14 --resume
 """
 import sys
 import time
@@ -47,7 +47,7 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
     ap.add_argument("--steps", type=positive_int_arg, default=None,
                     help="teacher: optimiser steps in all (default 7500); reinforce, recipe: "
                          "steps of the environment in all (default 300000 board steps, 50000); "
-                         "zero: optimiser steps an iteration (default 400)")
+                         "zero: optimiser steps an iteration (default 300)")
     ap.add_argument("--rounds", type=positive_int_arg, default=2,
                     help="rounds of labelling then training (default 2)")
     ap.add_argument("--eval-games", type=positive_int_arg, default=None,
@@ -60,11 +60,11 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
                          "and judging the search; default 2)")
     zero = ap.add_argument_group("--mode zero")
     zero.add_argument("--iterations", type=positive_int_arg, default=None,
-                      help="self-play then training iterations in all (default 12)")
+                      help="self-play then training iterations in all (default 10)")
     zero.add_argument("--games", type=positive_int_arg, default=None,
-                      help="self-play games an iteration (default 96)")
+                      help="self-play games an iteration (default 64)")
     zero.add_argument("--simulations", type=positive_int_arg, default=None,
-                      help="MCTS simulations a self-play move (default 96)")
+                      help="MCTS simulations a self-play move (default 64)")
     zero.add_argument("--judge-simulations", type=positive_int_arg, default=None,
                       help="also judge the search with the network at this many "
                            "simulations a move after each iteration (default: not)")

@@ -45,16 +45,17 @@ GAMES_PER_TASK = 4
 
 @dataclass
 class Plan:
-    """What a zero run does (sizes for 7x6 on two cores: about 3 minutes an iteration)."""
-    iterations: int = 12
-    games: int = 96                 # self-play games an iteration
-    simulations: int = 96           # MCTS simulations a move
+    """What a zero run does (the sizes of the 7x6 run of docs/learning.md: 5 to 9 minutes
+    an iteration on the shared 2-core machine at load 5-9)."""
+    iterations: int = 10
+    games: int = 64                 # self-play games an iteration
+    simulations: int = 64           # MCTS simulations a move
     temperature_plies: int = 8      # plies drawn by visit counts (tau = 1), then greedy
     dirichlet: float = 1.0          # Dirichlet alpha of the root noise
     noise_weight: float = 0.25      # weight of the noise in the root's priors
     c: float = 1.5                  # PUCT's constant
     window: int = 4                 # iterations of positions trained on
-    steps: int = 400                # optimiser steps an iteration
+    steps: int = 300                # optimiser steps an iteration
     batch: int = 256
     learning_rate: float = 1e-3
     value_weight: float = 1.0
