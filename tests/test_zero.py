@@ -102,14 +102,14 @@ def small_plan(**kw):
 
 
 def test_zero_learns_a_small_board(tmp_path):
-    """4x4 with 3 in a row, 4 iterations of 32 self-play games: the loss falls and the
-    pure policy (greedy, no search) beats ``random`` (the evaluation's games, both
-    seats). The run's files are there, as the teacher's."""
+    """4x4 with 3 in a row, 6 iterations of 32 self-play games: the loss falls (2.01 to
+    0.43) and the pure policy (greedy, no search) beats ``random`` (0.85 of 40 games,
+    both seats; 0.43 untrained). The run's files are there, as the teacher's."""
     from scripts.learn.zero import STATE, train
-    paths, record = train(SMALL, small_plan(), 0, str(tmp_path))
+    paths, record = train(SMALL, small_plan(iterations=6), 0, str(tmp_path))
     its = record["iterations"]
-    assert [i["iteration"] for i in its] == [1, 2, 3, 4]
-    assert its[-1]["loss_last"][0] < 0.75 * its[0]["loss_first"][0]
+    assert [i["iteration"] for i in its] == [1, 2, 3, 4, 5, 6]
+    assert its[-1]["loss_last"][0] < 0.5 * its[0]["loss_first"][0]
     assert record["curve"][-1]["loss"] < record["curve"][1]["loss"]
     assert record["curve"][-1]["win_rates"]["random"]["score"] >= 0.8
     assert record["curve"][0]["win_rates"]["random"]["score"] < 0.6  # the untrained net
