@@ -14,7 +14,7 @@ AGENTS = {
     "minimax": "agents.players.lookahead:MinimaxAgent",
     "alphabeta": "agents.players.lookahead:AlphaBetaAgent",
     "tutorial": "agents.players.baselines:TutorialAgent",  # the Kaggle tutorial's agent, pure Python
-    "mcts": "agents.players.mcts:MCTSAgent",
+    "mcts": "agents.players.uct:MCTSAgent",
     "perfect": "agents.players.perfect:PerfectAgent",  # exact solver + book, alphabeta fallback
     "policy": "agents.players.policy:PolicyAgent",  # a network of connectx learn (file=net.npz)
 }

@@ -8,7 +8,7 @@ heuristic is a line in each, here, and none in any search.
 position there is never over.
 """
 from agents.board.jit import njit
-from heuristics.bitboard import bb_threats_eval, bb_windows_eval
+from heuristics.bitboard_eval import bb_threats_eval, bb_windows_eval
 from heuristics.threats import threats_eval
 from heuristics.tutorial import windows_eval
 
@@ -18,7 +18,7 @@ THREATS, WINDOWS, NONE = 0, 1, 2
 @njit
 def bitboard_evaluate(stones, mark, heuristic, geo):
     """The evaluation ``heuristic`` (an id) for ``mark`` on the bitboards ``stones``
-    (int64[3] by mark; ``geo``: :func:`heuristics.bitboard.eval_geometry`)."""
+    (int64[3] by mark; ``geo``: :func:`heuristics.bitboard_eval.eval_geometry`)."""
     if heuristic == THREATS:
         return bb_threats_eval(stones[mark], stones[3 - mark], mark, geo)
     if heuristic == WINDOWS:

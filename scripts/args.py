@@ -11,7 +11,7 @@ traceback. That covers argparse's own errors, :class:`ValueError` from parsing
 
 This module imports only the standard library, :mod:`agents.options` (the option
 values' parser, shared with the bundler), two small modules of :mod:`scripts.arena`
-(extras, progress) and ``tqdm`` when a bar is made, so any command can use it without
+(extras, bars) and ``tqdm`` when a bar is made, so any command can use it without
 pulling in the agents' kernels or kaggle-environments.
 """
 import argparse
@@ -21,7 +21,7 @@ import sys
 # parser, the optional-dependency check and the progress bars
 from agents.options import parse_option, parse_options, parse_value  # noqa: F401
 from scripts.arena.extras import require  # noqa: F401
-from scripts.arena.progress import ProgressCallback, progress, progress_bar  # noqa: F401
+from scripts.arena.bars import ProgressCallback, progress, progress_bar  # noqa: F401
 
 SPEC_HELP = ("agent spec: NAME[:key=value,...] of the package (e.g. alphabeta:depth=6), "
              "a kaggle built-in (negamax, kaggle.random), a submission .py file or a text "
@@ -108,6 +108,14 @@ def add_quiet_argument(parser):
     """``--quiet`` (or its other name ``--no-progress``): no progress bars; ``args.quiet``."""
     parser.add_argument("--quiet", "--no-progress", dest="quiet", action="store_true",
                         help="no progress bars")
+
+
+def add_report_arguments(parser):
+    """``--json`` (print the result as JSON, ``args.json``) and ``--quiet``
+    (:func:`add_quiet_argument`): the output flags of the commands that judge moves
+    (``score``, ``blunders``)."""
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_quiet_argument(parser)
 
 
 def add_seconds_argument(parser, default, what):

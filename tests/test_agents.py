@@ -5,9 +5,9 @@ import time
 import pytest
 
 import agents
-from agents.board.reference import random_position, ref_drop, ref_legal_moves, ref_winner
-from agents.players.tutorial import make_tutorial_agent
-from agents.board.reference import board_from_moves
+from agents.board.rules_reference import random_position, ref_drop, ref_legal_moves, ref_winner
+from agents.players.kaggle_tutorial import make_tutorial_agent
+from agents.board.rules_reference import board_from_moves
 
 FAST = {
     "random": {"seed": 1},

@@ -8,10 +8,10 @@ import pytest
 
 import agents
 from agents.board.grid import column_heights, window_table
-from agents.board.reference import random_position, ref_drop, ref_winner
+from agents.board.rules_reference import random_position, ref_drop, ref_winner
 from agents.board.rules import parse_config
 from agents.search.horizon import QUIESCENCE_PLIES
-from agents.players.tutorial import tutorial_heuristic_flat
+from agents.players.kaggle_tutorial import tutorial_heuristic_flat
 from agents.search.reference import ConnectX, quiescence_value
 from agents.search.scores import PROVEN, WIN
 from heuristics import threats_eval, windows_eval
@@ -205,7 +205,7 @@ def test_minimax_reports_its_line(shape, depth, heuristic):
     board, at a position whose evaluation for the mover is the reported value (the
     tutorial's minimax scores terminal nodes by the heuristic too), and it is the
     tutorial's: every ply's move is a best reply by the tutorial's scores there."""
-    from agents.players.tutorial import TutorialConfig, tutorial_minimax
+    from agents.players.kaggle_tutorial import TutorialConfig, tutorial_minimax
     rows, columns, inarow = shape
     config = {"rows": rows, "columns": columns, "inarow": inarow}
     agent = agents.make("minimax", depth=depth, heuristic=heuristic, seed=1)
@@ -291,7 +291,7 @@ def test_no_heuristic_is_the_win_loss_payoff():
     """``heuristic="none"``: 1 for a line of ``mark``, -1 for the opponent's, else 0
     (random stone heaps with at most one line owner, and games)."""
     from heuristics import get
-    from agents.board.reference import ref_winner
+    from agents.board.rules_reference import ref_winner
     payoff = get("none")
     rng = random.Random(3)
     for shape in [(6, 7, 4), (4, 5, 3), (10, 10, 5)]:
@@ -327,7 +327,7 @@ def test_no_heuristic_searches_equal_their_references(shape, depth):
     ``minimax(env, depth=3)`` looks 4 plies ahead and is ``minimax:depth=4`` (checked in
     tests/test_material.py)."""
     from agents.players.baselines import tutorial_scores
-    from agents.games.game import minimax_value
+    from agents.games.protocol import minimax_value
     from heuristics import get
     rows, columns, inarow = shape
     cfg = parse_config({"rows": rows, "columns": columns, "inarow": inarow})

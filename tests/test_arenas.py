@@ -19,7 +19,7 @@ import types
 
 import pytest
 
-from agents.board.reference import board_from_moves
+from agents.board.rules_reference import board_from_moves
 from agents.board.rules import winner
 from agents.solver.solver import Solver
 from scripts.arena.judging import judge_games

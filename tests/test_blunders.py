@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from agents.board.reference import board_from_moves
+from agents.board.rules_reference import board_from_moves
 from agents.solver.labels import FULL, verdict
 from agents.solver.database import attach
 from agents.solver.solver import Solver

@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from agents.board import reference
+from agents.board import rules_reference
 
 from agents.solver import database as D
 from agents.solver.position import Position
@@ -65,7 +65,7 @@ def random_position(rng, stones, rows, columns, inarow):
     """A random position of ``stones`` stones reached without a line (the package's one
     maker, drawn again until it succeeds), as a solver ``Position``."""
     while True:
-        moves = reference.random_position(rows, columns, inarow, stones, rng, as_moves=True)
+        moves = rules_reference.random_position(rows, columns, inarow, stones, rng, as_moves=True)
         if moves is not None:
             return Position.from_moves("".join(str(c + 1) for c in moves), rows, columns, inarow)
 

@@ -1,5 +1,5 @@
 """The batched core (agents.envs.core, agents.envs.boards) and the Gymnasium environments
-against the package's pure-Python reference rules (agents.board.reference) on seeded
+against the package's pure-Python reference rules (agents.board.rules_reference) on seeded
 random games, the kernel opponents against the agents they stand for, and bad input."""
 import random
 from pathlib import Path
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import agents
-from agents.board.reference import random_position, ref_drop, ref_winner
+from agents.board.rules_reference import random_position, ref_drop, ref_winner
 from agents.envs.boards import Boards
 from agents.envs.opponents import ALPHABETA_TT_BITS
 from agents.options import split_spec

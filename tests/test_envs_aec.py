@@ -7,7 +7,7 @@ import pytest
 pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from agents.board.reference import ref_drop, ref_winner  # noqa: E402
+from agents.board.rules_reference import ref_drop, ref_winner  # noqa: E402
 from agents.envs import aec  # noqa: E402
 
 

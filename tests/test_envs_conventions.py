@@ -11,7 +11,7 @@ pytest.importorskip("pettingzoo")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test, render_test  # noqa: E402
 
-from agents.board.reference import ref_drop, ref_winner  # noqa: E402
+from agents.board.rules_reference import ref_drop, ref_winner  # noqa: E402
 from agents.envs import aec  # noqa: E402
 from agents.envs.render import BOARD, CELL, COLOURS  # noqa: E402
 from agents.envs.single import ConnectXEnv  # noqa: E402

@@ -6,7 +6,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 from open_spiel.python.algorithms import evaluate_bots, mcts  # noqa: E402
 
-from agents.board.reference import ref_drop, ref_winner  # noqa: E402
+from agents.board.rules_reference import ref_drop, ref_winner  # noqa: E402
 from agents.envs.spiel import AgentBot, kaggle_board  # noqa: E402
 
 
@@ -50,7 +50,7 @@ def test_bad_games_and_agents():
 def test_an_openspiel_bot_plays_the_packages_match():
     import random
 
-    from agents.board.reference import board_from_moves, random_position
+    from agents.board.rules_reference import board_from_moves, random_position
     from agents.envs.spiel import bot_agent, game_config, history_of
     from scripts.arena.match import match
     game = pyspiel.load_game("connect_four(rows=5,columns=6,x_in_row=4)")

@@ -7,7 +7,7 @@ import random
 from agents.games.isolation import SloppyIsolation, mini_isolation
 from agents.games.tictactoe import TicTacToe, solve
 from agents.games.searches.expectimax import expectimax_best, expectimax_value
-from agents.games.game import minimax_value, random_playout
+from agents.games.protocol import minimax_value, random_playout
 
 
 

@@ -5,7 +5,7 @@ import multiprocessing as mp
 import pytest
 
 import agents
-from scripts.arena.games import judge
+from scripts.arena.games import move_failure
 from scripts.arena.specs import MatchConfig
 from scripts.bench import load as budget_under_load
 from scripts.commands import fuzz
@@ -27,15 +27,16 @@ def test_short_seeded_fuzz_run_has_no_failures():
         assert r["worst_act"] < 1.0, text  # no agent here spends overage
 
 
-def test_judge_rejects_what_kaggle_rejects():
-    """The one game loop's judge (fuzz, matches and play share it)."""
+def test_move_failure_rejects_what_kaggle_rejects():
+    """The one game loop's check of a move, Kaggle's rule (fuzz, matches and play share
+    it)."""
     import numpy as np
     cfg = MatchConfig(6, 3, 4, 2.0, 60.0)
     heights = np.array([0, 6, 0])
 
     def status(action, elapsed=0.0, overage=60.0):
-        verdict = judge(action, elapsed, overage, heights, cfg)
-        return None if verdict is None else verdict[0]
+        failure = move_failure(action, elapsed, overage, heights, cfg)
+        return None if failure is None else failure[0]
 
     assert status(np.int64(0)) == "INVALID"
     assert status(True) == "INVALID"

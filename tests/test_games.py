@@ -16,7 +16,7 @@ import pytest
 import agents
 from agents.games.coins import (CoinEnv, CoinGame, MinimaxPlayer, RandomPlayer, RulePlayer,
                                 mover_loses)
-from agents.games.game import Counter, alphabeta_value, best_actions, minimax_value, play
+from agents.games.protocol import Counter, alphabeta_value, best_actions, minimax_value, play
 from agents.games.tictactoe import (EMPTY_BOARD, O, ReferencePlayer, TicTacToe, TicTacToeAgent,
                                     X, best_cells, legal_cells, mark_to_move, parse_board,
                                     place, solve, winner)
@@ -345,7 +345,7 @@ def test_coin_env_and_bad_input():
 
 
 def test_the_one_play_loop_plays_tictactoe_perfectly_to_a_draw_and_reports_each_move():
-    """``agents.games.game.play``: perfect against perfect is a draw (the game's value),
+    """``agents.games.protocol.play``: perfect against perfect is a draw (the game's value),
     players keyed by mark, and ``watch`` sees each move with the states around it."""
     from agents.games.tictactoe import PerfectPlayer
     seen = []

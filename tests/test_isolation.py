@@ -11,7 +11,7 @@ import pytest
 from agents.games.isolation import (Isolation, MultiIsolation, SloppyIsolation, mini_isolation,
                                     mobility_share, my_moves, my_moves_minus_opponent_moves)
 from agents.games.searches.deepening import iterative_deepening
-from agents.games.game import (Counter, alphabeta_value, best_actions, minimax_value, play,
+from agents.games.protocol import (Counter, alphabeta_value, best_actions, minimax_value, play,
                                random_playout)
 
 INF = math.inf

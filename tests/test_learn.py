@@ -20,7 +20,7 @@ ARCH = {"trunk": [8, 6], "kernel": 3, "value_hidden": 5}
 def random_planes(rng, n, rows, columns):
     """``n`` seeded positions (side to move's stones, opponent's) of random play."""
     import random
-    from agents.board.reference import random_position
+    from agents.board.rules_reference import random_position
     out = np.zeros((n, rows, columns, 2), dtype=np.uint8)
     r = random.Random(int(rng.integers(2 ** 31)))
     i = 0
@@ -207,7 +207,7 @@ def test_plain_tactic_equals_the_kernel():
     """The policy's plain-Python tactic (a Kaggle file's first moves) answers as
     ``tactical_move`` on seeded random positions of two shapes."""
     import random
-    from agents.board.reference import random_position
+    from agents.board.rules_reference import random_position
     from agents.board.rules import parse_config
     from agents.players import policy
     from agents.search.tactics import tactical_move
@@ -236,6 +236,7 @@ def test_plain_tactic_equals_the_kernel():
 @pytest.mark.parametrize("args,word", [
     (["--config", "rows=4,columns=5,inarow=9"], "no line of 9"),
     (["--config", "rows=9,columns=9,inarow=4"], "64"),
+    (["--config", "rows=4,columns=5,inarow=3", "--eval-set", "missing.npz"], "missing.npz"),
     (["--config", "rows=4,columns=5,inarow=3", "--judge", "missing.npz"], "missing.npz"),
     (["--mode", "chess"], "chess"),
 ])

@@ -11,7 +11,7 @@ from agents.games.tictactoe import (ThinkPlayer, TicTacToe, legal_cells, parse_b
 from scripts.lessons.terminal import play as play_terminal, terminal
 from scripts.commands.lessons import main
 from scripts.lessons import by_name, experiments
-from agents.games.game import minimax_value
+from agents.games.protocol import minimax_value
 from agents.games.isolation import mini_isolation
 from scripts.lessons.sampling import book_of, fold, losing_book_moves, rollout_book, unfold
 
@@ -293,7 +293,7 @@ def test_the_swing_quiescence_equals_its_reference_and_extends():
     from agents.search.horizon import swing_root
     from agents.search.reference import ConnectX, flat_heuristic, swing_value
     from heuristics import HEURISTIC_IDS
-    from scripts.lessons.horizon import _positions
+    from scripts.lessons.horizon_effect import _positions
     cfg = parse_config({"rows": 6, "columns": 7, "inarow": 4})
     game = ConnectX(6, 7, 4, heuristic=flat_heuristic("threats"))
     changed = 0

@@ -6,7 +6,7 @@ from agents.players import levels
 from scripts.arena.judging import score
 from scripts.tools.dataset import make_set
 from submission import build as bld
-from agents.board.reference import board_from_moves
+from agents.board.rules_reference import board_from_moves
 
 CFG = {"rows": 4, "columns": 5, "inarow": 4, "actTimeout": 60.0}
 

@@ -8,7 +8,7 @@ import pytest
 from agents.games.isolation import MultiIsolation
 from agents.games.tictactoe import O, X, TicTacToe, solve
 from agents.games.searches.maxn import maxn_best, maxn_value, maxn_value_reference
-from agents.games.game import Counter, minimax_value, random_playout
+from agents.games.protocol import Counter, minimax_value, random_playout
 from conftest import shuffled_multi_isolation
 
 

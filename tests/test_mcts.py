@@ -13,12 +13,12 @@ from agents.search import mcts
 from agents.board.bitboard import bb_winning_cells
 from agents.search.mcts import DRAW, LOSS, UNKNOWN, WIN, search
 from agents.search.rollout import seed_state
-from agents.board.reference import random_position, ref_drop, ref_legal_moves, ref_winner
+from agents.board.rules_reference import random_position, ref_drop, ref_legal_moves, ref_winner
 from agents.board.bitboard import bb_from_grid, fits_bitboard
 from agents.board.grid import column_heights, wins_by_playing
 from agents.board.rules import parse_config
 from agents.search.uct_reference import Board, best_move, uct_search
-from agents.board.reference import board_from_moves
+from agents.board.rules_reference import board_from_moves
 from conftest import POSITIONS
 
 

@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 from agents.board.grid import column_heights
-from agents.board.reference import random_position, ref_winner
+from agents.board.rules_reference import random_position, ref_winner
 from agents.board.rules import parse_config
-from agents.games.game import minimax_value
-from agents.search.mtdf import Window, aspiration, full_window, mtdf
+from agents.games.protocol import minimax_value
+from agents.search.mtdf import WindowSearch, aspiration, full_window, mtdf
 from agents.search.reference import ConnectX
 from heuristics import get
 
@@ -29,8 +29,8 @@ def positions(shape, count, seed):
 def window(board, mark, shape, heuristic):
     grid = np.array(board, dtype=np.int8)
     cfg = parse_config(dict(zip(("rows", "columns", "inarow"), shape)))
-    return Window(grid, column_heights(grid, shape[0], shape[1]), mark, cfg, get(heuristic),
-                  tt_bits=12)
+    return WindowSearch(grid, column_heights(grid, shape[0], shape[1]), mark, cfg,
+                        get(heuristic), tt_bits=12)
 
 
 @pytest.mark.parametrize("shape,depth", [((4, 5, 3), 5), ((6, 7, 4), 3)])

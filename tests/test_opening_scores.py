@@ -11,7 +11,7 @@ import sys
 import numpy as np
 import pytest
 
-from agents.board import reference
+from agents.board import rules_reference
 
 from agents.solver.position import Position
 from agents.solver import database as D
@@ -27,7 +27,7 @@ OPENINGS = Openings()
 def random_position(rng, stones):
     """A random 7x6 position of ``stones`` stones reached without a four (or None): the
     package's one maker, as a solver ``Position``."""
-    moves = reference.random_position(6, 7, 4, stones, rng, as_moves=True)
+    moves = rules_reference.random_position(6, 7, 4, stones, rng, as_moves=True)
     return None if moves is None else Position.from_moves("".join(str(c + 1) for c in moves))
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from agents.games.isolation import MultiIsolation
 from agents.games.searches.paranoid import COALITION, ParanoidGame, paranoid_best, paranoid_value
-from agents.games.game import Counter, minimax_value, random_playout
+from agents.games.protocol import Counter, minimax_value, random_playout
 from conftest import shuffled_multi_isolation
 
 

@@ -16,7 +16,7 @@ from agents.board import rules
 from agents.solver.position import Position, canonical
 from agents.solver.solver import Solver
 
-from agents.board.reference import board_from_moves
+from agents.board.rules_reference import board_from_moves
 from conftest import POSITIONS
 
 CFG = {"rows": 6, "columns": 7, "inarow": 4, "actTimeout": 2}

@@ -8,9 +8,9 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from agents.games.game import alphabeta_value, minimax_value
+from agents.games.protocol import alphabeta_value, minimax_value
 from agents.games.pictures import principal_variation, svg, text, trace, walk
-from agents.games.trees import MAX, Tree, backed_up, depth_of, draw, pruned_leaves
+from agents.games.trees import MAX, GameTree, backed_up, depth_of, draw, pruned_leaves
 from agents.search.reference import ConnectX, flat_heuristic
 from scripts.commands.lessons import main as lessons_main
 from scripts.server.search_tree import position_tree, textbook_tree
@@ -26,7 +26,7 @@ def random_tree(rng, depth):
 
 
 def test_the_articles_tree_drawn_as_text_with_its_windows():
-    root = trace(Tree(ARTICLE_TREE), (), 2)
+    root = trace(GameTree(ARTICLE_TREE), (), 2)
     assert text(root).splitlines() == [
         "* 3 max [-inf, +inf]",
         "    * 3 min [-inf, +inf]",
@@ -37,16 +37,16 @@ def test_the_articles_tree_drawn_as_text_with_its_windows():
         "          9 (pruned)",
     ]
     assert principal_variation(root) == [0, 0]
-    assert draw(Tree(ARTICLE_TREE)).splitlines()[4] == "      <=2 min"
+    assert draw(GameTree(ARTICLE_TREE)).splitlines()[4] == "      <=2 min"
 
 
 @pytest.mark.parametrize("seed", range(40))
 def test_the_recorded_search_is_the_reference_alphabeta(seed):
-    """Same value and the same leaves read as agents.games.game.alphabeta_value; every
+    """Same value and the same leaves read as agents.games.protocol.alphabeta_value; every
     visited node's value is its minimax value, or a bound on the side its window says;
     minimax (prune=False) visits every node with its minimax value."""
     rng = random.Random(seed)
-    t = Tree(random_tree(rng, rng.randrange(1, 5)))
+    t = GameTree(random_tree(rng, rng.randrange(1, 5)))
     d, values = depth_of(t), backed_up(t)
     root = trace(t, (), d)
     assert root.value == alphabeta_value(t, (), d, MAX) == values[()]
@@ -72,7 +72,7 @@ def test_the_recorded_search_is_the_reference_alphabeta(seed):
 
 
 def test_the_svg_greys_what_was_pruned_and_bolds_the_principal_variation():
-    doc = ET.fromstring(svg(trace(Tree(ARTICLE_TREE), (), 2), title="article"))
+    doc = ET.fromstring(svg(trace(GameTree(ARTICLE_TREE), (), 2), title="article"))
     ns = "{http://www.w3.org/2000/svg}"
     nodes = {g.get("data-path"): g for g in doc.iter(ns + "g")}
     assert sorted(nodes) == ["", "0", "0.0", "0.1", "1", "1.0", "1.1"]

@@ -10,10 +10,11 @@ import numpy as np
 import pytest
 
 import agents
-from agents.board.reference import random_position
+from agents.board.rules_reference import random_position
 from agents.board.bitboard import bb_from_grid
 from agents.board.rules import parse_config
-from agents.players.network import Network, features, planes_of_grid, policy_logits, save_network
+from agents.board.grid import planes_of
+from agents.players.network import Network, features, policy_logits, save_network
 from agents.search import mcts
 from agents.search.network_kernel import evaluate_bb, evaluate_grid, pack_network
 from agents.search.puct_reference import planes_of_position, search
@@ -54,8 +55,8 @@ def test_numba_forward_equals_the_numpy_forward(arch):
     weights, layout = pack_network(net.params, net.architecture, rows, columns)
     for board, mark in positions(rows, columns, inarow, 12, 5):
         grid = np.array(board, dtype=np.int8)
-        want_logits, want_value = policy_logits(net.params, planes_of_grid(grid, mark, rows,
-                                                                           columns), arch)
+        want_logits, want_value = policy_logits(net.params,
+                                                  planes_of(grid, mark, rows, columns)[None], arch)
         logits = np.empty(columns)
         value = evaluate_grid(grid, rows, columns, mark, weights, layout, logits)
         legal = np.isfinite(want_logits[0])  # the numpy one masks full columns
@@ -110,7 +111,7 @@ def uniform(p):
 
 
 @pytest.mark.parametrize("rows,columns,inarow", [(6, 7, 4), (4, 5, 3), (7, 9, 5)])
-def test_planes_of_position_equal_planes_of_grid(rows, columns, inarow):
+def test_planes_of_position_equal_planes_of_the_grid(rows, columns, inarow):
     r = random.Random(rows * 100 + columns)
     for _ in range(30):
         stones = r.randrange(rows * columns)
@@ -120,7 +121,7 @@ def test_planes_of_position_equal_planes_of_grid(rows, columns, inarow):
         mark = 1 + stones % 2
         p = Position.from_grid(board, rows, columns, inarow, mark)
         np.testing.assert_array_equal(planes_of_position(p),
-                                      planes_of_grid(board, mark, rows, columns))
+                                      planes_of(board, mark, rows, columns)[None])
 
 
 def test_features_equal_a_loop_over_the_cells():
@@ -130,7 +131,7 @@ def test_features_equal_a_loop_over_the_cells():
         for _ in range(20):
             board = random_position(rows, columns, 3, r.randrange(rows * columns + 1), r,
                                     wins=True) or [0] * (rows * columns)
-            planes = planes_of_grid(board, int(rng.integers(1, 3)), rows, columns)
+            planes = planes_of(board, int(rng.integers(1, 3)), rows, columns)[None]
             x = features(planes)
             g = np.asarray(board).reshape(rows, columns)
             for c in range(columns):

@@ -8,7 +8,7 @@ from agents.board import rules
 from agents.board.bitboard import bb_can_play, bb_from_grid, bb_has_line, bb_play, fits_bitboard
 from agents.board.grid import column_heights, window_table, wins_by_playing
 from agents.board.jit import njit
-from agents.board.reference import (random_position, ref_drop, ref_legal_moves, ref_lines,
+from agents.board.rules_reference import (random_position, ref_drop, ref_legal_moves, ref_lines,
                                     ref_winner)
 
 SHAPES = [(6, 7, 4), (4, 5, 3), (5, 4, 3), (3, 3, 3), (8, 9, 5), (10, 10, 4), (12, 12, 5),

@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 
 import agents
-from agents.board.reference import random_position
-from agents.games.game import Counter, minimax_value
-from agents.players.tutorial import (TutorialConfig, tutorial_get_heuristic, tutorial_heuristic_flat,
-                                     tutorial_scores)
+from agents.board.rules_reference import random_position
+from agents.games.protocol import Counter, minimax_value
+from agents.players.kaggle_tutorial import (TutorialConfig, tutorial_get_heuristic,
+                                            tutorial_heuristic_flat, tutorial_scores)
 from agents.search.reference import ConnectX
 from agents.board.grid import column_heights, window_table
 from agents.board.rules import parse_config
@@ -55,7 +55,7 @@ def test_windows_heuristic_equals_tutorial(shape):
 def ref_side(board, mark, rows, columns, inarow):
     """One side of heuristics.threats restated: (open-window and centre value, threat cells)."""
     from heuristics import threats as T
-    from agents.board.reference import ref_lines
+    from agents.board.rules_reference import ref_lines
     value, cells = 0, set()
     for line in ref_lines(rows, columns, inarow):
         vals = [board[i] for i in line]
@@ -108,10 +108,10 @@ def test_threats_heuristic_matches_reference_and_is_symmetric(shape):
 
 def test_minimax_depth3_matches_tutorial_on_random_positions():
     """Same score for every column as the tutorial, so the same best-column set.
-    (25 positions here; ``python -m scripts.bench.search`` checks 100 more and times them.)"""
+    (12 positions here; ``python -m scripts.bench.search`` checks 100 more and times them.)"""
     cfg = parse_config({})
     agent = agents.make("minimax", depth=3)
-    for board, mark, grid, h in arrays((6, 7, 4), 25, seed=2024, max_stones=36):
+    for board, mark, grid, h in arrays((6, 7, 4), 12, seed=2024, max_stones=36):
         ours, _ = agent.scores(grid, h, mark, cfg)
         expected = tutorial_scores(board, mark, TutorialConfig(6, 7, 4), 3)
         assert {c: int(ours[c]) for c in expected} == expected
@@ -170,7 +170,7 @@ def test_forced_result_matches_its_reference():
     """The explicit-stack forced-win search gives the recursive plain-Python answer,
     from the side to move and after each legal move (the last stone checked)."""
     from agents.board.grid import drop, undo
-    from agents.board.reference import ref_drop
+    from agents.board.rules_reference import ref_drop
     from agents.search.reference import forced_result_reference
     from agents.search.tactics import forced_result
     rng = random.Random(5)
@@ -250,7 +250,7 @@ def gravity_boards(rows, columns, rng, count):
 def test_bitboard_heuristics_equal_the_array_ones(shape):
     from agents.search.alphabeta_bb import stones_of
     from heuristics import REGISTRY
-    from heuristics.bitboard import bb_threats_eval, bb_windows_eval, eval_geometry
+    from heuristics.bitboard_eval import bb_threats_eval, bb_windows_eval, eval_geometry
     from heuristics.dispatch import NONE, bitboard_evaluate, grid_evaluate
     rows, columns, inarow = shape
     geo, windows = eval_geometry(*shape), window_table(*shape)

@@ -12,7 +12,7 @@ from agents.solver.bits import (G_BOARD, G_BOTTOM, G_EVEN, G_FAST, claimeven_bou
                                     has_line, mirror, winning_cells)
 from agents.solver.table import table_key, table_size, tt_get, tt_key, tt_put, tt_slot
 from agents.solver.position import Position, _has_line
-from agents.board.reference import ref_drop, ref_legal_moves, ref_winner
+from agents.board.rules_reference import ref_drop, ref_legal_moves, ref_winner
 
 from conftest import POSITIONS
 

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from agents.games.game import alphabeta_value, minimax_value
-from agents.games.trees import MAX, Tree, backed_up, draw, pruned_leaves, root_value
+from agents.games.protocol import alphabeta_value, minimax_value
+from agents.games.trees import MAX, GameTree, backed_up, draw, pruned_leaves, root_value
 
 # The material's printed values, copied by hand from the seed material (the team's seeds
 # folder, outside the repository; never read here).
@@ -21,7 +21,7 @@ LESSON_VALUE = 10
 
 
 def test_the_articles_tree_backs_up_to_3_and_alphabeta_never_reads_its_9():
-    t = Tree(ARTICLE_TREE)
+    t = GameTree(ARTICLE_TREE)
     values = backed_up(t)
     assert {s: values[s] for s in ARTICLE_VALUES} == ARTICLE_VALUES
     assert root_value(t, minimax_value) == root_value(t, alphabeta_value) == 3
@@ -39,7 +39,7 @@ def test_the_articles_tree_backs_up_to_3_and_alphabeta_never_reads_its_9():
 
 
 def test_the_lessons_min_node_takes_10_over_plus_infinity():
-    t = Tree(LESSON_NODE)
+    t = GameTree(LESSON_NODE)
     assert backed_up(t)[(0,)] == LESSON_VALUE == root_value(t)
     assert pruned_leaves(t) == []  # a MIN node's first leaf cuts nothing at the root
 
@@ -54,7 +54,7 @@ def random_tree(rng, depth):
 def test_pruned_leaves_can_take_any_value_without_changing_the_root(seed):
     rng = random.Random(seed)
     nodes = random_tree(rng, rng.randrange(1, 6))
-    t = Tree(nodes)
+    t = GameTree(nodes)
     value = root_value(t)
     assert root_value(t, alphabeta_value) == value == backed_up(t)[()]
     cut = pruned_leaves(t)
@@ -67,13 +67,13 @@ def test_pruned_leaves_can_take_any_value_without_changing_the_root(seed):
         return [replaced(c, path + (i,), new) for i, c in enumerate(n)]
 
     for extreme in (-math.inf, math.inf):
-        other = Tree(replaced(nodes, (), {p: extreme for p in cut}))
+        other = GameTree(replaced(nodes, (), {p: extreme for p in cut}))
         assert root_value(other) == value
 
 
 def test_bad_trees_are_refused():
     with pytest.raises(ValueError, match="no children"):
-        Tree([[1, 2], []])
+        GameTree([[1, 2], []])
     with pytest.raises(ValueError, match=r"leaf \(0, 1\) is 'x'"):
-        Tree([[1, "x"]])
-    assert Tree([[1]]).to_move((0,)) != MAX
+        GameTree([[1, "x"]])
+    assert GameTree([[1]]).to_move((0,)) != MAX

@@ -79,7 +79,8 @@ def test_shipped_suite_is_legal_folded_and_within_its_bound():
             header = [line for line in f if line.startswith("#")]
             f.seek(0)
             rows = [line.split() for line in f if line.strip() and not line.startswith("#")]
-        assert any("Made by: python -m scripts.tools.suites --generate" in h for h in header)
+        made_by = "Made by: python -m scripts.tools.balanced_suites --generate"
+        assert any(made_by in h for h in header)
         assert all(-suites.BOUND <= int(lo) <= int(hi) <= suites.BOUND for _, lo, hi in rows)
 
 

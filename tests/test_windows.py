@@ -6,11 +6,11 @@ import random
 import pytest
 
 from agents.games.coins import CoinGame
-from agents.games.game import Counter, alphabeta_value, minimax_value, random_playout
+from agents.games.protocol import Counter, alphabeta_value, minimax_value, random_playout
 from agents.games.searches.windows import (Memory, aspiration_value, lalphabeta_value,
                                            mt_sss_value, mtdf_value, pvs_value, window_value)
 from agents.games.tictactoe import TicTacToe
-from agents.games.trees import Tree, root_value
+from agents.games.trees import GameTree, root_value
 
 
 def tictactoe_positions(n, seed, least=0):
@@ -65,13 +65,13 @@ def test_mtdf_counts_fewer_nodes_from_a_good_guess_and_matches_on_coins_and_tree
         assert mtdf_value(g, g.initial(), coins)[0] == alphabeta_value(g, g.initial(), coins)
     rng = random.Random(4)
     for _ in range(30):
-        t = Tree([[rng.randrange(-9, 10) for _ in range(rng.randrange(1, 4))]
+        t = GameTree([[rng.randrange(-9, 10) for _ in range(rng.randrange(1, 4))]
                   for _ in range(rng.randrange(1, 4))])
         assert mtdf_value(t, (), 2)[0] == mt_sss_value(t, (), 2, 9)[0] == root_value(t)
 
 
 def test_fractional_values_and_bad_windows_are_refused():
-    t = Tree([[0.5, 1]])
+    t = GameTree([[0.5, 1]])
     with pytest.raises(ValueError, match="integer values"):
         mtdf_value(t, (), 2)
     with pytest.raises(ValueError, match="delta > 0"):

@@ -6,7 +6,7 @@
 * :mod:`agents.board.bitboard`: the bitboard kernels (boards of up to 64 bits);
 * :mod:`agents.board.jit`: numba options in one place (``njit``, ``now``, the
   plain-Python fallback);
-* :mod:`agents.board.reference`: the slow pure-Python rules the kernels are tested
+* :mod:`agents.board.rules_reference`: the slow pure-Python rules the kernels are tested
   against.
 
 This package imports nothing else of the project: evaluation (``heuristics``),

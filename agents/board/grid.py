@@ -11,6 +11,16 @@ from agents.board.jit import njit
 
 EMPTY = 0
 
+
+def planes_of(board, mark, rows, columns):
+    """The ``(rows, columns, 2)`` uint8 planes of Kaggle's flat ``board`` with ``mark`` to
+    move: plane 0 the mover's stones, plane 1 the opponent's, row 0 the top row. The one
+    builder of the network's and the labelled sets' input (plain numpy, no kernel; the
+    batched environments and the numba forward pass fill the same layout in place)."""
+    grid = np.asarray(board, dtype=np.int64).reshape(rows, columns)
+    return np.stack([grid == mark, grid == 3 - mark], axis=-1).astype(np.uint8)
+
+
 # ---------------------------------------------------------------------------
 # Array kernels (every shape)
 # ---------------------------------------------------------------------------

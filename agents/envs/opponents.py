@@ -41,7 +41,7 @@ from agents.search.alphabeta_bb import OPT_HISTORY, OPT_KILLERS, OPT_PVS, packed
 from agents.search.horizon import QUIESCENCE_PLIES
 from agents.search.counters import new_counters
 from heuristics import entry
-from heuristics.bitboard import eval_geometry
+from heuristics.bitboard_eval import eval_geometry
 
 # 1024 slots (the agent's least) for a depth-4 search's ~300 nodes: clearing the agent's
 # 2**20 (24 MB) before each move would cost far more than the search; 2**14 cost ~20 us

@@ -11,7 +11,7 @@ import numpy as np
 import pyspiel
 
 from agents.board.grid import drop
-from agents.board.reference import ref_winner
+from agents.board.rules_reference import ref_winner
 from agents.board.rules import parse_board
 from agents.envs.boards import board_config
 from agents.envs.opponents import Opponent

@@ -1,7 +1,7 @@
 """The lessons' wing: the seed lessons' games and searches, in pure Python, in the
 manner of OpenSpiel's ``python/games`` and ``python/algorithms``.
 
-* :mod:`agents.games.game`: the :class:`~agents.games.game.Game` protocol, its
+* :mod:`agents.games.protocol`: the :class:`~agents.games.protocol.Game` protocol, its
   reference searches (``minimax_value``, ``alphabeta_value``, ``best_actions``) and the
   one loop that plays any game of the wing (``play``).
 * The games: :mod:`agents.games.tictactoe` (the rules, an exact solver over its 5478
@@ -13,6 +13,6 @@ manner of OpenSpiel's ``python/games`` and ``python/algorithms``.
   reference.
 
 Nothing here imports the rest of the project; the Connect Four reference
-(:class:`agents.search.reference.ConnectX`) is a :class:`~agents.games.game.Game` of the
+(:class:`agents.search.reference.ConnectX`) is a :class:`~agents.games.protocol.Game` of the
 wing, so the numba ConnectX kernels are checked by the same reference searches.
 """

@@ -7,19 +7,19 @@ takes, the opponent takes the rest of ``max_take + 1`` and keeps the count a mul
 With 21 coins and takes of 1 or 2 the first player is lost, so a perfect second
 player wins every game.
 
-* :class:`CoinGame` (an :class:`agents.games.game.Game`) for the reference searches.
+* :class:`CoinGame` (an :class:`agents.games.protocol.Game`) for the reference searches.
   States are ``(coins left, player to move)`` with players 1 and 2; a finished game
   is worth +1 to the player who took the last coin and -1 to the other.
 * :class:`CoinEnv`: a tiny gym-style environment (``reset``, ``step``).
 * Players, each ``player(game, state) -> coins to take`` (the protocol's players:
-  :func:`agents.games.game.play` plays them): :class:`RandomPlayer`,
+  :func:`agents.games.protocol.play` plays them): :class:`RandomPlayer`,
   :class:`RulePlayer` (rule-based: leave the opponent a multiple of
   ``max_take + 1``, random when that is impossible) and :class:`MinimaxPlayer`
   (the reference minimax or alpha-beta, searched to the end of the game).
 """
 import random
 
-from agents.games.game import Game, alphabeta_value, best_actions, minimax_value
+from agents.games.protocol import Game, alphabeta_value, best_actions, minimax_value
 
 FIRST, SECOND = 1, 2
 

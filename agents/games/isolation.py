@@ -1,5 +1,5 @@
 """Isolation, the adversarial-search lesson's running example, as an
-:class:`agents.games.game.Game`, with its variants.
+:class:`agents.games.protocol.Game`, with its variants.
 
 Board layout: ``width`` columns by ``height`` rows; a cell is an action ``(x, y)``
 (the lesson's coordinates: ``x`` the column, ``y`` the row, ``(0, 0)`` top left) and
@@ -37,7 +37,7 @@ import functools
 import math
 import random
 
-from agents.games.game import Game
+from agents.games.protocol import Game
 
 INF = math.inf
 DIRECTIONS = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))

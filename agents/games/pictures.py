@@ -13,25 +13,25 @@ picture can show what the search never read (an explicit textbook tree), otherwi
 stay stubs (a Connect Four position, where they would be thousands). ``exact`` is left
 for the caller to fill (the Connect Four picture puts the solver's value there).
 
-The search recorded is :func:`agents.games.game.alphabeta_value` (or, with
-``prune=False``, :func:`agents.games.game.minimax_value`) step for step: the same
+The search recorded is :func:`agents.games.protocol.alphabeta_value` (or, with
+``prune=False``, :func:`agents.games.protocol.minimax_value`) step for step: the same
 value, the same leaves read, in the game's action order. ::
 
-    >>> from agents.games.trees import Tree
-    >>> root = trace(Tree([[3, 5], [2, 9]]), (), 2)
+    >>> from agents.games.trees import GameTree
+    >>> root = trace(GameTree([[3, 5], [2, 9]]), (), 2)
     >>> root.value, [n.path for n in walk(root) if not n.visited]
     (3, [(1, 1)])
 """
 import html
 import math
 
-from agents.games.game import leaf_value, minimax_value
+from agents.games.protocol import leaf_value, minimax_value
 
 MAX, MIN = "max", "min"
 INFINITY = math.inf
 
 
-class Node:
+class RecordedNode:
     """One node of a recorded search (see the module's docstring for each field)."""
 
     __slots__ = ("path", "state", "action", "side", "alpha", "beta", "value", "kind",
@@ -60,8 +60,8 @@ class Node:
 
 def trace(game, state, depth, player=None, prune=True, reveal=True):
     """The search of ``state`` to ``depth`` plies for ``player`` (default: the side to
-    move) as a tree of :class:`Node`: alpha-beta (``prune``) or minimax, children in
-    ``game.actions`` order. ``reveal``: give the nodes a cut-off skipped their minimax
+    move) as a tree of :class:`RecordedNode`: alpha-beta (``prune``) or minimax, children
+    in ``game.actions`` order. ``reveal``: give the nodes a cut-off skipped their minimax
     values and subtrees (unvisited, so drawn grey); else they are childless stubs.
 
     ``ValueError`` for a negative ``depth``."""
@@ -85,7 +85,7 @@ def trace(game, state, depth, player=None, prune=True, reveal=True):
         actions = game.actions(node.state)
         for i, a in enumerate(actions):
             s = game.result(node.state, a)
-            child = Node(node.path + (i,), s, a, side(s))
+            child = RecordedNode(node.path + (i,), s, a, side(s))
             node.children.append(child)
             v = visit(child, d - 1, alpha, beta)
             if maximizing:
@@ -95,14 +95,13 @@ def trace(game, state, depth, player=None, prune=True, reveal=True):
             if prune and alpha >= beta:
                 for j, skipped in enumerate(actions[i + 1:], i + 1):
                     s = game.result(node.state, skipped)
-                    node.children.append(_unvisited(game, Node(node.path + (j,), s, skipped,
-                                                                side(s)), d - 1, player,
-                                                    side, reveal))
+                    stub = RecordedNode(node.path + (j,), s, skipped, side(s))
+                    node.children.append(_unvisited(game, stub, d - 1, player, side, reveal))
                 break
         node.value = best
         return best
 
-    root = Node((), state, None, side(state))
+    root = RecordedNode((), state, None, side(state))
     visit(root, depth, -INFINITY, INFINITY)
     _mark_pv(root)
     return root
@@ -119,7 +118,7 @@ def _unvisited(game, node, depth, player, side, reveal):
         return node
     for i, a in enumerate(game.actions(node.state)):
         s = game.result(node.state, a)
-        node.children.append(_unvisited(game, Node(node.path + (i,), s, a, side(s)),
+        node.children.append(_unvisited(game, RecordedNode(node.path + (i,), s, a, side(s)),
                                         depth - 1, player, side, reveal))
     return node
 

@@ -1,4 +1,4 @@
-"""Tic-tac-toe: the rules as a :class:`agents.games.game.Game`, an exact solver, and a
+"""Tic-tac-toe: the rules as a :class:`agents.games.protocol.Game`, an exact solver, and a
 perfect agent for kaggle-environments' ``open_spiel_tic_tac_toe``.
 
 Board layout: a tuple of 9 marks, row by row, ``cell = 3 * row + column``::
@@ -20,14 +20,14 @@ next to it (``player`` for the reference searches, the side to move for the solv
 
 The solver is a memoised negamax over the 5478 positions reachable from the empty
 board (terminal ones included); the agent looks its moves up in that table. The
-plain :func:`agents.games.game.minimax_value` and :func:`agents.games.game.alphabeta_value`
+plain :func:`agents.games.protocol.minimax_value` and :func:`agents.games.protocol.alphabeta_value`
 solve the same game without memory, and the tests check them against each other.
 """
 import functools
 import random
 from collections.abc import Mapping, Sequence
 
-from agents.games.game import Game, best_actions, minimax_value
+from agents.games.protocol import Game, best_actions, minimax_value
 
 EMPTY, X, O = 0, 1, 2
 CELLS = 9
@@ -353,7 +353,7 @@ class ThinkPlayer:
       opponent cannot block both.
 
     ``player(game, state) -> cell`` for a reachable, unfinished state ``(board, mark)``
-    of :class:`TicTacToe` (the protocol's players: :func:`agents.games.game.play`)."""
+    of :class:`TicTacToe` (the protocol's players: :func:`agents.games.protocol.play`)."""
 
     def __init__(self, steps=3, seed=None):
         if steps not in (1, 2, 3):

@@ -1,4 +1,4 @@
-"""Explicit game trees, as textbooks draw them, on the :class:`agents.games.game.Game`
+"""Explicit game trees, as textbooks draw them, on the :class:`agents.games.protocol.Game`
 protocol: the reference searches back values up through them and the drawing shows
 which leaves alpha-beta never reads.
 
@@ -7,21 +7,21 @@ MAX win), an inner node a list or tuple of children, left to right. MAX moves at
 root and the sides alternate level by level. A state is the path from the root (a tuple
 of child indices); an action is a child's index.
 
-:class:`Tree` remembers every leaf whose value a search read (``read``), so the leaves
+:class:`GameTree` remembers every leaf whose value a search read (``read``), so the leaves
 alpha-beta prunes are the ones it never read (:func:`pruned_leaves`). ::
 
-    >>> t = Tree([[3, 5], [2, 9]])          # the tic-tac-toe article's tree
+    >>> t = GameTree([[3, 5], [2, 9]])          # the tic-tac-toe article's tree
     >>> backed_up(t)[()]
     3
     >>> pruned_leaves(t)                    # after 2 < 3 the right MIN node is cut
     [(1, 1)]
 """
-from agents.games.game import Game, alphabeta_value, minimax_value
+from agents.games.protocol import Game, alphabeta_value, minimax_value
 
 MAX, MIN = "max", "min"
 
 
-class Tree(Game):
+class GameTree(Game):
     """The explicit tree ``nodes`` as a two-player zero-sum game (MAX at the root).
 
     ``ValueError`` for an empty inner node or a leaf that is not a number."""
@@ -106,7 +106,7 @@ def depth_of(tree, state=()):
 
 
 def pruned_leaves(tree):
-    """The leaves, left to right, that :func:`agents.games.game.alphabeta_value` never
+    """The leaves, left to right, that :func:`agents.games.protocol.alphabeta_value` never
     reads when it searches ``tree`` from the root in the drawn order."""
     tree.read.clear()
     alphabeta_value(tree, (), depth_of(tree), MAX)

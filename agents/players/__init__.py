@@ -5,7 +5,7 @@ validation, the ``agent(obs, config) -> int`` protocol), thin over :mod:`agents.
   option checkers and the move clock;
 * :mod:`~agents.players.baselines`: random, one-step, rules and the tutorial's agent;
 * :mod:`~agents.players.lookahead`: ``minimax`` and ``alphabeta``;
-* :mod:`~agents.players.mcts`: ``mcts``;
+* :mod:`~agents.players.uct`: ``mcts``;
 * :mod:`~agents.players.perfect`: ``perfect`` (book, exact solver, traps);
 * :mod:`~agents.players.network` and :mod:`~agents.players.policy`: the network of
   ``connectx learn`` (its file, its numpy forward pass) and ``policy``, the player over it;

@@ -7,7 +7,7 @@ from heuristics import entry, get as get_heuristic
 from agents.players.base import (Agent, boolean, checks_units, heuristic_name, legal_columns, pick,
                                  positive_int, seed_value, warmup_option)
 from agents.search.tactics import forced_result, safe_moves, safety_net, tactical_move
-from agents.players.tutorial import tutorial_best_columns
+from agents.players.kaggle_tutorial import tutorial_best_columns
 from agents.board.grid import cell_window_table, drop, undo, window_table
 from agents.search.minimax import minimax_scores, minimax_scores_counts
 from agents.search.counters import S_NODES, new_counters
@@ -106,7 +106,7 @@ class RulesAgent(Agent):
 
 class TutorialAgent(Agent):
     """The Kaggle tutorial's N-step lookahead agent itself (pure Python, from
-    ``agents.players.tutorial``): slow (0.2-0.5 s a move at depth 3), for comparisons."""
+    ``agents.players.kaggle_tutorial``): slow (0.2-0.5 s a move at depth 3), for comparisons."""
 
     name = "tutorial"
     OPTIONS = {"nsteps": (positive_int("nsteps", 5), 3), "seed": (seed_value, None),

@@ -27,7 +27,7 @@ import time
 import numpy as np
 
 from agents.board.bitboard import fits_bitboard
-from agents.board.reference import ref_lines
+from agents.board.rules_reference import ref_lines
 from agents.solver.labels import FULL
 
 SKILL_MAX = 20

@@ -18,7 +18,7 @@ from agents.search.alphabeta_bb import (OPT_HISTORY, OPT_KILLERS, OPT_PVS, bb_ro
                                         packed_table)
 from agents.search.horizon import QUIESCENCE_PLIES
 from agents.board.bitboard import fits_bitboard
-from heuristics.bitboard import eval_geometry
+from heuristics.bitboard_eval import eval_geometry
 from agents.search.scores import INF, PROVEN
 from agents.search.counters import S_ABORTED, S_NODES, new_counters
 
@@ -172,7 +172,7 @@ class AlphaBetaAgent(Agent):
     def uses_bitboards(self, cfg):
         """True when this agent searches ``cfg``'s board on bitboards."""
         return (self.record.id is not None and fits_bitboard(cfg.rows, cfg.columns)
-                and cfg.inarow >= 2)  # heuristics.bitboard's windows need two cells
+                and cfg.inarow >= 2)  # heuristics.bitboard_eval's windows need two cells
 
     KERNELS = ("bits", "grid", "recursive")
 
@@ -228,7 +228,7 @@ class AlphaBetaAgent(Agent):
         its principal variation in :attr:`pv`.
 
         ``value`` equals the plain minimax value at ``depth`` (tested against
-        ``agents.games.game.minimax_value``; with ``quiescence``, the value of
+        ``agents.games.protocol.minimax_value``; with ``quiescence``, the value of
         ``agents.search.reference.quiescence_value``). ``kernel``: force one of
         :attr:`KERNELS` rather than let :meth:`kernel_for` choose."""
         t = self.tables(cfg)

@@ -68,13 +68,6 @@ def features(planes, architecture=None):
     return x
 
 
-def planes_of_grid(grid, mark, rows, columns):
-    """The ``(1, rows, columns, 2)`` uint8 planes of Kaggle's flat ``grid`` with ``mark``
-    to move."""
-    g = np.asarray(grid).reshape(rows, columns)
-    return np.stack([g == mark, g == 3 - mark], axis=-1).astype(np.uint8)[None]
-
-
 def conv_same(x, w, b, padding="same"):
     """``x`` (n, rows, columns, in) convolved with ``w`` (k, k, in, out), zero "same"
     padding (or none: ``"valid"``, the output k - 1 rows and columns smaller), plus

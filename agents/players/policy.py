@@ -7,8 +7,9 @@
 A generated Kaggle file embeds the network (the agent's ``RESOURCE_PATHS``; read back
 by :func:`agents.resources.read_file`), so the file runs without the ``.npz`` beside it.
 """
+from agents.board.grid import planes_of
 from agents.players.base import Agent, boolean, checks_units, warmup_option
-from agents.players.network import check_board, load_network, network_file, planes_of_grid
+from agents.players.network import check_board, load_network, network_file
 
 
 class PolicyAgent(Agent):
@@ -43,7 +44,7 @@ class PolicyAgent(Agent):
             if col >= 0:
                 self.last = {"source": "tactics", "column": col}
                 return col
-        logits, value = self.net.evaluate(planes_of_grid(grid, mark, cfg.rows, cfg.columns))
+        logits, value = self.net.evaluate(planes_of(grid, mark, cfg.rows, cfg.columns)[None])
         col = int(logits[0].argmax())
         self.last = {"source": "policy", "column": col, "value": float(value[0])}
         return col
@@ -57,7 +58,7 @@ def tactic(grid, heights, cfg, mark):
     from agents.search.tactics import tactical_column, tactical_move
     if is_compiled(tactical_column):
         return tactical_move(grid, heights, cfg, mark)
-    from agents.board.reference import ref_drop, ref_winner
+    from agents.board.rules_reference import ref_drop, ref_winner
     board = [int(v) for v in grid]
     legal = [c for c in range(cfg.columns) if heights[c] < cfg.rows]
     for who in (mark, 3 - mark):

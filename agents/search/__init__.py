@@ -19,5 +19,5 @@ the evaluations (:mod:`heuristics`), never the players or the exact solver
   the network's forward pass in numba);
 * :mod:`~agents.search.reference`, :mod:`~agents.search.uct_reference`,
   :mod:`~agents.search.puct_reference`: the slow references the kernels are tested against (ConnectX on the lessons' game protocol,
-  :mod:`agents.games.game`, whose reference minimax and alpha-beta search it).
+  :mod:`agents.games.protocol`, whose reference minimax and alpha-beta search it).
 """

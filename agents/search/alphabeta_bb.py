@@ -1,9 +1,9 @@
 """The alpha-beta search of :mod:`agents.search.alphabeta` on bitboards, for boards that
-fit 64 bits (:func:`heuristics.bitboard.fits`): the same tree, several times faster.
+fit 64 bits (:func:`agents.board.bitboard.fits_bitboard`): the same tree, several times faster.
 
 Same negamax, same move order (table move, killers, centre first), same transposition
 table and Zobrist keys (by the Kaggle cell index of each stone), same values: the
-evaluation is :mod:`heuristics.bitboard`, equal to the array heuristics. So at a fixed
+evaluation is :mod:`heuristics.bitboard_eval`, equal to the array heuristics. So at a fixed
 depth both kernels visit the same nodes in the same order and return the same scores
 and move (``tests/test_search.py`` checks it; ``python -m scripts.bench.search`` times both).
 What changes is the cost of a node: a move is two word operations and a win check a
@@ -305,7 +305,7 @@ def bb_root_search(grid, heights, rows, columns, inarow, geo, heuristic, order, 
                    zobrist, tt, killers, moves, deadline, first_move, counters, scores,
                    windows, opts, history, pv, pvlen, alpha, beta, quiescence):
     """:func:`agents.search.alphabeta.root_search` on bitboards: the same arguments but
-    the evaluation (``geo`` from :func:`heuristics.bitboard.eval_geometry` and
+    the evaluation (``geo`` from :func:`heuristics.bitboard_eval.eval_geometry` and
     ``heuristic``) and the table (:func:`packed_table`; ``zobrist`` as int64). With
     ``windows`` (:func:`agents.board.grid.window_table`; None: bitboards) the search
     runs on a copy of ``grid`` (any board; ``geo`` unused).

@@ -227,7 +227,7 @@ def swing_root(grid, heights, mark, cfg, depth, heuristic_id, extend=SWING_PLIES
     from agents.board.bitboard import bb_from_grid
     from agents.board.grid import center_order
     from agents.search.counters import new_counters
-    from heuristics.bitboard import eval_geometry
+    from heuristics.bitboard_eval import eval_geometry
     rows, columns, inarow = cfg.rows, cfg.columns, cfg.inarow
     ones, mask = bb_from_grid(grid, rows, columns, 1)  # the int64[3] stones by mark
     stones = np.array([0, ones, ones ^ mask], dtype=np.int64)

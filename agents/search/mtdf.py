@@ -17,7 +17,7 @@ from agents.search.scores import INF
 from agents.search.counters import S_NODES, new_counters
 
 
-class Window:
+class WindowSearch:
     """One position searched again and again with windows, sharing one table.
 
     ``grid``/``heights`` are not changed (the kernel plays and takes back in place)."""

@@ -24,12 +24,13 @@ import time
 
 import numpy as np
 
+from agents.board.grid import planes_of
 from agents.search.mcts import DEFAULT_PUCT_C
 
 
-class Node:
+class PUCTNode:
     """A position of the tree: ``moves`` (legal columns), ``priors``, ``children``
-    (a :class:`Node` or None per move, made on the first visit), ``visits``, ``total``
+    (a :class:`PUCTNode` or None per move, made on the first visit), ``visits``, ``total``
     (sum of the values backed up, for the side to move here), ``exact`` (+1/0 when the
     position is decided at once, else None), ``win`` (the winning column, or -1)."""
 
@@ -48,17 +49,17 @@ class Node:
 
 def planes_of_position(p):
     """The ``(1, rows, columns, 2)`` uint8 planes of ``p`` (the side to move's stones,
-    the opponent's; row 0 the top row), the input of :mod:`agents.players.network`."""
+    the opponent's; row 0 the top row), the input of :mod:`agents.players.network`:
+    :func:`agents.board.grid.planes_of` of ``p``'s grid, read bit by bit here."""
     rows, columns, H = p.rows, p.columns, p.rows + 1
-    out = np.zeros((1, rows, columns, 2), dtype=np.uint8)
+    grid = np.zeros(rows * columns, dtype=np.int8)
     for c in range(columns):
         for h in range(rows):
             bit = 1 << (c * H + h)
-            if p.mask & bit:
-                out[0, rows - 1 - h, c, 0 if p.pos & bit else 1] = 1
-            else:
+            if not p.mask & bit:
                 break
-    return out
+            grid[(rows - 1 - h) * columns + c] = 1 if p.pos & bit else 2
+    return planes_of(grid, 1, rows, columns)[None]
 
 
 def _expand(node, evaluate):
@@ -105,7 +106,7 @@ def simulate(root, evaluate, c):
         if child is None:
             q = node.position.copy()
             q.play(node.moves[i])
-            child = node.children[i] = Node(q)
+            child = node.children[i] = PUCTNode(q)
         path.append(child)
         node = child
     if node.exact is not None:
@@ -128,7 +129,7 @@ def search(position, evaluate, simulations=0, deadline=None, c=DEFAULT_PUCT_C):
     among equals)."""
     if not simulations and deadline is None:
         raise ValueError("puct.search needs simulations > 0 or a deadline")
-    root = Node(position)
+    root = PUCTNode(position)
     _expand(root, evaluate)
     root.visits = 1
     if root.exact is not None:
@@ -148,4 +149,4 @@ def search(position, evaluate, simulations=0, deadline=None, c=DEFAULT_PUCT_C):
     return root.moves[best], root
 
 
-__all__ = ["Node", "planes_of_position", "search", "simulate"]
+__all__ = ["PUCTNode", "planes_of_position", "search", "simulate"]

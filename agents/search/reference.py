@@ -1,12 +1,12 @@
 """Slow, obviously-correct pure-Python references of the Connect Four searches (the
-rules' references are in :mod:`agents.board.reference`; the game protocol and its
-reference minimax and alpha-beta are in :mod:`agents.games.game`).
+rules' references are in :mod:`agents.board.rules_reference`; the game protocol and its
+reference minimax and alpha-beta are in :mod:`agents.games.protocol`).
 
 Nothing here is fast or used by the agents; the tests compare the numba kernels
 against it on seeded random positions.
 
-* :class:`ConnectX`: Connect Four on plain lists as an :class:`agents.games.game.Game`,
-  which the reference searches of :mod:`agents.games.game` search.
+* :class:`ConnectX`: Connect Four on plain lists as an :class:`agents.games.protocol.Game`,
+  which the reference searches of :mod:`agents.games.protocol` search.
 * :func:`flat_heuristic`: a registered evaluation of :mod:`heuristics` as the
   ``heuristic`` :class:`ConnectX` takes.
 * :func:`quiescence_value`: the reference of :mod:`agents.search.horizon`'s quiescence.
@@ -14,8 +14,8 @@ against it on seeded random positions.
 * :func:`forced_result_reference`, :func:`safety_net_reference`: the tactics' rules
   stated directly (:mod:`agents.search.tactics`).
 """
-from agents.board.reference import ref_drop, ref_legal_moves, ref_winner
-from agents.games.game import Game
+from agents.board.rules_reference import ref_drop, ref_legal_moves, ref_winner
+from agents.games.protocol import Game
 
 
 def quiescence_value(game, state, depth, bound, player=None):

@@ -1,7 +1,7 @@
 """Slow, obviously-correct pure-Python UCT with MCTS-Solver: the reference for
 :mod:`agents.search.mcts`.
 
-One :class:`Node` object per tree node and a plain-list board (:class:`Board`,
+One :class:`UCTNode` object per tree node and a plain-list board (:class:`Board`,
 Kaggle's layout: flat, row 0 at the top). The algorithm is the same as the numba
 kernel's, step for step -- children created all at once in centre-first order,
 unvisited children first, UCT ties to the earlier child, the light rollout scanning
@@ -113,7 +113,7 @@ def rollout(board, mark, light, rng):
         mark = 3 - mark
 
 
-class Node:
+class UCTNode:
     """``move`` led here from ``parent``; ``wins``/``proof`` for the player who played it."""
 
     __slots__ = ("parent", "move", "children", "visits", "wins", "proof")
@@ -155,7 +155,7 @@ class Node:
                 proof = DRAW
             else:
                 proof = UNKNOWN
-            self.children.append(Node(self, col, proof))
+            self.children.append(UCTNode(self, col, proof))
         self.update_proof()
 
 
@@ -163,7 +163,7 @@ def uct_search(board, mark, iterations, c=1.0, light=True, rng_state=1, max_node
     """Run ``iterations`` UCT iterations (fewer if the root gets proven) from ``board``
     with ``mark`` to move; returns ``(root, iterations done)``."""
     rng = XorShift(rng_state)
-    root = Node(None, -1)
+    root = UCTNode(None, -1)
     nodes = 1
     if nodes + board.columns <= max_nodes:
         root.expand(board, mark)

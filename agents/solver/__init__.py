@@ -8,7 +8,8 @@ package imports nothing (a book move compiles nothing): import the module you ne
 * :mod:`~agents.solver.kernel`: the search kernel (negamax, null window);
 * :mod:`~agents.solver.roots`: its root entry points (solve, analyse, the best line);
 * :mod:`~agents.solver.split`: two threads on one search;
-* :mod:`~agents.solver.options`: the solver's options and their one check;
+* :mod:`~agents.solver.sizing`: the solver's sizing options (table bits, threads) and
+  their one check;
 * :mod:`~agents.solver.solver`: the geometry and ``Solver``, the one front of them all;
 * :mod:`~agents.solver.database`: opening databases (every position of N stones, scored);
 * :mod:`~agents.solver.openings`: the package's shipped 7x6 opening scores (plain Python);

@@ -255,12 +255,6 @@ def write_lines(path, lines):
             f.write(moves + " " + " ".join(str(int(v)) for v in scores) + "\n")
 
 
-def planes_of(board, mark, rows, columns):
-    """The (rows, columns, 2) uint8 planes of Kaggle's flat ``board`` with ``mark`` to move."""
-    grid = np.asarray(board, dtype=np.int64).reshape(rows, columns)
-    return np.stack([grid == mark, grid == 3 - mark], axis=-1).astype(np.uint8)
-
-
 def save_labels(path, labelled):
     """Write ``labelled`` (a :class:`LabelledSet`) to ``path`` (a compressed ``.npz``)."""
     meta = {"format": FORMAT, "rows": labelled.rows, "columns": labelled.columns,

@@ -50,7 +50,7 @@ from agents.search.counters import S_ABORTED, S_NODES, S_STOP, new_counters
 from agents.solver.bits import (G_BOARD, G_BOTTOM, G_DB, G_EVEN, G_FAST, G_H, G_INAROW, G_N,
                                 G_ORDER, G_ROWS, G_SYM, G_W)
 from agents.solver.kernel import _search
-from agents.solver.options import DEFAULT_TT_BITS, check_solver_options
+from agents.solver.sizing import DEFAULT_TT_BITS, check_solver_options
 from agents.solver.position import Position
 from agents.solver.roots import (EXACT, INVALID_MOVE, UNSOLVED, _best_move, _columns, _line,
                                  _solve)

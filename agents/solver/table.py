@@ -10,7 +10,7 @@ from agents.board.bitboard import popcount
 from agents.board.jit import njit
 from agents.solver.bits import G_H, G_SYM, G_W, mirror, mirror_of
 
-# the default table size (DEFAULT_TT_BITS) and why: agents.solver.options
+# the default table size (DEFAULT_TT_BITS) and why: agents.solver.sizing
 SYM_STONES = 12  # mirror images share TT slots below this many stones (see table_key)
 
 

@@ -12,7 +12,8 @@ EXTRAS = {"kaggle_environments": ("kaggle-environments", "games"),
           "matplotlib": ("matplotlib", "games"),
           "distributed": ("dask[distributed]", "cluster"),
           "jax": ("jax", "learn"), "optax": ("optax", "learn"),
-          "textarena": ("textarena", "arenas"), "litellm": ("litellm", "arenas")}
+          "textarena": ("textarena", "arenas"), "litellm": ("litellm", "arenas"),
+          "anywidget": ("anywidget", "notebook")}
 
 
 def require(module, feature):

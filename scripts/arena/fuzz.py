@@ -9,7 +9,7 @@ Each game draws a configuration (rows and columns from 1 to ``--max-side``, now 
 then a larger or a one-line board; ``inarow`` from 1 to beyond the board), an
 ``actTimeout`` and a random reachable position (random legal moves that complete no
 line), then the agent plays *both* sides for ``--max-moves`` moves (or to the end), in
-the one game loop (:func:`scripts.arena.games.play_out`), which judges every move the
+the one game loop (:func:`scripts.arena.games.play_out`), which checks every move the
 way kaggle-environments does: ERROR (the agent raised), TIMEOUT (the move overran
 ``actTimeout`` by more than what is left of the game's 60 s ``remainingOverageTime``),
 INVALID (not a plain ``int``, or not a legal column).
@@ -28,9 +28,8 @@ import agents
 from agents.board.grid import drop, is_win_at
 from scripts.arena.games import play_out
 from scripts.arena.loading import build_agent
-from scripts.arena.progress import progress_bar
-from agents.players.base import Struct
-from scripts.arena.specs import (MatchConfig, config_struct, parse_match_config,
+from scripts.arena.bars import progress_bar
+from scripts.arena.specs import (MatchConfig, config_struct, observation, parse_match_config,
                                  parse_spec)
 
 # Agents that are not ConnectX players or have no time management of their own, and
@@ -87,7 +86,7 @@ def random_reachable(rng, cfg):
 
 def play_game(agent, cfg, rng, max_moves=None):
     """Self-play from a random reachable position, at most ``max_moves`` moves (None: to
-    the end), judged by the one game loop (:func:`scripts.arena.games.play_out`);
+    the end), checked by the one game loop (:func:`scripts.arena.games.play_out`);
     returns (moves, failures, worst ratio to the budget, worst ratio to actTimeout)."""
     grid, heights, _ = random_reachable(rng, cfg)
     match_cfg = MatchConfig(cfg["rows"], cfg["columns"], cfg["inarow"], cfg["actTimeout"],
@@ -120,7 +119,7 @@ def build(text, options=None):
                                           **(options or {}).get(spec.name, {}), **spec.options})
     else:
         agent = build_agent(spec, 0)
-    agent(Struct(board=[0] * 42, mark=1), config_struct(parse_match_config()))  # compile
+    agent(observation([0] * 42), config_struct(parse_match_config()))  # compile
     return agent
 
 

@@ -21,7 +21,7 @@ One line puts any agent spec in it::
     env.run([game_arena_agent("perfect:elo=1500"), game_arena_agent("alphabeta")])
     replay = env.toJSON()   # Game Arena's replay: info.actionHistory is the move list
 """
-from agents.board.reference import board_from_moves
+from agents.board.rules_reference import board_from_moves
 from scripts.arena.extras import require
 from scripts.arena.loading import build_agent
 from scripts.arena.specs import MatchConfig, config_struct, observation, parse_spec

@@ -1,9 +1,9 @@
-"""The one game loop: agents move in turn, each move judged as kaggle-environments
-judges it.
+"""The one game loop: agents move in turn, each move checked as kaggle-environments
+checks it.
 
 :func:`play_out` plays from any position and is shared by every command that plays a
 game (matches and tournaments through :func:`play_game`, ``fuzz``, ``play``, the
-heuristic comparison). A move is judged by :func:`judge`, Kaggle's rule:
+heuristic comparison). A move is checked by :func:`move_failure`, Kaggle's rule:
 
 * ``ERROR``   the agent raised;
 * ``TIMEOUT`` the move overran ``actTimeout`` by more than the overage left (every
@@ -67,8 +67,8 @@ def is_legal(action, heights, cfg):
             and heights[action] < cfg.rows)
 
 
-def judge(action, elapsed, overage, heights, cfg):
-    """``None`` for a good move, else ``(status, message)``: TIMEOUT if the move took
+def move_failure(action, elapsed, overage, heights, cfg):
+    """``None`` for a move Kaggle accepts, else ``(status, message)``: TIMEOUT if the move took
     more than ``actTimeout`` plus the ``overage`` left, then INVALID (as Kaggle
     checks)."""
     if elapsed - cfg.actTimeout > overage:
@@ -103,7 +103,7 @@ def play_out(players, cfg, grid, heights, timed=True, outputs=None, max_moves=No
 
     ``players[0]`` plays mark 1, ``players[1]`` mark 2, each called as
     ``player(obs, config)`` with kaggle's observation and config of :class:`MatchConfig`
-    ``cfg``. ``timed``: judge TIMEOUT and count the overage (else every move sees the
+    ``cfg``. ``timed``: check TIMEOUT and count the overage (else every move sees the
     full ``remainingOverageTime``). ``outputs``: two text streams that take what each
     player prints (None: leave it on the console). ``on_move(mark, column, grid)`` is
     called after each move is played. An exception that is not an ``Exception`` (a
@@ -132,7 +132,8 @@ def play_out(players, cfg, grid, heights, timed=True, outputs=None, max_moves=No
             elapsed = time.perf_counter() - start
         times[p].append(elapsed)
         if failure is None:
-            failure = judge(action, elapsed, overage[p] if timed else float("inf"), heights, cfg)
+            left = overage[p] if timed else float("inf")
+            failure = move_failure(action, elapsed, left, heights, cfg)
         if failure is not None:
             statuses[p] = failure[0]
             winner = 2 - p  # the other mark

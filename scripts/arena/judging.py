@@ -5,7 +5,7 @@
 
 :func:`score` calls the agent once a position, as kaggle-environments would (a fresh
 observation, ``actTimeout`` and a ``remainingOverageTime`` of ``overage`` seconds a
-position), and checks each move by :func:`scripts.arena.games.judge` (Kaggle's rule: an
+position), and checks each move by :func:`scripts.arena.games.move_failure` (Kaggle's rule: an
 exception is ERROR, a move past ``actTimeout`` plus the overage is TIMEOUT, anything but a
 plain ``int`` naming a legal column is INVALID). A move's verdict (perfect, good, its
 loss) is :func:`agents.solver.labels.verdicts`', the package's one judge of a move.
@@ -30,10 +30,10 @@ import time
 
 import numpy as np
 
-from agents.solver.labels import (STAGES, LabelledSet, accuracies, move_text, planes_of, stage_of,
-                                  verdicts)
+from agents.board.grid import planes_of
+from agents.solver.labels import STAGES, LabelledSet, accuracies, move_text, stage_of, verdicts
 from agents.solver.position import Position
-from scripts.arena.games import FAILURES, judge
+from scripts.arena.games import FAILURES, move_failure
 from scripts.arena.loading import build_agent, warm_up
 from scripts.arena.pools import run_tasks
 from scripts.arena.specs import (MatchConfig, Struct, config_struct, in_process_only, observation,
@@ -65,7 +65,8 @@ def judge_moves(agent, labelled, index=None, act=2.0, overage=0.0, on_move=None)
         except Exception as e:  # noqa: BLE001 - a failing agent is judged, never crashes the run
             failure = ("ERROR", f"{type(e).__name__}: {e}")
         else:
-            failure = judge(action, time.perf_counter() - start, float(overage), heights, cfg)
+            elapsed = time.perf_counter() - start
+            failure = move_failure(action, elapsed, float(overage), heights, cfg)
         if failure is None:
             columns.append(int(action))
         else:

@@ -13,8 +13,7 @@ import threading
 import types
 
 import agents
-from agents.players.base import Struct
-from scripts.arena.specs import OVERAGE, config_struct, load_submission
+from scripts.arena.specs import config_struct, load_submission, observation
 
 _local = threading.local()  # per process and thread: loaded agents, warmed specs
 
@@ -157,8 +156,8 @@ def warm_up(spec, cfg):
     sink = io.StringIO()
     try:
         with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
-            agent(Struct(board=list(board), mark=1, step=0, remainingOverageTime=OVERAGE), config)
+            agent(observation(board), config)
             board[(cfg.rows - 1) * cfg.columns + cfg.columns // 2] = 1
-            agent(Struct(board=list(board), mark=2, step=1, remainingOverageTime=OVERAGE), config)
+            agent(observation(board), config)
     except Exception:  # noqa: BLE001 - failures are reported by the timed game itself
         pass

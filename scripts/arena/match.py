@@ -22,7 +22,7 @@ from scripts.arena.extras import require
 from scripts.arena.games import FAILURES, Fixture, game_seeds, score_of
 from scripts.arena.suites import pair_openings
 from scripts.arena.pools import process_pool, run_games
-from scripts.arena.progress import progress_bar
+from scripts.arena.bars import progress_bar
 from scripts.arena.replays import replay_env
 from scripts.arena.report import format_summary
 from scripts.arena.specs import in_process_only, parse_match_config, parse_spec

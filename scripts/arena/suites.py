@@ -10,7 +10,7 @@ columns in range, no full column, no four in a row (the position must not be ove
 ``balanced:K`` is the package's own suite for the standard 7x6 board, shipped in
 ``scripts/data/suites/balancedK.txt`` and made by::
 
-    python -m scripts.tools.suites --generate K [--bound T] [--budget SECONDS]
+    python -m scripts.tools.balanced_suites --generate K [--bound T] [--budget SECONDS]
 
 Every K-ply move sequence is played out; sequences that reach the same position
 (transpositions) or its mirror image count once (the smallest move string is kept).

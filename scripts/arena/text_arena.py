@@ -28,7 +28,7 @@ state's message log, rewards and game info) as JSON-ready data.
 """
 import re
 
-from agents.board.reference import board_from_moves
+from agents.board.rules_reference import board_from_moves
 from scripts.arena.extras import require
 from scripts.arena.game_arena import ACT_TIMEOUT, resolve_agent
 from scripts.arena.specs import MatchConfig, config_struct, observation

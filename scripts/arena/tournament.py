@@ -27,7 +27,7 @@ import numpy as np
 from scripts.arena.games import Fixture, game_seeds, score_of
 from scripts.arena.suites import pair_openings
 from scripts.arena.pools import run_games
-from scripts.arena.progress import progress_bar
+from scripts.arena.bars import progress_bar
 from scripts.arena.report import json_safe
 from agents.players.base import Struct
 from scripts.arena.specs import in_process_only, parse_match_config, parse_spec

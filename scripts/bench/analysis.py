@@ -43,7 +43,7 @@ POSITIONS = os.path.join(ROOT, "tests", "data", "positions")
 
 def random_positions(n, seed, most=12):
     """``n`` move strings (1-based) of 0..``most`` stones, none completing a four."""
-    from agents.board.reference import random_position
+    from agents.board.rules_reference import random_position
     rng = random.Random(seed)
     out = []
     while len(out) < n:

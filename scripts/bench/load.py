@@ -14,9 +14,8 @@ import sys
 
 from scripts.arena.games import play_out, start_position
 from scripts.arena.loading import build_agent
-from agents.players.base import Struct
-from scripts.arena.specs import (OVERAGE, MatchConfig, config_struct, parse_match_config,
-                                 parse_spec)
+from scripts.arena.specs import (OVERAGE, MatchConfig, config_struct, observation,
+                                 parse_match_config, parse_spec)
 from scripts.args import (ArgumentParser, SPEC_HELP, add_config_argument,
                           add_quiet_argument, positive_int_arg, progress_bar)
 
@@ -32,7 +31,7 @@ def measure(agent, moves, act_timeout, rows=6, columns=7, inarow=4, progress=Fal
     ``progress``: a bar on stderr)."""
     cfg = MatchConfig(rows, columns, inarow, act_timeout, OVERAGE)
     # compile outside the count
-    agent(Struct(board=[0] * (rows * columns), mark=1), config_struct(cfg))
+    agent(observation([0] * (rows * columns)), config_struct(cfg))
     times = []
     bar = progress_bar(moves, "moves", "move", progress)
     on_move = (lambda *_: bar.update(1)) if bar is not None else None

@@ -111,7 +111,8 @@ BENCH_ARCHITECTURE = {"trunk": [32, 32, 32, 32], "kernel": 3, "value_hidden": 32
 def puct_rates(min_seconds=0.5):
     """(reference, kernel) PUCT simulations per second and (numpy, numba) evaluations per
     second on the empty 7x6 board, a seeded network of the default architecture."""
-    from agents.players.network import Network, planes_of_grid, shapes
+    from agents.board.grid import planes_of
+    from agents.players.network import Network, shapes
     from agents.search.network_kernel import evaluate_grid, pack_network
     from agents.search.puct_reference import planes_of_position
     from agents.search.puct_reference import search as puct
@@ -134,7 +135,7 @@ def puct_rates(min_seconds=0.5):
     n, dt = _timed(lambda: mcts.search(grid, 1, cfg, iterations=500, network=packed),
                    min_seconds)
     fast = n * 500 / dt
-    planes = planes_of_grid(grid, 1, rows, columns)
+    planes = planes_of(grid, 1, rows, columns)[None]
     n, dt = _timed(lambda: net.evaluate(planes), min_seconds)
     logits = np.empty(columns)
     m, dm = _timed(lambda: evaluate_grid(grid, rows, columns, 1, *packed, logits), min_seconds)

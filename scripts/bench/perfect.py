@@ -29,14 +29,14 @@ if ROOT not in sys.path:
 
 from agents.solver.labels import FULL, best_score, outcome, read_lines, verdict  # noqa: E402
 from scripts.arena.specs import observation  # noqa: E402
-from scripts.args import ArgumentParser, add_quiet_argument  # noqa: E402
+from scripts.args import ArgumentParser, ProgressCallback, add_quiet_argument  # noqa: E402
 
 DEFAULT_FILE = os.path.join(ROOT, "tests", "data", "positions", "early.txt")
 
 
 def board_of(moves, rows=6, columns=7):
     """(flat Kaggle board, solver Position) after a 1-based move string (checked)."""
-    from agents.board.reference import board_from_moves
+    from agents.board.rules_reference import board_from_moves
     from agents.solver.position import Position
     p = Position.from_moves(moves, rows, columns)  # validates the line
     return board_from_moves(moves, rows, columns), p
@@ -106,8 +106,7 @@ def main(argv=None, prog="python -m scripts.bench.perfect"):
         ap.error(str(e))
     if not lines:
         ap.error(f"no positions in {args.file}")
-    from tqdm.auto import tqdm
-    bar = tqdm(total=len(lines), unit="pos", disable=args.quiet, file=sys.stderr)
+    bar = ProgressCallback("", "pos", not args.quiet, total=len(lines))
 
     def progress(r):
         bar.update(1)

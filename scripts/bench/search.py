@@ -3,7 +3,7 @@
     python -m scripts.bench.search [--positions N] [--seconds S] [--depth D]
 
 * minimax depth 3 (numba) against the Kaggle tutorial's pure-Python agent
-  (agents.players.tutorial) on the same random positions with 2-30 stones, both
+  (agents.players.kaggle_tutorial) on the same random positions with 2-30 stones, both
   called whole as Kaggle calls them, after warm-up: median times and their ratio;
 * the per-call overhead of each agent: the call less the time inside its search;
 * the bitboard alpha-beta kernel against the array kernel (the baseline) at a fixed
@@ -24,12 +24,11 @@ import time
 import numpy as np
 
 import agents
-from agents.board.reference import random_position
-from agents.players.tutorial import TutorialConfig, make_tutorial_agent, tutorial_scores
+from agents.board.rules_reference import random_position
+from agents.players.kaggle_tutorial import TutorialConfig, make_tutorial_agent, tutorial_scores
 from agents.board.grid import column_heights
 from agents.board.rules import parse_config
-from agents.players.base import Struct
-from scripts.arena.specs import config_struct, parse_match_config
+from scripts.arena.specs import config_struct, observation, parse_match_config
 from scripts.args import ArgumentParser, add_positions_arguments, positive_int_arg, progress
 
 SECTIONS = ["scripts.bench.mcts"]
@@ -56,11 +55,11 @@ def bench_minimax_vs_tutorial(positions, quiet=False):
     tutorial = make_tutorial_agent(3, seed=0)
     b0, m0 = positions[0]
     for agent in (mm, tutorial):
-        agent(Struct(board=b0, mark=m0, remainingOverageTime=60), config)  # warm up
+        agent(observation(b0, m0), config)  # warm up
     # one agent after the other, each warm: interleaving them measures a cold numba call
     # (caches and branch predictors full of the tutorial's Python), 2-4x slower
     t_ref, t_ours, same = [], [], 0
-    obs = [Struct(board=list(b), mark=m, remainingOverageTime=60, step=0) for b, m in positions]
+    obs = [observation(b, m) for b, m in positions]
     for o in progress(obs, "tutorial", "pos", not quiet):
         t = time.perf_counter()
         tutorial(o, config)
@@ -106,7 +105,7 @@ def bench_call_overhead(positions, quiet=False):
         agent.choose = timed_choose
         calls = []
         for k, (board, mark) in enumerate(positions):
-            obs = Struct(board=list(board), mark=mark, remainingOverageTime=60, step=0)
+            obs = observation(board, mark)
             if k == 0:
                 agent(obs, config)  # warm up
                 spent.clear()

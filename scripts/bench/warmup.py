@@ -91,6 +91,8 @@ OFF_BOOK = "4551552445"  # tests/data/positions/early.txt, line 1: 10 stones, no
 
 # One cold process: load the file as kaggle-environments does, play one first move on
 # the board given, then wait (idle) until the background compile is done.
+# The package is not imported there (its import would be timed), so the observation is
+# the plain dict Kaggle passes, not scripts.arena.specs.observation.
 COLD = r"""
 import json, sys, time
 from kaggle_environments.agent import get_last_callable
@@ -151,7 +153,7 @@ def build_at(revision, agent, path):
 
 def cold_run(path, moves=""):
     """One fresh process's figures (see COLD) for the file at ``path``."""
-    from agents.board.reference import board_from_moves
+    from agents.board.rules_reference import board_from_moves
     board, mark = board_from_moves(moves), 1 + len(moves) % 2
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, CONNECTX_NUMBA_CACHE=cache)
@@ -261,13 +263,13 @@ def opponent_section(args):
     """The opponent's move times beside the perfect file's background compile (the
     module docstring's second section)."""
     import agents
-    from scripts.arena.specs import parse_spec
+    from scripts.arena.specs import observation, parse_spec
     from submission.build import build
     spec = parse_spec(args.opponent)
     if spec.kind != "registry":
         raise ValueError("--opponent must be a registry agent, e.g. alphabeta:depth=11")
     opponent = agents.make(spec.name, **spec.options)
-    opponent({"board": [0] * 42, "mark": 2}, {"rows": 6, "columns": 7, "inarow": 4})
+    opponent(observation([0] * 42, mark=2), {"rows": 6, "columns": 7, "inarow": 4})
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "main.py")
         with open(path, "w") as f:

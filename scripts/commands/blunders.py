@@ -41,7 +41,7 @@ import time
 from agents.solver.labels import FULL, best_score, outcome
 from scripts.arena.report import no_nan
 from scripts.args import (ArgumentParser, add_config_argument, add_pool_arguments,
-                          add_quiet_argument, add_seconds_argument, board_shape,
+                          add_report_arguments, add_seconds_argument, board_shape,
                           positive_int_arg, progress_bar)
 
 VERDICT = {True: "perfect", False: "good"}
@@ -150,8 +150,7 @@ def main(argv=None, prog="python -m scripts.commands.blunders"):
     ap.add_argument("--lines", type=int, default=10,
                     help="show the missed line of at most this many first value-losing moves "
                          "(default 10)")
-    ap.add_argument("--json", action="store_true", help="print the result as JSON")
-    add_quiet_argument(ap)
+    add_report_arguments(ap)
     args = ap.parse_args(argv)
     if args.lines < 0:
         ap.error("--lines must be 0 or more")

@@ -21,11 +21,12 @@ Needs the ``learn`` extra (JAX, Optax, matplotlib).
     connectx learn --mode zero --out runs/zero --workers 2
     connectx learn --mode zero --out runs/zero --iterations 14 --resume
 """
+import argparse
 import sys
 import time
 
-from scripts.args import (ArgumentParser, add_config_argument, add_quiet_argument,
-                          add_seed_argument, board_shape, positive_int_arg, progress_bar,
+from scripts.args import (ArgumentParser, ProgressCallback, add_config_argument,
+                          add_quiet_argument, add_seed_argument, board_shape, positive_int_arg,
                           require)
 
 
@@ -52,9 +53,11 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
                     help="rounds of labelling then training (default 2)")
     ap.add_argument("--eval-games", type=positive_int_arg, default=None,
                     help="games against each evaluation opponent at each point of the curve")
-    ap.add_argument("--judge", metavar="FILE", default=None,
+    ap.add_argument("--eval-set", metavar="FILE", default=None,
                     help="labelled set of the good-move rates (default: the shipped 7x6 set "
                          "on 7x6, none on other boards); its positions are never trained on")
+    # --judge: the flag's name until 2026-11-27 ("judge" now names move quality only)
+    ap.add_argument("--judge", dest="eval_set", metavar="FILE", help=argparse.SUPPRESS)
     ap.add_argument("--workers", type=positive_int_arg, default=2,
                     help="processes labelling positions (zero: playing the self-play games "
                          "and judging the search; default 2)")
@@ -98,26 +101,30 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
         else:
             plan = plan_for(cfg, args.positions, args.steps, args.rounds, args.eval_games,
                             not args.no_database)
-        judge = _judge(cfg, args.judge)
+        eval_set = _eval_set(cfg, args.eval_set)
     except ValueError as e:
         ap.error(str(e))
-    bar = _Bar(not args.quiet)
+    # scripts.learn reports progress(kind, done, total): one bar a kind of work
+    on_progress = ProgressCallback("", "", not args.quiet)
+
+    def bar(kind, done, total):
+        on_progress(done, total, kind)
     command = "connectx learn " + " ".join(sys.argv[1:] if argv is None else argv)
     log = None if args.quiet else _log
     try:
         if args.mode == "teacher":
-            paths, record = run(cfg, plan, args.seed, args.out, judge, args.workers, bar, log,
-                                command)
+            paths, record = run(cfg, plan, args.seed, args.out, eval_set, args.workers, bar,
+                                log, command)
         elif args.mode == "zero":
-            paths, record = _learn_zero(args, cfg, plan, init, judge, bar, log, command)
+            paths, record = _learn_zero(args, cfg, plan, init, eval_set, bar, log, command)
         else:
-            paths, record = _learn_by_games(args, cfg, judge, bar, log, command)
+            paths, record = _learn_by_games(args, cfg, eval_set, bar, log, command)
     except OSError as e:
         ap.error(f"{args.out}: {e.strerror or e}")
     except ValueError as e:  # --resume of a run already done
         ap.error(str(e))
     finally:
-        bar.close()
+        on_progress.close()
     last = record["curve"][-1]
     rates = ", ".join(f"{o} {v['score']:.2f}" for o, v in last["win_rates"].items())
     print(f"{paths[0]}: {record['board']} network, {record['seconds'] / 60:.1f} min; "
@@ -128,7 +135,7 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
     return 0
 
 
-def _learn_by_games(args, cfg, judge, bar, log, command):
+def _learn_by_games(args, cfg, eval_set, bar, log, command):
     """The reinforce and recipe modes' run and files."""
     from scripts.learn.run import finish
     eval_games = args.eval_games or 100
@@ -138,12 +145,12 @@ def _learn_by_games(args, cfg, judge, bar, log, command):
         plan = Plan(eval_games=eval_games)
         if args.steps is not None:
             plan.steps = args.steps
-        params, record = train(cfg, plan, args.seed, judge, bar, log)
+        params, record = train(cfg, plan, args.seed, eval_set, bar, log)
     else:
         from scripts.learn.recipe import ARCHITECTURE, STEPS, train
-        params, record = train(cfg, args.seed, args.steps or STEPS, judge=judge,
+        params, record = train(cfg, args.seed, args.steps or STEPS, judge=eval_set,
                                eval_games=eval_games, progress=bar, log=log)
-    return finish(cfg, params, ARCHITECTURE, record, args.seed, args.out, judge, command)
+    return finish(cfg, params, ARCHITECTURE, record, args.seed, args.out, eval_set, command)
 
 
 def _zero_plan(args, cfg):
@@ -168,7 +175,7 @@ def _zero_plan(args, cfg):
     return plan, init
 
 
-def _learn_zero(args, cfg, plan, init, judge, bar, log, command):
+def _learn_zero(args, cfg, plan, init, eval_set, bar, log, command):
     """The zero mode's run: its processes forked before JAX starts (as the teacher's)."""
     from concurrent.futures import ProcessPoolExecutor
 
@@ -179,14 +186,16 @@ def _learn_zero(args, cfg, plan, init, judge, bar, log, command):
         list(pool.map(abs, range(args.workers)))
     try:
         from scripts.learn.zero import train
-        return train(cfg, plan, args.seed, args.out, judge, pool, bar, log, command, init,
+        return train(cfg, plan, args.seed, args.out, eval_set, pool, bar, log, command, init,
                      args.resume, args.workers)
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
 
 
-def _judge(cfg, path):
+def _eval_set(cfg, path):
+    """The labelled set of ``--eval-set`` (None: the shipped 7x6 set on 7x6, no set on
+    other boards); ``ValueError`` when it is of another board."""
     from agents.solver.labels import load_labels
     if path is None:
         if tuple(cfg) != (6, 7, 4):
@@ -195,34 +204,13 @@ def _judge(cfg, path):
         path = DEFAULT_SET
     labelled = load_labels(path)
     if labelled.config != tuple(cfg):
-        raise ValueError(f"--judge {path} is a set of {labelled.columns}x{labelled.rows} "
+        raise ValueError(f"--eval-set {path} is a set of {labelled.columns}x{labelled.rows} "
                          f"with {labelled.inarow} in a row, not of the board learned")
     return labelled
 
 
 def _log(text):
     print(f"[{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
-
-
-class _Bar:
-    """``progress(kind, done, total)``: one tqdm bar a kind of work."""
-
-    def __init__(self, enabled):
-        self.enabled, self.kind, self.bar = enabled, None, None
-
-    def __call__(self, kind, done, total):
-        if not self.enabled:
-            return
-        if kind != self.kind:
-            self.close()
-            self.kind, self.bar = kind, progress_bar(total, kind, "")
-        if self.bar is not None:
-            self.bar.update(done - self.bar.n)
-
-    def close(self):
-        if self.bar is not None:
-            self.bar.close()
-        self.bar = None
 
 
 if __name__ == "__main__":

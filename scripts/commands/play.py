@@ -15,6 +15,7 @@ from scripts.arena.games import play_out
 from scripts.arena.loading import build_agent, warm_up
 from scripts.arena.specs import parse_match_config, parse_spec
 from scripts.args import ArgumentParser, SPEC_HELP, add_config_argument, add_seed_argument
+from scripts.lessons.terminal import Quit
 
 SYMBOLS = {0: ".", 1: "X", 2: "O"}
 
@@ -51,11 +52,6 @@ def read_column(heights, cfg, ask=input, say=print):
             say(f"column {col + 1} is full; choose another")
         else:
             return col
-
-
-class Quit(BaseException):
-    """The human quit: not an ``Exception``, so the game loop does not take it for the
-    human player's ERROR."""
 
 
 def play(spec, cfg, human_mark=1, seed=0, ask=input, say=print):

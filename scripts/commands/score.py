@@ -16,7 +16,7 @@ import json
 import sys
 
 from scripts.arena.report import no_nan
-from scripts.args import (ArgumentParser, SPEC_HELP, add_config_argument, add_quiet_argument,
+from scripts.args import (ArgumentParser, SPEC_HELP, add_config_argument, add_report_arguments,
                           board_shape, positive_int_arg, progress_bar)
 
 
@@ -40,8 +40,7 @@ def main(argv=None, prog="python -m scripts.commands.score"):
     ap.add_argument("--workers", type=positive_int_arg, default=1,
                     help="processes judging positions in parallel (default 1; the result is "
                          "the same)")
-    ap.add_argument("--json", action="store_true", help="print the result as JSON")
-    add_quiet_argument(ap)
+    add_report_arguments(ap)
     args = ap.parse_args(argv)
     if args.set and args.config:
         ap.error("give --set or --config, not both")

@@ -23,7 +23,7 @@ import sys
 import time
 
 from agents.solver.openings import INVALID_MOVE, DatabaseError, Openings
-from agents.solver.options import DEFAULT_TT_BITS, check_solver_options
+from agents.solver.sizing import DEFAULT_TT_BITS, check_solver_options
 from agents.solver.position import Position
 from scripts.args import ArgumentParser, add_config_argument, board_fields
 

@@ -36,7 +36,8 @@ BOOK5 = "book, Connect Four chapter"
 def experiments():
     """Every experiment, in the order of the tour (docs/lessons.md): name, source,
     title, the function that runs it."""
-    from scripts.lessons import adversarial, branching, chapters, horizon, pruning, sampling
+    from scripts.lessons import (adversarial, branching, chapters, horizon_effect, pruning,
+                                 sampling)
     return [Experiment(*row) for row in [
         ("mini-isolation", LESSON, "mini-Isolation 3x2: the lesson's checks and the values of "
          "the five openings", adversarial.mini),
@@ -50,7 +51,8 @@ def experiments():
          "depth of minimax, alpha-beta and each ordering option, and a depth limit "
          "chosen from it", branching.experiment),
         ("horizon-effect", LESSON, "Connect Four: a threat beyond the horizon, two "
-         "quiescence searches and two more plies, judged by the exact value", horizon.horizon),
+         "quiescence searches and two more plies, judged by the exact value",
+         horizon_effect.horizon),
         ("isolation-evaluations", LESSON, "5x5 Isolation: my_moves - opponent_moves against "
          "my_moves", adversarial.evaluations),
         ("isolation-3-players", LESSON + " (Korf 1991)", "3-player Isolation: max^n, shallow "

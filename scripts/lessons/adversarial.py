@@ -5,7 +5,7 @@ paranoid) and sloppy Isolation (expectimax against minimax that ignores chance).
 import math
 import random
 
-from agents.games.game import (Counter, alphabeta_value, best_actions, minimax_value, play,
+from agents.games.protocol import (Counter, alphabeta_value, best_actions, minimax_value, play,
                                random_playout)
 from agents.games.isolation import (Isolation, MultiIsolation, SloppyIsolation, mini_isolation,
                                     my_moves, my_moves_minus_opponent_moves)
@@ -13,7 +13,8 @@ from agents.games.searches.deepening import iterative_deepening
 from agents.games.searches.expectimax import expectimax_best
 from agents.games.searches.maxn import maxn_best
 from agents.games.searches.paranoid import paranoid_best
-from scripts.lessons.rows import Progress, Row, better_than_even
+from scripts.arena.bars import ProgressCallback
+from scripts.lessons.rows import Row, better_than_even
 
 
 def fmt(v):
@@ -152,7 +153,7 @@ def evaluations(quick=False, seed=0, progress=False):
     a = mobility_player(my_moves_minus_opponent_moves, depth)
     b = mobility_player(my_moves, depth)
     wins = wins_in_both_seats(g, a, b, pairs, seed * 7919, 0,
-                              Progress(progress, 2 * pairs, "evaluations", "game"))
+                              ProgressCallback("evaluations", "game", progress, 2 * pairs))
     n = 2 * pairs
     return [Row(f"my_moves - opponent_moves against my_moves, alpha-beta depth {depth}, "
                 f"{n} games", "my_moves - opponent_moves is the better evaluation",
@@ -168,7 +169,7 @@ def multiplayer(quick=False, seed=0, progress=False):
     states = [s for s in states if not g.is_terminal(s)]
     rows = []
     depths = (2,) if quick else (2, 3, 4, 5)
-    bar = Progress(progress, len(depths) * len(states), "3 players", "position")
+    bar = ProgressCallback("3 players", "position", progress, len(depths) * len(states))
     for depth in depths:
         plain, shallow, para = Counter(), Counter(), Counter()
         same_vector = agree = 0
@@ -221,7 +222,7 @@ def sloppy(quick=False, seed=0, progress=False):
         return best_actions(game, state, depth, alphabeta_value)[1][0]
 
     wins = wins_in_both_seats(g, expecting, ignoring, pairs, seed * 104729, seed * 31,
-                              Progress(progress, 2 * pairs, "sloppy", "game"))
+                              ProgressCallback("sloppy", "game", progress, 2 * pairs))
     n = 2 * pairs
     return [Row(f"expectimax against minimax ignoring chance, {n} games, depth {depth} (the "
                 f"package's rules of sloppy Isolation: a move lands on a random open cell "

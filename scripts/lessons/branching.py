@@ -42,7 +42,7 @@ def positions(n, rng):
     import numpy as np
 
     from agents.board.grid import column_heights
-    from agents.board.reference import random_position, ref_winner
+    from agents.board.rules_reference import random_position, ref_winner
     out = []
     while len(out) < n:
         b = random_position(6, 7, 4, rng.randrange(4, 11), rng)
@@ -83,7 +83,7 @@ def experiment(quick=False, seed=0, progress=False):
     :data:`MOVE_SECONDS`, and the check."""
     import agents
     from agents.board.rules import parse_config
-    from agents.games.game import Counter, alphabeta_value
+    from agents.games.protocol import Counter, alphabeta_value
     from agents.search.reference import ConnectX, flat_heuristic
     cfg = parse_config({})
     boards = positions(2 if quick else 6, random.Random(seed))

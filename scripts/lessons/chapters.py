@@ -3,7 +3,7 @@ tic-tac-toe think-1/2/3 against minimax (the chapter's 10-game test), tic-tac-to
 solved, the coin game, and Connect Four's depth-3 minimax against think-3 and random."""
 import random
 
-from agents.games.game import Counter, alphabeta_value, best_actions, minimax_value, play
+from agents.games.protocol import Counter, alphabeta_value, best_actions, minimax_value, play
 from agents.games.tictactoe import EMPTY, O, X, PerfectPlayer, ThinkPlayer, TicTacToe
 from scripts.lessons.rows import Row, better_than_even, wilson
 
@@ -211,6 +211,7 @@ def depth_conventions(n, seed):
     from agents.board.rules import parse_position
     from agents.players.baselines import best_columns
     from agents.search.reference import ConnectX
+    from scripts.arena.specs import observation
     game = ConnectX(6, 7, 4)
     four = agents.make("minimax", depth=4, heuristic="none", tactics=False)
     three = agents.make("minimax", depth=3, heuristic="none", tactics=False)
@@ -221,7 +222,7 @@ def depth_conventions(n, seed):
         if not any(game.winner(game.result(s, a)) for a in game.actions(s)):
             positions.append(s)
     for board, mark in positions:
-        grid, heights, mark, cfg = parse_position({"board": list(board), "mark": mark},
+        grid, heights, mark, cfg = parse_position(observation(board, mark),
                                                   {"rows": 6, "columns": 7, "inarow": 4})
         book = sorted(book_columns(game, (board, mark)))
         for agent, count in ((four, 4), (three, 3)):
@@ -256,7 +257,7 @@ def connect4_think(quick=False, seed=0, progress=False):
 def tutorial_positions(n, rng):
     """``n`` seeded 7x6 positions (a flat Kaggle board and the mark to move) after 0-14
     random moves, none finished (the package's one maker, games that ended drawn again)."""
-    from agents.board.reference import random_position
+    from agents.board.rules_reference import random_position
     out = []
     while len(out) < n:
         stones = rng.randrange(15)
@@ -272,13 +273,14 @@ def tutorial(quick=False, seed=0, progress=False):
     import agents
     from agents.board.rules import parse_position
     from agents.players.baselines import best_columns
-    from agents.players.tutorial import TutorialConfig, tutorial_best_columns
+    from agents.players.kaggle_tutorial import TutorialConfig, tutorial_best_columns
+    from scripts.arena.specs import observation
     n = 3 if quick else 8  # the tutorial's pure Python: seconds a position
     ours = agents.make("minimax", depth=3, tactics=False)
     same = 0
     for board, mark in tutorial_positions(n, random.Random(seed)):
         config = {"rows": 6, "columns": 7, "inarow": 4}
-        grid, heights, mark, cfg = parse_position({"board": list(board), "mark": mark}, config)
+        grid, heights, mark, cfg = parse_position(observation(board, mark), config)
         scores, _ = ours.scores(grid, heights, mark, cfg)
         mine = best_columns(scores, heights, cfg)
         theirs = tutorial_best_columns(list(board), mark, TutorialConfig(6, 7, 4), 3)

@@ -16,7 +16,7 @@ import sys
 import time
 
 from agents.games.coins import CoinGame, MinimaxPlayer, RandomPlayer, RulePlayer, mover_loses
-from agents.games.game import Counter, alphabeta_value, minimax_value, play
+from agents.games.protocol import Counter, alphabeta_value, minimax_value, play
 
 
 def value_table(coins, max_take):

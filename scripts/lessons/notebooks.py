@@ -38,19 +38,19 @@ PICTURES = {
     "textbook-trees": [
         "from IPython.display import SVG\n"
         "from agents.games.pictures import svg, trace\n"
-        "from agents.games.trees import Tree\n"
-        "tree = Tree([[3, 5], [2, 9]])  # the tic-tac-toe article's tree\n"
+        "from agents.games.trees import GameTree\n"
+        "tree = GameTree([[3, 5], [2, 9]])  # the tic-tac-toe article's tree\n"
         "SVG(svg(trace(tree, (), 2), title='the article tree: alpha-beta'))",
         "from scripts.lessons.pruning import TUTORIAL_TREE\n"
         "# the Kaggle tutorial's tree: +40, and the -1 and +10 the opponent forces, are its\n"
         "# text's; the other leaves are the package's (the tutorial's figure is an image)\n"
-        "SVG(svg(trace(Tree(TUTORIAL_TREE), (), 3, prune=False), windows=False,\n"
+        "SVG(svg(trace(GameTree(TUTORIAL_TREE), (), 3, prune=False), windows=False,\n"
         "        title=\"the tutorial's tree: minimax\"))"],
     "search-windows": [
         "from IPython.display import SVG\n"
         "from agents.games.pictures import svg, trace\n"
-        "from agents.games.trees import Tree\n"
-        f"SVG(svg(trace(Tree({TREE}), (), 3), title='alpha-beta: windows and bounds'))"],
+        "from agents.games.trees import GameTree\n"
+        f"SVG(svg(trace(GameTree({TREE}), (), 3), title='alpha-beta: windows and bounds'))"],
     "tictactoe-solved": [
         "from IPython.display import SVG\n"
         "from agents.games.pictures import svg, text, trace\n"
@@ -106,8 +106,8 @@ def pictures_notebook():
         nbf.new_code_cell(
             "from IPython.display import SVG\n"
             "from agents.games.pictures import svg, text, trace\n"
-            "from agents.games.trees import Tree\n"
-            f"tree = Tree({TREE})\n"
+            "from agents.games.trees import GameTree\n"
+            f"tree = GameTree({TREE})\n"
             "print(text(trace(tree, (), 3)))\n"
             "SVG(svg(trace(tree, (), 3), title='alpha-beta'))"),
         nbf.new_code_cell("SVG(svg(trace(tree, (), 3, prune=False), windows=False, "

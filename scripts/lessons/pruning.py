@@ -6,11 +6,11 @@ what the best-first order saves)."""
 import math
 import random
 
-from agents.games.game import Counter, alphabeta_value, random_playout
+from agents.games.protocol import Counter, alphabeta_value, random_playout
 from agents.games.searches.windows import (Memory, aspiration_value, lalphabeta_value,
                                            mt_sss_value, mtdf_value, pvs_value, window_value)
 from agents.games.tictactoe import TicTacToe
-from agents.games.trees import Tree, backed_up, pruned_leaves, root_value
+from agents.games.trees import GameTree, backed_up, pruned_leaves, root_value
 from scripts.lessons.rows import Row
 
 ARTICLE_TREE = [[3, 5], [2, 9]]  # the tic-tac-toe article's tree (MAX at the root)
@@ -25,11 +25,11 @@ SSS_CLAIM = "SSS*: best-first, can take less time, at a heavy cost in space"
 def trees(quick=False, seed=0, progress=False):
     """The article's tree: its backed-up value and the leaf alpha-beta never reads
     (:func:`agents.games.trees.draw` draws it); the tutorial's tree backed up."""
-    t = Tree(ARTICLE_TREE)
+    t = GameTree(ARTICLE_TREE)
     values = backed_up(t)
     cut = pruned_leaves(t)
     leaves = " ".join(f"{t.node(p)} at {p}" for p in cut) or "none"
-    tutorial = backed_up(Tree(TUTORIAL_TREE))
+    tutorial = backed_up(GameTree(TUTORIAL_TREE))
     left, right = tutorial[(0,)], tutorial[(1,)]
     return [
         Row(f"the Kaggle tutorial's depth-3 tree {TUTORIAL_TREE} (its text gives +40 and the "
@@ -112,9 +112,9 @@ def connect4_windows(quick, seed):
     import numpy as np
 
     from agents.board.grid import column_heights
-    from agents.board.reference import random_position, ref_winner
+    from agents.board.rules_reference import random_position, ref_winner
     from agents.board.rules import parse_config
-    from agents.search.mtdf import Window, aspiration, full_window, mtdf
+    from agents.search.mtdf import WindowSearch, aspiration, full_window, mtdf
     from heuristics import get
     cfg = parse_config({"rows": 6, "columns": 7, "inarow": 4})
     depth = 4 if quick else 7
@@ -130,7 +130,7 @@ def connect4_windows(quick, seed):
         mark = 1 + sum(1 for v in b if v) % 2
 
         def fresh():
-            return Window(grid, column_heights(grid, 6, 7), mark, cfg, get("windows"), 16)
+            return WindowSearch(grid, column_heights(grid, 6, 7), mark, cfg, get("windows"), 16)
 
         runs = {}
         for name in names:

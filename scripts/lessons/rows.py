@@ -1,5 +1,5 @@
-"""What an experiment returns: its :class:`Row` list, its :class:`Experiment` entry, a
-progress bar and the verdict of a win rate."""
+"""What an experiment returns: its :class:`Row` list, its :class:`Experiment` entry and
+the verdict of a win rate (its progress bar: :class:`scripts.arena.bars.ProgressCallback`)."""
 from dataclasses import dataclass, field
 
 
@@ -21,24 +21,6 @@ class Experiment:
     title: str
     run: object                      # run(quick=False, seed=0, progress=False) -> [Row]
     notes: list = field(default_factory=list)
-
-
-class Progress:
-    """A ``tqdm`` bar on stderr when ``enabled`` (a terminal), else nothing."""
-
-    def __init__(self, enabled, total, desc, unit):
-        self.bar = None
-        if enabled:
-            from scripts.args import progress_bar
-            self.bar = progress_bar(total, desc, unit)
-
-    def update(self, n=1):
-        if self.bar is not None:
-            self.bar.update(n)
-
-    def close(self):
-        if self.bar is not None:
-            self.bar.close()
 
 
 def wilson(wins, games, z=1.96):

@@ -20,11 +20,12 @@
 """
 import random
 
-from agents.games.game import minimax_value, play, random_playout
+from agents.games.protocol import minimax_value, play, random_playout
 from agents.games.isolation import mini_isolation
 from agents.games.searches.montecarlo import mcts, root_estimate
 from agents.games.tictactoe import TicTacToe, solve
-from scripts.lessons.rows import Progress, Row, better_than_even, wilson
+from scripts.arena.bars import ProgressCallback
+from scripts.lessons.rows import Row, better_than_even, wilson
 
 ROUNDS = (10, 100, 1000, 10000)  # the lesson's NUM_ROUNDS is 10
 BOOK_DEPTH = 2                   # the lesson's build_tree(state, book, depth=2)
@@ -149,7 +150,7 @@ def book_experiment(quick=False, seed=0, progress=False):
     game = mini_isolation()
     rounds = (10, 100) if quick else ROUNDS
     games = 40 if quick else 400
-    bar = Progress(progress, sum(rounds), "rollouts", "game")
+    bar = ProgressCallback("rollouts", "game", progress, sum(rounds))
     rows, judged = [], []
     for n in rounds:
         book = book_of(rollout_book(game, n, random.Random(seed * 7 + n)))
@@ -253,7 +254,7 @@ def uct_experiment(quick=False, seed=0, progress=False):
     the positions whose chosen move keeps the value, at growing iterations."""
     game, table, positions = unfinished_tictactoe(10 if quick else 100, random.Random(seed))
     budgets = (20, 200) if quick else (25, 100, 400, 1600)
-    bar = Progress(progress, 2 * sum(budgets) * len(positions), "iterations", "iteration")
+    bar = ProgressCallback("iterations", "iteration", progress, 2 * sum(budgets) * len(positions))
     n, errors, rows = len(positions), {}, []
     for budget in budgets:
         error, kept = {"uniform": 0.0, "uct": 0.0}, {"uniform": 0, "uct": 0}

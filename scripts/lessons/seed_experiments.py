@@ -28,7 +28,7 @@ from scripts.args import ArgumentParser, add_seed_argument, fail, positive_int_a
 
 # the book's result for the first agent of experiment 1: (won, tied, lost) of 100
 BOOK_MINIMAX_VS_RULES = (68, 6, 26)
-TUTORIAL = "tutorial"  # the registry's pure-Python tutorial agent (agents/players/tutorial.py)
+TUTORIAL = "tutorial"  # the pure-Python tutorial agent (agents/players/kaggle_tutorial.py)
 
 def default_ours():
     """The package's strongest agent at a fixed depth when it has one (reproducible)."""

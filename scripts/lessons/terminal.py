@@ -1,6 +1,6 @@
 """The lessons' small games in the terminal: ``connectx play --game tictactoe|coins|
-isolation AGENT``. Every game is an :class:`agents.games.game.Game` played by the one
-loop :func:`agents.games.game.play` (the human is one more player, who reads the
+isolation AGENT``. Every game is an :class:`agents.games.protocol.Game` played by the one
+loop :func:`agents.games.protocol.play` (the human is one more player, who reads the
 keyboard); the games differ only in how a move is typed and drawn.
 
 Agents, per game (``NAME[:key=value]``):
@@ -21,8 +21,10 @@ from scripts.args import parse_options
 GAMES = ("tictactoe", "coins", "isolation")
 
 
-class Quit(Exception):
-    pass
+class Quit(BaseException):
+    """The human quit (``q``, or the end of input). Not an ``Exception``, so that no game
+    loop takes it for a player's error: :func:`play` here and the Connect Four game of
+    :mod:`scripts.commands.play` both end the game on it."""
 
 
 def _options(spec, allowed):
@@ -174,7 +176,7 @@ class IsolationTerminal:
             raise ValueError(f"isolation boards: 5x5 (default) or mini, got {board!r}")
 
     def agent(self, spec, seed):
-        from agents.games.game import alphabeta_value, best_actions
+        from agents.games.protocol import alphabeta_value, best_actions
         name, options = _options(spec, ("depth",))
         if name == "random":
             if options:
@@ -253,7 +255,7 @@ def read_action(term, state, ask, say):
 
 def play(term, agent, spec, human_second=False, ask=input, say=print):
     """One game in the terminal; the winning seat, None for a draw or a quit."""
-    from agents.games.game import play as play_game
+    from agents.games.protocol import play as play_game
     game = term.game
     seats = term.seats()
     human = seats[1 if human_second else 0]

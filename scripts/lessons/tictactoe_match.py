@@ -133,7 +133,7 @@ def main(argv=None, prog="python -m scripts.lessons.tictactoe_match"):
 
     import agents
     from agents.games.tictactoe import ReferencePlayer, TicTacToe, solve
-    from agents.games.game import Counter, alphabeta_value, minimax_value
+    from agents.games.protocol import Counter, alphabeta_value, minimax_value
 
     start = time.perf_counter()
     table = solve()

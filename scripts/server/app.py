@@ -34,7 +34,7 @@ Design:
   server's move time, which every clocked agent obeys (alphabeta, mcts, perfect); the unclocked
   fixed-depth agents are refused where :data:`UNCLOCKED` estimates that their search
   would outlast the move time. Analysis stops at its own deadline and says so.
-* **Safe by default.** Only the page's own three files are served; POST bodies must
+* **Safe by default.** Only the page's own files (:data:`STATIC`) are served; POST bodies must
   be ``application/json`` (so another web site cannot post to it without a CORS
   preflight, which the server never grants), at most :data:`MAX_BODY` bytes and
   :data:`MAX_NESTING` levels deep, and the bodies held at once at most :data:`BODIES`
@@ -76,6 +76,8 @@ from scripts.server.game import (MAX_SIDE, MOVE_TIME, UNCLOCKED, AgentFailed, Ba
 
 WEB = Path(__file__).with_name("web")
 STATIC = {"/": ("index.html", "text/html; charset=utf-8"),
+          "/board.js": ("board.js", "text/javascript; charset=utf-8"),
+          "/board.css": ("board.css", "text/css; charset=utf-8"),
           "/app.js": ("app.js", "text/javascript; charset=utf-8"),
           "/tree.js": ("tree.js", "text/javascript; charset=utf-8"),
           "/style.css": ("style.css", "text/css; charset=utf-8")}

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass
 
 from agents.games.pictures import MAX, fmt_value, svg, text, trace, walk
-from agents.games.trees import Tree, depth_of
+from agents.games.trees import GameTree, depth_of
 from scripts.server.game import clip
 
 MAX_DEPTH = 4            # deeper trees of a 7-column board are too wide to draw
@@ -31,7 +31,7 @@ MAX_TREE_NODES = 1000
 
 @dataclass
 class Picture:
-    root: object          # the recorded search (agents.games.pictures.Node)
+    root: object          # the recorded search (agents.games.pictures.RecordedNode)
     title: str
     label: object = None  # label(action) -> the edge's text, or None
     value: object = fmt_value
@@ -60,7 +60,7 @@ def textbook_tree(nodes, prune=True, max_nodes=None):
         raise ValueError(f"a tree is a list of children, not {clip(nodes)}")
     if max_nodes is not None and _count_nodes(nodes, max_nodes) > max_nodes:
         raise ValueError(f"a tree of more than {max_nodes} nodes; at most {max_nodes} here")
-    tree = Tree(nodes)
+    tree = GameTree(nodes)
     root = trace(tree, (), depth_of(tree), prune=prune)
     return Picture(root, f"{'alpha-beta' if prune else 'minimax'}: {nodes}")
 
@@ -84,7 +84,7 @@ def position_tree(moves, depth=2, config=(6, 7, 4), heuristic="threats", prune=T
     board ``config`` (rows, columns, inarow); ``exact``: the solver's values beside
     (``solver``: one to reuse, else a new one with the installed opening database).
     ``ValueError`` for a bad depth, heuristic or move string, or a finished game."""
-    from agents.board.reference import board_from_moves
+    from agents.board.rules_reference import board_from_moves
     from agents.search.reference import WIN, ConnectX, flat_heuristic
     rows, columns, inarow = config
     if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH:

@@ -99,7 +99,7 @@ def _solver(rows, columns, inarow, leaves, ply):
 
 
 @dataclass(frozen=True)
-class Task:
+class Chunk:
     """One chunk to solve: the positions ``pos``/``mask`` of ``ply`` stones."""
     index: int
     rows: int
@@ -253,7 +253,7 @@ def build(rows, columns, inarow, ply, out, workers=1, dask=None, chunk=None, lea
     for index, (a, b) in enumerate(bounds):
         found = read_chunk(parts, index, keys[a:b])
         if found is None:
-            todo.append(Task(index, rows, columns, inarow, ply, pos[a:b], mask[a:b], leaves))
+            todo.append(Chunk(index, rows, columns, inarow, ply, pos[a:b], mask[a:b], leaves))
         else:
             scores[a:b] = found
     done = len(keys) - sum(len(t.pos) for t in todo)
@@ -297,7 +297,7 @@ def _run_pool(tasks, workers, finished):
     context = fork_context()
     if context is not None:
         t = tasks[0]
-        solve_chunk(Task(-1, t.rows, t.columns, t.inarow, t.ply, t.pos[:1], t.mask[:1], t.leaves))
+        solve_chunk(Chunk(-1, t.rows, t.columns, t.inarow, t.ply, t.pos[:1], t.mask[:1], t.leaves))
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         futures = [pool.submit(solve_chunk, t) for t in tasks]
         for f in as_completed(futures):

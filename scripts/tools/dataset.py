@@ -24,8 +24,8 @@ from dataclasses import dataclass
 import numpy as np
 
 import agents
-from agents.solver.labels import (FULL, LabelledSet, labelling_solver, move_text, planes_of,
-                                  stage_of)
+from agents.board.grid import planes_of
+from agents.solver.labels import FULL, LabelledSet, labelling_solver, move_text, stage_of
 from scripts.arena.games import play_out
 from scripts.arena.pools import run_tasks
 from scripts.arena.specs import MatchConfig
@@ -41,7 +41,7 @@ _LOCAL = threading.local()  # one solver a thread (a Dask worker may run tasks i
 
 
 @dataclass(frozen=True)
-class Task:
+class GameBatch:
     """Games ``start`` .. ``start + count - 1`` of a set."""
     start: int
     count: int
@@ -121,7 +121,7 @@ def label_games(task):
 
 def _tasks(start, games, shape, seed, database, workers):
     size = max(1, min(MOST_TASK, math.ceil(games / (4 * workers))))
-    return [Task(a, min(size, start + games - a), *shape, seed, database)
+    return [GameBatch(a, min(size, start + games - a), *shape, seed, database)
             for a in range(start, start + games, size)]
 
 

@@ -49,7 +49,7 @@ def positions(rows, columns, inarow, count, lo, hi, seed):
     """``count`` seeded random positions (flat Kaggle boards, side to move) with
     ``lo..hi`` stones, none of them over (no line, not full): random games that ended
     early are drawn again."""
-    from agents.board.reference import random_position
+    from agents.board.rules_reference import random_position
     rng = random.Random(seed)
     out = []
     while len(out) < count:
@@ -63,8 +63,10 @@ def positions(rows, columns, inarow, count, lo, hi, seed):
 def play(name, options, board, mark, rows, columns, inarow):
     """The column a fresh agent ``name(**options)`` chooses."""
     import agents
+    from scripts.arena.specs import observation
     config = {"rows": rows, "columns": columns, "inarow": inarow, "actTimeout": NO_CLOCK}
-    return agents.make(name, **options)({"board": board, "mark": mark}, config)
+    return agents.make(name, **options)(observation(board, mark, remaining_overage=0.0),
+                                        config)
 
 
 def sample_lines(name, step):
@@ -111,7 +113,7 @@ def record():
 
 def board_of(moves, rows=6, columns=7):
     """(flat Kaggle board, mark to move) after a 1-based move string."""
-    from agents.board.reference import board_from_moves
+    from agents.board.rules_reference import board_from_moves
     return board_from_moves(moves, rows, columns), 1 + len(moves) % 2
 
 

@@ -32,8 +32,6 @@ import os
 import sys
 import time
 
-from tqdm.auto import tqdm
-
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
@@ -46,6 +44,7 @@ from agents.solver.book import (BOOK_NAME, EXACT, HEURISTIC, KIND_NAMES, WEAK, d
 from agents.board.rules import parse_config
 from agents.solver.position import Position, canonical
 from agents.solver.solver import DEFAULT_TT_BITS, INVALID_MOVE, Solver
+from scripts.arena.bars import progress
 
 ROWS, COLUMNS, INAROW = 6, 7, 4
 
@@ -98,18 +97,18 @@ def generate(depth, work, exact_from=0, weak=False, heuristic_depth=8,
     if first_exact_from is None:
         first_exact_from = exact_from
     os.makedirs(work, exist_ok=True)
-    progress = os.path.join(work, "solved.txt")
+    progress_file = os.path.join(work, "solved.txt")
     # a rerun with a smaller --exact-from solves what was a heuristic entry before
     def threshold(stones):
         return first_exact_from if stones % 2 == 0 else exact_from
 
-    solved = {k: v for k, v in load_solved(progress).items()
+    solved = {k: v for k, v in load_solved(progress_file).items()
               if not (v[2] == HEURISTIC and v[3] >= threshold(v[3]))}
     solver = Solver(ROWS, COLUMNS, INAROW, tt_bits)
     agent = AlphaBetaAgent()
     # frontier: move lists of positions with the book's side to move, one level at a time
     level = {0: [[]], 1: [[c] for c in range(COLUMNS)]}
-    out = open(progress, "a")
+    out = open(progress_file, "a")
     try:
         for stones in range(depth + 1):
             todo, seen = [], set()
@@ -119,8 +118,7 @@ def generate(depth, work, exact_from=0, weak=False, heuristic_depth=8,
                 if key not in seen:
                     seen.add(key)
                     todo.append(seq)
-            bar = tqdm(todo, desc=f"{stones:2d} stones", unit="pos", disable=quiet)
-            for seq in bar:
+            for seq in progress(todo, f"{stones:2d} stones", "pos", not quiet):
                 p = position_of(seq)
                 key, mirrored = canonical(p.key(), ROWS, COLUMNS)
                 if key not in solved:

@@ -1,4 +1,4 @@
-"""The lessons' searches on the :class:`agents.games.game.Game` protocol, one file each
+"""The lessons' searches on the :class:`agents.games.protocol.Game` protocol, one file each
 (as OpenSpiel's ``python/algorithms``): :mod:`~agents.games.searches.deepening`
 (iterative deepening), :mod:`~agents.games.searches.maxn` (max^n with shallow pruning),
 :mod:`~agents.games.searches.paranoid` (the two-player reduction),

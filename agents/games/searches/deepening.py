@@ -1,4 +1,4 @@
-"""Iterative deepening on the :class:`agents.games.game.Game` protocol: search
+"""Iterative deepening on the :class:`agents.games.protocol.Game` protocol: search
 depth 1, 2, 3, ... with a reference search until a budget runs out, and answer with
 the deepest search that finished.
 
@@ -11,7 +11,7 @@ loss (``math.inf`` or the game's ``WIN``/``LOSS``) or the tree has no deeper nod
 import time
 from dataclasses import dataclass
 
-from agents.games.game import Counter, alphabeta_value, best_actions
+from agents.games.protocol import Counter, alphabeta_value, best_actions
 
 
 @dataclass

@@ -1,5 +1,5 @@
 """Expectimax (expectiminimax) for two-player games with chance, on the
-:class:`agents.games.game.Game` protocol.
+:class:`agents.games.protocol.Game` protocol.
 
 A game with chance adds ``outcomes(state, action) -> [(probability, state), ...]``
 (probabilities summing to 1) to the protocol; a game without it is deterministic
@@ -7,10 +7,10 @@ A game with chance adds ``outcomes(state, action) -> [(probability, state), ...]
 ``player`` takes the best action, the other side the worst for ``player``, and each
 action is worth the probability-weighted mean of its outcomes: a chance node
 between the decision and the next state. On a game without chance this is exactly
-:func:`agents.games.game.minimax_value` (the tests check it), and a search that
+:func:`agents.games.protocol.minimax_value` (the tests check it), and a search that
 ignores the chance is ``minimax_value`` itself, which sees only ``result``.
 """
-from agents.games.game import leaf_value
+from agents.games.protocol import leaf_value
 
 
 def outcomes(game, state, action):

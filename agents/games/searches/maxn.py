@@ -1,5 +1,5 @@
 """max^n (Luckhardt and Irani 1986) with Korf's shallow pruning (Korf 1991), for games
-of any number of players, on the :class:`agents.games.game.Game` protocol plus
+of any number of players, on the :class:`agents.games.protocol.Game` protocol plus
 ``game.players`` (the tuple of players).
 
 Each node's value is a vector, one utility per player (``game.utility`` at the end,

@@ -1,5 +1,5 @@
 """Monte Carlo move choice for two-player games on the
-:class:`agents.games.game.Game` protocol: the lesson's contrast between
+:class:`agents.games.protocol.Game` protocol: the lesson's contrast between
 uniform sampling and UCT. The lessons' pure-Python teaching version: the package's
 Monte Carlo tree search (numba, MCTS-Solver, rollouts or a network as its evaluator)
 is :mod:`agents.search.mcts`.

@@ -3,16 +3,16 @@ every other player had ganged up against ``player``, which turns it into a
 two-player zero-sum game that alpha-beta prunes deeply (max^n's shallow pruning
 cannot).
 
-:class:`ParanoidGame` is that reduction as an :class:`agents.games.game.Game`:
+:class:`ParanoidGame` is that reduction as an :class:`agents.games.protocol.Game`:
 two sides, ``player`` and :data:`COALITION`; the state and moves are the original
 game's, a state's value is ``player``'s utility (or evaluation) in the original game
 and the coalition's is its negation. :func:`paranoid_value` is the reference
 alpha-beta on the reduction. Its slow reference needs no code of its own: the plain
-:func:`agents.games.game.minimax_value` on the n-player game already takes the
+:func:`agents.games.protocol.minimax_value` on the n-player game already takes the
 best child where ``player`` moves and the worst for ``player`` everywhere else, which
 is the paranoid value; the tests check that the two agree.
 """
-from agents.games.game import Game, alphabeta_value
+from agents.games.protocol import Game, alphabeta_value
 
 COALITION = "coalition"
 

@@ -1,5 +1,5 @@
 """The searches of the lesson's "aspiration and null windows" and SSS* paragraphs, on the
-:class:`agents.games.game.Game` protocol: one fail-soft alpha-beta with a window and a
+:class:`agents.games.protocol.Game` protocol: one fail-soft alpha-beta with a window and a
 memory of bounds, and the drivers that call it with narrow windows.
 
 * :func:`window_value`: fail-soft alpha-beta of ``state`` in the window ``(alpha,
@@ -19,7 +19,7 @@ memory of bounds, and the drivers that call it with narrow windows.
   (best-first, as the lesson says SSS* is, at the cost of the table).
 
 Values are from ``player``'s side (max where ``player`` moves, min elsewhere), as in
-:func:`agents.games.game.alphabeta_value`, and equal it at the same depth (the tests
+:func:`agents.games.protocol.alphabeta_value`, and equal it at the same depth (the tests
 check every driver on every position of small games). The null window ``(g - 1, g)``
 needs integer values: a game with fractional values gets a ``ValueError``.
 
@@ -28,7 +28,7 @@ pass of a driver (so MTD(f)'s count is the sum of its passes), as in the referen
 """
 import math
 
-from agents.games.game import leaf_value
+from agents.games.protocol import leaf_value
 
 
 class Memory:
@@ -99,13 +99,13 @@ def window_value(game, state, depth, alpha, beta, player=None, counter=None, mem
 
 def pvs_value(game, state, depth, player=None, counter=None):
     """Principal variation search (no memory): the value of
-    :func:`agents.games.game.alphabeta_value`."""
+    :func:`agents.games.protocol.alphabeta_value`."""
     return _scout(game, state, depth, player, counter, None)
 
 
 def lalphabeta_value(game, state, depth, player=None, counter=None):
     """Lalphabeta in the package's reading (module docstring): :func:`pvs_value` with the
-    killer of each ply tried first; the value of :func:`agents.games.game.alphabeta_value`."""
+    killer of each ply tried first; the value of :func:`agents.games.protocol.alphabeta_value`."""
     return _scout(game, state, depth, player, counter, {})
 
 

@@ -1,10 +1,10 @@
 // The page of `connectx serve`. The server holds no game: this page keeps the move list
 // and sends it with every request; every rule (legal moves, wins) is decided by the
-// server (agents.rules). Columns are 0-based in the API and shown 1-based.
+// server (agents.rules). Columns are 0-based in the API and shown 1-based. The board and
+// the scores are drawn by board.js (loaded first; the notebook widget draws with it too).
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const MARK_NAME = {1: "red", 2: "yellow"};
 
 async function api(path, body) {
   const options = body === undefined ? {} : {
@@ -18,50 +18,6 @@ async function api(path, body) {
   }
   if (!response.ok) throw new Error(data.error || `${path}: HTTP ${response.status}`);
   return data;
-}
-
-// Seconds as the page shows them: milliseconds below one second.
-function formatTime(t) {
-  return t < 1 ? `${(1000 * t).toFixed(1)} ms` : `${t.toFixed(2)} s`;
-}
-
-function show(el, text, isError) {
-  el.textContent = text;
-  el.classList.toggle("error", !!isError);
-}
-
-// Draw a Kaggle flat board (row 0 at the top) into `el`; `onColumn(c)` makes columns clickable.
-function renderBoard(el, board, cfg, last, onColumn) {
-  el.replaceChildren();
-  el.style.setProperty("--columns", cfg.columns);
-  for (let c = 0; c < cfg.columns; c++) {
-    const col = document.createElement("div");
-    col.className = "column";
-    col.dataset.col = c;
-    col.title = `column ${c + 1}`;
-    const label = document.createElement("div");
-    label.className = "label";
-    label.textContent = c + 1;
-    col.appendChild(label);
-    for (let r = 0; r < cfg.rows; r++) {
-      const idx = c + r * cfg.columns;
-      const cell = document.createElement("div");
-      cell.className = "cell" + (board[idx] ? ` p${board[idx]}` : "") + (idx === last ? " last" : "");
-      cell.dataset.index = idx;
-      cell.dataset.mark = board[idx];
-      col.appendChild(cell);
-    }
-    if (onColumn) col.addEventListener("click", () => onColumn(c));
-    el.appendChild(col);
-  }
-}
-
-// The flat index of the stone that `column` added between two boards (or -1).
-function landed(before, after, column, columns) {
-  for (let i = column; i < after.length; i += columns) {
-    if (after[i] && !before[i]) return i;
-  }
-  return -1;
 }
 
 // ---------------------------------------------------------------------------
@@ -219,18 +175,6 @@ async function undo() {
 // Analysis
 // ---------------------------------------------------------------------------
 
-function scoreLabel(s) {
-  if (s.outcome === "draw") return "draw";
-  if (s.outcome === "eval") return `heuristic value ${s.score}`;
-  return `${s.outcome} in ${s.in}`;
-}
-
-function alphabetaLine(sc) {
-  // alphabeta's principal variation from this column (columns numbered from 1)
-  if (!sc.pv || !sc.pv.length) return "";
-  return `; line ${sc.pv.map((x) => x + 1).join(" ")}`;
-}
-
 async function analyse(gen) {
   const box = $("scores");
   const s = game.state;
@@ -260,30 +204,10 @@ async function analyse(gen) {
     return;
   }
   if (token !== game.analysis || gen !== game.gen || game.state !== s) return;
+  const exact = reply.method === "solver";
   reply.scores.forEach((sc, c) => {
-    const cell = document.createElement("div");
-    cell.dataset.col = c;
-    if (sc === null) {
-      cell.className = "score none";
-      cell.dataset.score = "";
-      cell.textContent = s.legal.includes(c) ? "?" : "";
-      cell.title = s.legal.includes(c) ? "not reached within the time limit" : "full";
-    } else {
-      cell.className = `score ${sc.outcome}` +
-                       (sc.outcome === "eval" ? (sc.score >= 0 ? " ahead" : " behind") : "");
-      cell.dataset.score = sc.score;
-      cell.dataset.outcome = sc.outcome;
-      const exact = reply.method === "solver";
-      const main = document.createElement("b");
-      main.textContent = exact ? (sc.score > 0 ? `+${sc.score}` : `${sc.score}`) :
-        (sc.outcome === "eval" ? `${sc.score}` : sc.outcome[0].toUpperCase());
-      const sub = document.createElement("small");
-      sub.textContent = sc.outcome === "eval" ? `depth ${sc.depth}` : scoreLabel(sc);
-      cell.append(main, sub);
-      cell.title = `column ${c + 1}: ${scoreLabel(sc)}` +
-                   (sc.depth ? ` (alphabeta, depth ${sc.depth})` : "") + alphabetaLine(sc);
-      if (exact) cell.addEventListener("click", () => selectLine(c, s, sc, gen, token));
-    }
+    const cell = scoreCell(sc, c, s.legal, exact);
+    if (sc !== null && exact) cell.addEventListener("click", () => selectLine(c, s, sc, gen, token));
     box.appendChild(cell);
   });
   if (reply.line) {
@@ -294,16 +218,7 @@ async function analyse(gen) {
     showLine(reply.line, sc, s, rest);
     if (rest) selectLine(reply.line.column, s, sc, gen, token, true);
   }
-  const done = reply.scores.filter((x) => x !== null).length;
-  const what = reply.method === "solver" ? "exact scores (solver)" :
-    "alphabeta evaluation (the board does not fit the exact solver)";
-  let text = `${what} for ${MARK_NAME[s.to_move]} to move, ${formatTime(reply.time)}`;
-  if (!reply.complete) {
-    text += reply.method === "solver" ?
-      ` — cut short by the ${reply.time_limit} s limit: ${done} of ${s.legal.length} columns solved` :
-      " — heuristic estimates where no result is proven";
-  }
-  show($("analysis-status"), text);
+  show($("analysis-status"), analysisText(reply, s));
   box.dataset.complete = reply.complete ? "1" : "0";
   box.dataset.ready = "1";
 }
@@ -385,10 +300,8 @@ async function stepLine(k) {
                                         moves: pv.base.moves.concat(pv.moves.slice(0, pv.pos))});
     if (step !== pv.step) return;
     const el = $("board");
-    const c = pv.moves[pv.pos - 1];
-    let last = c;  // the top stone of the column last played (row 0 is the top)
-    while (last < st.board.length && !st.board[last]) last += st.config.columns;
-    renderBoard(el, st.board, st.config, last, null);
+    renderBoard(el, st.board, st.config, topStone(st.board, pv.moves[pv.pos - 1], st.config.columns),
+                null);
     el.dataset.preview = String(pv.pos);
     el.dataset.previewMoves = st.moves.join(",");
   } catch (e) {

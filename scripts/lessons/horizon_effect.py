@@ -10,7 +10,8 @@ at most :data:`agents.search.horizon.SWING_PLIES` times on a line)."""
 import random
 import time
 
-from scripts.lessons.rows import Progress, Row
+from scripts.arena.bars import ProgressCallback
+from scripts.lessons.rows import Row
 
 HORIZON_CLAIM = ("the horizon effect: a move best to the search's depth can be bad beyond "
                  "that depth")
@@ -21,7 +22,7 @@ QUIESCENCE_CLAIM = "quiescence search mitigates the horizon effect"
 def _positions(n, rng):
     """Seeded 7x6 positions of 10-19 stones (the middle game: threats build up), no
     line on the board."""
-    from agents.board.reference import random_position, ref_winner
+    from agents.board.rules_reference import random_position, ref_winner
     out = []
     while len(out) < n:
         b = random_position(6, 7, 4, rng.randrange(10, 20), rng)
@@ -52,7 +53,7 @@ def horizon(quick=False, seed=0, progress=False):
     lost = kept_quiet = kept_deeper = broken = kept_swing = broken_swing = flat_same = 0
     # the threshold's sensitivity: half and twice the registered one, (kept, lost) each
     others = {record.aspiration // 2: [0, 0], 2 * record.aspiration: [0, 0]}
-    bar = Progress(progress, len(boards), "horizon", "position")
+    bar = ProgressCallback("horizon", "position", progress, len(boards))
     for b in boards:
         grid = np.array(b, dtype=np.int8)
         heights = column_heights(grid, 6, 7)

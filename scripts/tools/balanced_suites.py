@@ -1,7 +1,8 @@
 """Generate a ``balanced:K`` opening suite for :mod:`scripts.arena.suites` with the
 exact solver (how and why: that module's docstring).
 
-    python -m scripts.tools.suites --generate K [--bound T] [--deadline S] [--budget SECONDS]
+    python -m scripts.tools.balanced_suites --generate K [--bound T] [--deadline S]
+                                            [--budget SECONDS]
 """
 import os
 import sys
@@ -87,7 +88,7 @@ def write_suite(path, k, rows, counts, bound, command):
 
 
 def main(argv=None):
-    p = ArgumentParser(prog="python -m scripts.tools.suites",
+    p = ArgumentParser(prog="python -m scripts.tools.balanced_suites",
                        description="Generate a balanced:K opening suite.")
     p.add_argument("--generate", type=int, required=True, metavar="K", help="plies")
     p.add_argument("--bound", type=int, default=BOUND, help=f"|score| bound (default {BOUND})")
@@ -98,7 +99,7 @@ def main(argv=None):
     if not 0 <= args.generate <= 8 or args.bound < 0:
         p.error("K must be in 0..8 and --bound >= 0")
     rows, counts = generate(args.generate, args.bound, args.deadline, args.budget)
-    command = ("python -m scripts.tools.suites --generate "
+    command = ("python -m scripts.tools.balanced_suites --generate "
                f"{args.generate} --bound {args.bound} --deadline {args.deadline:g} "
                f"--budget {args.budget:g}")
     os.makedirs(DATA_DIR, exist_ok=True)

@@ -1,0 +1,102 @@
+"""One word a thing (issue 53): a module basename stands in one room, a class name is
+defined once, the scripts build Kaggle's ``obs`` in one place. Read from the source with
+``ast``; nothing is imported.
+
+A command or a benchmark may share the basename of the module it runs
+(``scripts/commands/match.py`` runs ``scripts/arena/match.py``, ``connectx bench NAME``
+is ``scripts/bench/NAME.py``): those two folders are the allowed namesakes.
+"""
+import ast
+import os
+from collections import defaultdict
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TOPS = ("agents", "heuristics", "scripts", "submission")
+NAMESAKE_FOLDERS = (os.path.join("scripts", "commands"), os.path.join("scripts", "bench"))
+# Class names still defined twice, each with the folder that owns the rename. An entry
+# that is no longer a duplicate fails the test, so the list only shrinks.
+PENDING_CLASSES = {"Plan": "scripts/learn (teacher.py, reinforce.py)"}
+
+
+def module_paths():
+    """Every module of the package, relative to the repository root."""
+    out = []
+    for top in TOPS:
+        for folder, _, files in os.walk(os.path.join(ROOT, top)):
+            out += [os.path.relpath(os.path.join(folder, f), ROOT)
+                    for f in sorted(files) if f.endswith(".py")]
+    return sorted(out)
+
+
+def shared_basenames(paths):
+    """``{basename: [paths]}`` for basenames that stand in two rooms, the namesakes of
+    :data:`NAMESAKE_FOLDERS` not counted (``__init__``/``__main__`` are not names)."""
+    rooms = defaultdict(list)
+    for p in paths:
+        base = os.path.basename(p)
+        if base not in ("__init__.py", "__main__.py") \
+                and os.path.dirname(p) not in NAMESAKE_FOLDERS:
+            rooms[base].append(p)
+    return {b: ps for b, ps in rooms.items() if len(ps) > 1}
+
+
+def classes_defined(paths):
+    """``{class name: [path:line, ...]}`` over every class statement of ``paths``."""
+    out = defaultdict(list)
+    for p in paths:
+        with open(os.path.join(ROOT, p), encoding="utf-8") as f:
+            tree = ast.parse(f.read(), p)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                out[node.name].append(f"{p}:{node.lineno}")
+    return out
+
+
+def test_no_module_basename_in_two_rooms():
+    assert shared_basenames(module_paths()) == {}
+
+
+def test_the_namesake_rule_itself():
+    """The rule counts two rooms, and only commands and benchmarks are namesakes."""
+    paths = ["agents/search/mcts.py", "scripts/bench/mcts.py", "scripts/commands/mcts.py",
+             "agents/games/game.py", "scripts/server/game.py", "scripts/tools/x.py"]
+    assert shared_basenames(paths) == {"game.py": ["agents/games/game.py",
+                                                   "scripts/server/game.py"]}
+
+
+def test_no_class_name_defined_twice():
+    twice = {name: where for name, where in classes_defined(module_paths()).items()
+             if len(where) > 1}
+    stale = sorted(set(PENDING_CLASSES) - set(twice))
+    assert not stale, f"no longer defined twice, drop from PENDING_CLASSES: {stale}"
+    new = {name: where for name, where in twice.items() if name not in PENDING_CLASSES}
+    assert not new, f"class names defined twice: {new}"
+
+
+def hand_built_observations(paths):
+    """``path:line`` of every Kaggle observation built by hand: a call with a ``board=``
+    and a ``mark=`` keyword, or a dict literal with ``"board"`` and ``"mark"`` keys."""
+    out = []
+    for p in paths:
+        with open(os.path.join(ROOT, p), encoding="utf-8") as f:
+            tree = ast.parse(f.read(), p)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                keys = {k.arg for k in node.keywords}
+            elif isinstance(node, ast.Dict):
+                keys = {k.value for k in node.keys if isinstance(k, ast.Constant)}
+            else:
+                continue
+            if {"board", "mark"} <= keys:
+                out.append(f"{p}:{node.lineno}")
+    return out
+
+
+def test_the_scripts_build_kaggles_obs_in_one_place():
+    """``scripts.arena.specs.observation`` is the scripts' one builder of ``obs`` (the
+    agents' side, ``agents/`` and ``submission/``, cannot import it)."""
+    scripts = [p for p in module_paths() if p.startswith("scripts" + os.sep)]
+    found = hand_built_observations(scripts)
+    home = os.path.join("scripts", "arena", "specs.py") + ":"
+    assert any(f.startswith(home) for f in found)  # the detector sees the builder itself
+    assert [f for f in found if not f.startswith(home)] == []
