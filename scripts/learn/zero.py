@@ -108,9 +108,9 @@ def play_games(task):
     stones, the opponent's), float32 ``(n, columns)`` visit targets, float32 ``(n,)``
     results for the side to move; ``stats`` counts the games' ``first`` wins,
     ``second`` wins, ``draws`` and ``moves``."""
-    from agents.board.grid import center_order, drop, wins_by_playing
+    from agents.board.grid import center_order, drop, planes_of, wins_by_playing
     from agents.envs.boards import board_config
-    from agents.players.network import planes_of_grid, read_network
+    from agents.players.network import read_network
     from agents.search.mcts import UNKNOWN, Tree, best_child, search
     from agents.search.network_kernel import pack_network
     rows, columns = task.rows, task.columns
@@ -139,7 +139,7 @@ def play_games(task):
             else:
                 col = int(tree.move[best_child(0, tree.first, tree.nchild, tree.proof,
                                                tree.visits, tree.wins)])
-            planes.append(planes_of_grid(grid, mark, rows, columns)[0])
+            planes.append(planes_of(grid, mark, rows, columns))
             policy.append(target)
             movers.append(mark)
             won = wins_by_playing(grid, heights, rows, columns, task.inarow, col, mark)
