@@ -385,11 +385,16 @@ def _search(root_grid, root_mark, rows, columns, inarow, order, root, parent, fi
 @njit
 def _search_network(root_grid, root_mark, rows, columns, inarow, order, root, parent, first,
                     nchild, move, proof, visits, wins, prior, count, c, iterations, deadline,
-                    bitboard, counters, weights, layout):
+                    bitboard, counters, weights, layout, noise, noise_weight):
     """:func:`_search` with the network as the evaluator (PUCT, module docstring): a
     leaf is expanded at its first visit, the network (``weights``, ``layout`` of
     :func:`agents.search.network_kernel.pack_network`) gives its children their priors
-    and its value replaces the rollout. The same stops, proofs and capacity rule."""
+    and its value replaces the rollout. The same stops, proofs and capacity rule.
+
+    ``noise_weight`` > 0 (self-play's exploration, as AlphaZero's Dirichlet noise): the
+    root's children's priors become ``(1 - noise_weight) * prior + noise_weight *
+    noise[i]`` for the root's ``i``-th child (``noise`` at least as long as the root has
+    children), once, before the first simulation; no other node's prior changes."""
     capacity = parent.shape[0]
     grid = root_grid.copy()
     root_heights, root_stones, root_current, root_mask = _root_position(
@@ -406,6 +411,10 @@ def _search_network(root_grid, root_mark, rows, columns, inarow, order, root, pa
                           grid, rows, columns, root_mark, weights, layout, logits)
             visits[root] += 1.0
             wins[root] += (1.0 - v) / 2.0
+    if noise_weight > 0.0:
+        for i in range(nchild[root]):
+            k = first[root] + i
+            prior[k] = (1.0 - noise_weight) * prior[k] + noise_weight * noise[i]
     done = 0
     while proof[root] == UNKNOWN and (iterations == 0 or done < iterations):
         if deadline > 0 and now() >= deadline:  # an evaluation is long: every iteration
@@ -540,7 +549,8 @@ class Tree:
 
 
 def search(grid, mark, cfg, iterations=0, deadline=0.0, c=None, light=True, seed=0,
-           tree=None, max_nodes=DEFAULT_MAX_NODES, bitboard=None, network=None):
+           tree=None, max_nodes=DEFAULT_MAX_NODES, bitboard=None, network=None, noise=None,
+           noise_weight=0.0):
     """Run MCTS from a validated ``grid`` with ``mark`` to move; returns ``(tree, counters)``.
 
     ``tree`` (a :class:`Tree` whose slot 0 is this position) continues a search;
@@ -548,7 +558,9 @@ def search(grid, mark, cfg, iterations=0, deadline=0.0, c=None, light=True, seed
     the board fits 64 bits) chooses the kernels. ``network``: ``(weights, layout)`` of
     :func:`agents.search.network_kernel.pack_network` for ``cfg``'s board, the evaluator
     (PUCT, ``c`` default :data:`DEFAULT_PUCT_C`); None: rollouts (UCT, ``c`` default
-    :data:`DEFAULT_C`)."""
+    :data:`DEFAULT_C`). With the network, ``noise`` (one weight a legal column, in the
+    root's child order: :func:`agents.board.grid.center_order` less the full columns) is
+    mixed into the root's priors with ``noise_weight`` (:func:`_search_network`)."""
     if bitboard is None:
         bitboard = fits_bitboard(cfg.rows, cfg.columns)
     if tree is None:
@@ -568,7 +580,12 @@ def search(grid, mark, cfg, iterations=0, deadline=0.0, c=None, light=True, seed
                 *tree.arrays(), tree.count, float(c), int(iterations), float(deadline),
                 bool(light), bool(bitboard), seed_state(seed), counters)
     else:
+        if noise is None or noise_weight <= 0.0:
+            noise, noise_weight = np.zeros(cfg.columns), 0.0
+        elif len(noise) < int((np.asarray(grid)[:cfg.columns] == 0).sum()):
+            raise ValueError(f"noise has {len(noise)} weights, fewer than the legal columns")
         _search_network(grid, mark, cfg.rows, cfg.columns, cfg.inarow, center_order(cfg.columns),
                         0, *tree.arrays(), tree.count, float(c), int(iterations),
-                        float(deadline), bool(bitboard), counters, *network)
+                        float(deadline), bool(bitboard), counters, *network,
+                        np.asarray(noise, dtype=np.float64), float(noise_weight))
     return tree, counters

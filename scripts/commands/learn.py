@@ -7,7 +7,9 @@ learning curve and a JSON record of the run (the work: :mod:`scripts.learn`).
 
 Mode ``teacher`` (the default): supervised on positions the learner meets in games
 against graded opponents, every column labelled by the exact solver
-(:mod:`scripts.learn.teacher`). Mode ``reinforce``: the same network trained by PPO
+(:mod:`scripts.learn.teacher`). Mode ``zero``: AlphaZero's loop, self-play with the
+package's MCTS guided by the network, trained on the search's visit counts and the
+games' results, no teacher (:mod:`scripts.learn.zero`; any board). Mode ``reinforce``: the same network trained by PPO
 from its own games against a curriculum of the graded opponents, illegal moves masked
 (:mod:`scripts.learn.reinforce`). Mode ``recipe``: the Kaggle course's CNN and PPO,
 50,000 steps against ``random`` over kaggle's ``env.train`` (:mod:`scripts.learn.recipe`;
@@ -16,6 +18,8 @@ Needs the ``learn`` extra (JAX, Optax, matplotlib).
 
     connectx learn --mode reinforce --out runs/reinforce
     connectx learn --mode recipe --out runs/recipe
+    connectx learn --mode zero --out runs/zero --workers 2
+    connectx learn --mode zero --out runs/zero --iterations 14 --resume
 """
 import argparse
 import sys
@@ -30,10 +34,12 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
     ap = ArgumentParser(prog=prog, description="Train a policy/value network (numpy .npz), "
                         "with its learning curve (PNG) and a JSON record of the run.")
     add_config_argument(ap, board_only=True)
-    ap.add_argument("--mode", choices=("teacher", "reinforce", "recipe"), default="teacher",
+    ap.add_argument("--mode", choices=("teacher", "reinforce", "recipe", "zero"),
+                    default="teacher",
                     help="teacher: supervised on solver-labelled positions (default); "
                          "reinforce: PPO against graded opponents; recipe: the Kaggle "
-                         "course's PPO over kaggle's env")
+                         "course's PPO over kaggle's env; zero: AlphaZero self-play with "
+                         "the MCTS, no teacher")
     add_seed_argument(ap, "the games and the network")
     ap.add_argument("--out", default=".", metavar="DIR",
                     help="folder of net.npz, curve.png, record.json (default: this one)")
@@ -41,7 +47,8 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
                     help="labelled positions in all (default 64000)")
     ap.add_argument("--steps", type=positive_int_arg, default=None,
                     help="teacher: optimiser steps in all (default 7500); reinforce, recipe: "
-                         "steps of the environment in all (default 300000 board steps, 50000)")
+                         "steps of the environment in all (default 300000 board steps, 50000); "
+                         "zero: optimiser steps an iteration (default 300)")
     ap.add_argument("--rounds", type=positive_int_arg, default=2,
                     help="rounds of labelling then training (default 2)")
     ap.add_argument("--eval-games", type=positive_int_arg, default=None,
@@ -52,7 +59,22 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
     # --judge: the flag's name until 2026-11-27 ("judge" now names move quality only)
     ap.add_argument("--judge", dest="eval_set", metavar="FILE", help=argparse.SUPPRESS)
     ap.add_argument("--workers", type=positive_int_arg, default=2,
-                    help="processes labelling positions (default 2)")
+                    help="processes labelling positions (zero: playing the self-play games "
+                         "and judging the search; default 2)")
+    zero = ap.add_argument_group("--mode zero")
+    zero.add_argument("--iterations", type=positive_int_arg, default=None,
+                      help="self-play then training iterations in all (default 10)")
+    zero.add_argument("--games", type=positive_int_arg, default=None,
+                      help="self-play games an iteration (default 64)")
+    zero.add_argument("--simulations", type=positive_int_arg, default=None,
+                      help="MCTS simulations a self-play move (default 64)")
+    zero.add_argument("--judge-simulations", type=positive_int_arg, default=None,
+                      help="also judge the search with the network at this many "
+                           "simulations a move after each iteration (default: not)")
+    zero.add_argument("--init", metavar="NET", default=None,
+                      help="start from this network (.npz, e.g. --mode teacher's)")
+    zero.add_argument("--resume", action="store_true",
+                      help="continue the zero run in --out from its last iteration")
     ap.add_argument("--no-database", action="store_true",
                     help="label without the installed opening database (7x6: slower)")
     add_quiet_argument(ap)
@@ -66,9 +88,19 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
         ap.error(str(e))
 
     from scripts.learn.run import plan_for, run
+    if args.mode != "zero":
+        given = [o for o, v in (("--iterations", args.iterations), ("--games", args.games),
+                                ("--simulations", args.simulations), ("--init", args.init),
+                                ("--judge-simulations", args.judge_simulations),
+                                ("--resume", args.resume or None)) if v is not None]
+        if given:
+            ap.error(f"{given[0]} is an option of --mode zero")
     try:
-        plan = plan_for(cfg, args.positions, args.steps, args.rounds, args.eval_games,
-                        not args.no_database)
+        if args.mode == "zero":
+            plan, init = _zero_plan(args, cfg)
+        else:
+            plan = plan_for(cfg, args.positions, args.steps, args.rounds, args.eval_games,
+                            not args.no_database)
         eval_set = _eval_set(cfg, args.eval_set)
     except ValueError as e:
         ap.error(str(e))
@@ -83,10 +115,14 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
         if args.mode == "teacher":
             paths, record = run(cfg, plan, args.seed, args.out, eval_set, args.workers, bar,
                                 log, command)
+        elif args.mode == "zero":
+            paths, record = _learn_zero(args, cfg, plan, init, eval_set, bar, log, command)
         else:
             paths, record = _learn_by_games(args, cfg, eval_set, bar, log, command)
     except OSError as e:
         ap.error(f"{args.out}: {e.strerror or e}")
+    except ValueError as e:  # --resume of a run already done
+        ap.error(str(e))
     finally:
         on_progress.close()
     last = record["curve"][-1]
@@ -94,7 +130,8 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
     print(f"{paths[0]}: {record['board']} network, {record['seconds'] / 60:.1f} min; "
           f"score as a pure policy against {rates}"
           + (f"; good moves {last['good']['all']:.3f}" if "good" in last else ""))
-    print(f"curve: {paths[1]}; record: {paths[2]}; play it as policy:file={paths[0]}")
+    print(f"curve: {paths[1]}; record: {paths[2]}; play it as policy:file={paths[0]}"
+          + (f", with search as mcts:prior={paths[0]}" if args.mode == "zero" else ""))
     return 0
 
 
@@ -114,6 +151,46 @@ def _learn_by_games(args, cfg, eval_set, bar, log, command):
         params, record = train(cfg, args.seed, args.steps or STEPS, judge=eval_set,
                                eval_games=eval_games, progress=bar, log=log)
     return finish(cfg, params, ARCHITECTURE, record, args.seed, args.out, eval_set, command)
+
+
+def _zero_plan(args, cfg):
+    """The zero run's :class:`~scripts.learn.zero.Plan` and ``--init`` network (or None);
+    ``ValueError`` for a board or option that cannot be."""
+    from agents.envs.boards import board_config
+    from scripts.learn.zero import Plan, initial_network
+    board_config(*cfg)
+    if args.init is not None and args.resume:
+        raise ValueError("--init starts a new run, --resume continues one: not both")
+    plan = Plan()
+    for option, name in (("iterations", "iterations"), ("games", "games"),
+                         ("simulations", "simulations"), ("steps", "steps"),
+                         ("eval_games", "eval_games"),
+                         ("judge_simulations", "judge_simulations")):
+        if getattr(args, option) is not None:
+            setattr(plan, name, getattr(args, option))
+    init = initial_network(args.init, cfg) if args.init is not None else None
+    if args.resume:
+        from scripts.learn.zero import resumed
+        resumed(args.out, cfg)  # a clear error now, before JAX starts
+    return plan, init
+
+
+def _learn_zero(args, cfg, plan, init, eval_set, bar, log, command):
+    """The zero mode's run: its processes forked before JAX starts (as the teacher's)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from scripts.arena.pools import fork_context
+    pool = None
+    if args.workers > 1:
+        pool = ProcessPoolExecutor(args.workers, mp_context=fork_context())
+        list(pool.map(abs, range(args.workers)))
+    try:
+        from scripts.learn.zero import train
+        return train(cfg, plan, args.seed, args.out, eval_set, pool, bar, log, command, init,
+                     args.resume, args.workers)
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
 
 
 def _eval_set(cfg, path):

@@ -72,9 +72,12 @@ def loss_fn(params, x, legal, target, value, weight, value_weight=1.0):
     return policy + value_weight * vloss, (policy, vloss)
 
 
-def optimiser(learning_rate, steps, weight_decay=1e-4):
-    """AdamW with a cosine decay of ``learning_rate`` over ``steps`` (Optax)."""
+def optimiser(learning_rate, steps=None, weight_decay=1e-4):
+    """AdamW with a cosine decay of ``learning_rate`` over ``steps`` (Optax); a constant
+    ``learning_rate`` when ``steps`` is None (``--mode zero``: no end known in advance)."""
     import optax
+    if steps is None:
+        return optax.adamw(learning_rate, weight_decay=weight_decay)
     schedule = optax.cosine_decay_schedule(learning_rate, max(1, steps), alpha=0.05)
     return optax.adamw(schedule, weight_decay=weight_decay)
 

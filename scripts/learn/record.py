@@ -47,13 +47,15 @@ def plot_curve(record, path):
     plt.close(fig)
 
 
-def write_run(out, net, record, save_network):
-    """Write ``net`` (with ``save_network``), the curve and the record into the folder
-    ``out`` (made if missing); the three paths."""
+def write_run(out, net, record, save_network, plot=True):
+    """Write ``net`` (with ``save_network``), the curve (unless not ``plot``: a checkpoint
+    in the middle of a run) and the record into the folder ``out`` (made if missing);
+    the three paths."""
     os.makedirs(out, exist_ok=True)
     paths = [os.path.join(out, name) for name in (NETWORK, CURVE, RECORD)]
     save_network(paths[0], net)
-    plot_curve(record, paths[1])
+    if plot:
+        plot_curve(record, paths[1])
     with open(paths[2], "w", encoding="utf-8") as f:
         json.dump(record, f, indent=1, sort_keys=True)
         f.write("\n")

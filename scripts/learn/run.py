@@ -49,10 +49,11 @@ def run(cfg, plan, seed, out, judge=None, workers=2, progress=None, log=None, co
     return finish(cfg, params, ARCHITECTURE, record, seed, out, judge, command, workers)
 
 
-def finish(cfg, params, architecture, record, seed, out, judge=None, command=None, workers=1):
+def finish(cfg, params, architecture, record, seed, out, judge=None, command=None, workers=1,
+           plot=True):
     """Complete ``record`` (the board, seed, command, judge, machine) and write the
-    trained ``params`` of ``architecture`` and the record into ``out``; ``(paths,
-    record)``. Every mode's run ends here."""
+    trained ``params`` of ``architecture`` and the record (its curve with ``plot``) into
+    ``out``; ``(paths, record)``. Every mode's run ends here."""
     from agents.players.network import save_network
     from scripts.learn.model import to_network
     rows, columns, inarow = cfg
@@ -63,4 +64,4 @@ def finish(cfg, params, architecture, record, seed, out, judge=None, command=Non
                    "machine": platform.processor() or platform.machine()})
     made = {k: record[k] for k in ("mode", "board", "seed", "command", "seconds")}
     net = to_network(params, rows, columns, inarow, architecture, made)
-    return write_run(out, net, record, save_network), record
+    return write_run(out, net, record, save_network, plot), record

@@ -1,0 +1,173 @@
+"""``connectx learn --mode zero`` (issue 55): the root noise of the network's MCTS, the
+visit-count targets, a small board's run that learns, and a resumed run that equals an
+uninterrupted one."""
+import json
+
+import numpy as np
+import pytest
+
+from agents.envs.boards import board_config
+from agents.search.mcts import Tree, search
+from agents.search.network_kernel import pack_network
+
+pytest.importorskip("jax")
+pytest.importorskip("optax")
+
+SMALL = (4, 4, 3)  # rows, columns, inarow
+ARCH = {"trunk": [16, 16], "kernel": 3, "value_hidden": 16}
+
+
+def packed_net(rows, columns, seed=0):
+    from scripts.learn.model import init_params
+    params = init_params(rows, columns, ARCH, seed)
+    rng = np.random.default_rng(seed + 1)
+    params = {k: v + 0.3 * rng.standard_normal(v.shape).astype(np.float32)
+              for k, v in params.items()}  # priors far from uniform
+    return pack_network(params, ARCH, rows, columns)
+
+
+def grid_of(rows, columns, moves):
+    """Kaggle's flat grid after ``moves`` (a string of columns, first player first)."""
+    grid = np.zeros(rows * columns, dtype=np.int64)
+    heights = [0] * columns
+    for i, ch in enumerate(moves):
+        c = int(ch)
+        grid[c + (rows - 1 - heights[c]) * columns] = 1 + i % 2
+        heights[c] += 1
+    return grid
+
+
+def test_noise_changes_the_root_priors_only():
+    """The noise is mixed into the root's children's priors by its weight; every deeper
+    node's priors are the network's own (compared path by path with a search without
+    noise)."""
+    rows, columns, _ = SMALL
+    cfg = board_config(*SMALL)
+    net = packed_net(rows, columns)
+    grid = grid_of(rows, columns, "11")
+    noise = np.array([0.7, 0.1, 0.15, 0.05])
+    plain, _ = search(grid, 1, cfg, 40, network=net, max_nodes=1000)
+    noisy, _ = search(grid, 1, cfg, 40, network=net, max_nodes=1000, noise=noise,
+                      noise_weight=0.25)
+    plain_kids, noisy_kids = dict(plain.children()), dict(noisy.children())
+    assert list(plain_kids) == list(noisy_kids)
+    for i, (col, k) in enumerate(noisy_kids.items()):
+        want = 0.75 * plain.prior[plain_kids[col]] + 0.25 * noise[i]
+        assert noisy.prior[k] == pytest.approx(want, abs=1e-6)
+    compared = 0
+    for col, k in noisy_kids.items():
+        a, b = dict(plain.children(plain_kids[col])), dict(noisy.children(k))
+        for c in set(a) & set(b):
+            assert noisy.prior[b[c]] == pytest.approx(plain.prior[a[c]], abs=1e-7)
+            compared += 1
+    assert compared >= 4
+    with pytest.raises(ValueError, match="noise has 2 weights"):
+        search(grid, 1, cfg, 4, network=net, noise=np.array([0.5, 0.5]), noise_weight=0.25)
+
+
+def test_visit_targets_sum_to_one_and_skip_full_columns():
+    from scripts.learn.zero import visit_target
+    rows, columns, _ = SMALL
+    cfg = board_config(*SMALL)
+    net = packed_net(rows, columns)
+    # column 0 full, O (mark 2) to move; after 8 simulations the root is not proven and
+    # column 3 is proven lost for O (MCTS-Solver) though the search visited it most:
+    #   O . . .     row 0 (top)
+    #   X . . X
+    #   O . . O
+    #   X . . X
+    grid = grid_of(rows, columns, "0000333")
+    tree, _ = search(grid, 2, cfg, 8, network=net, max_nodes=2000)
+    kids = dict(tree.children())
+    assert tree.proof[0] == 0 and sorted(kids) == [1, 2, 3]
+    assert tree.proof[kids[3]] == 3 and tree.visits[kids[3]] > tree.visits[kids[1]] > 0
+    target = visit_target(tree, columns)
+    assert target.sum() == pytest.approx(1.0, abs=1e-6)
+    assert target[0] == 0.0 and target[3] == 0.0  # full; proven lost
+    n1, n2 = tree.visits[kids[1]], tree.visits[kids[2]]
+    assert target[1] == pytest.approx(n1 / (n1 + n2)) and target[2] == pytest.approx(n2 / (n1 + n2))
+    # a proven root (an immediate win for X with 3 in a row on row 3): a one-hot there
+    grid = grid_of(rows, columns, "1020")  # X on 1 and 2 of the bottom row; X to move
+    tree, _ = search(grid, 1, cfg, 60, network=net, max_nodes=2000)
+    target = visit_target(tree, columns)
+    assert target.sum() == pytest.approx(1.0) and target[3] == 1.0
+
+
+def small_plan(**kw):
+    from scripts.learn.zero import Plan
+    base = dict(iterations=4, games=32, simulations=32, steps=100, batch=128,
+                learning_rate=3e-3, eval_games=40, architecture=ARCH)
+    base.update(kw)
+    return Plan(**base)
+
+
+def test_zero_learns_a_small_board(tmp_path):
+    """4x4 with 3 in a row, 6 iterations of 32 self-play games: the loss falls (2.01 to
+    0.43) and the pure policy (greedy, no search) beats ``random`` (0.85 of 40 games,
+    both seats; 0.43 untrained). The run's files are there, as the teacher's."""
+    from scripts.learn.zero import STATE, train
+    paths, record = train(SMALL, small_plan(iterations=6), 0, str(tmp_path))
+    its = record["iterations"]
+    assert [i["iteration"] for i in its] == [1, 2, 3, 4, 5, 6]
+    assert its[-1]["loss_last"][0] < 0.5 * its[0]["loss_first"][0]
+    assert record["curve"][-1]["loss"] < record["curve"][1]["loss"]
+    assert record["curve"][-1]["win_rates"]["random"]["score"] >= 0.8
+    assert record["curve"][0]["win_rates"]["random"]["score"] < 0.6  # the untrained net
+    assert all(i["positions"] > 0 for i in its)
+    for p in paths + [str(tmp_path / STATE)]:
+        assert (tmp_path / p.split("/")[-1]).exists()
+    assert json.loads((tmp_path / "record.json").read_text())["mode"] == "zero"
+
+
+def test_resume_continues_from_the_saved_iteration(tmp_path):
+    """One iteration, then ``resume`` to two: the record goes on at iteration 2 and the
+    network equals that of two iterations without a stop (the window and the
+    optimiser's state were saved)."""
+    from agents.players.network import read_network
+    from scripts.learn.zero import train
+    plan = dict(games=8, simulations=16, steps=20, eval_games=2)
+    train(SMALL, small_plan(iterations=2, **plan), 3, str(tmp_path / "straight"))
+    train(SMALL, small_plan(iterations=1, **plan), 3, str(tmp_path / "stopped"))
+    _, record = train(SMALL, small_plan(iterations=2, **plan), 3, str(tmp_path / "stopped"),
+                      resume=True)
+    assert [i["iteration"] for i in record["iterations"]] == [1, 2]
+    assert len(record["curve"]) == 3
+    a = read_network((tmp_path / "straight" / "net.npz").read_bytes())
+    b = read_network((tmp_path / "stopped" / "net.npz").read_bytes())
+    for name in a.params:
+        np.testing.assert_allclose(a.params[name], b.params[name], atol=1e-5)
+    with pytest.raises(ValueError, match="done its 2 iterations"):
+        train(SMALL, small_plan(iterations=2, **plan), 3, str(tmp_path / "stopped"),
+              resume=True)
+
+
+@pytest.mark.parametrize("args,word", [
+    (["--mode", "teacher", "--iterations", "3"], "--iterations is an option of --mode zero"),
+    (["--mode", "zero", "--resume"], "holds no zero run"),
+    (["--mode", "zero", "--init", "nowhere.npz"], "--init nowhere.npz"),
+])
+def test_zero_command_bad_input_is_one_line(args, word, capsys, tmp_path):
+    from scripts.commands.learn import main
+    with pytest.raises(SystemExit) as e:
+        main(args + ["--out", str(tmp_path / "run"), "--quiet"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert word in err[-1]
+
+
+def test_the_search_is_judged_on_the_positions_side_to_move():
+    """``search_good_moves`` (``--judge-simulations``): on a solver-labelled 4x4/3 set the
+    search (MCTS-Solver proves most of these small positions in 100 simulations) keeps
+    the value far more often than the untrained network alone (0.975 against 0.575); a
+    search given the wrong side to move does not."""
+    from agents.players.network import Network, network_bytes
+    from scripts.learn.evaluate import good_moves
+    from scripts.learn.model import init_params
+    from scripts.learn.zero import search_good_moves
+    from scripts.tools.dataset import make_set
+    judge = make_set(*SMALL, 40, seed=1)
+    params = init_params(4, 4, ARCH, 0)
+    data = network_bytes(Network(*SMALL, ARCH, params))
+    good, perfect = search_good_moves(data, SMALL, judge, 100, 1.5)
+    alone = good_moves(params, judge, ARCH)["all"][0]
+    assert good >= 0.95 and good > alone + 0.2 and 0 <= perfect <= good  # wrong side: 0.875
