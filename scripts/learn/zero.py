@@ -449,13 +449,30 @@ def judge_search(path, simulations, first=None, workers=1, judge=None, c=1.5):
             "seconds": round(time.perf_counter() - start, 1)}
 
 
-if __name__ == "__main__":  # python -m scripts.learn.zero NET SIMULATIONS [FIRST [WORKERS]]
-    import sys
+def main(argv=None):
+    """``python -m scripts.learn.zero NET SIMULATIONS [FIRST [WORKERS]]``: the network
+    ``NET`` with search at ``SIMULATIONS`` a move on the judge's set (its ``FIRST``
+    positions, on ``WORKERS`` processes), one JSON line with Wilson intervals."""
+    from scripts.args import ArgumentParser, positive_int_arg
     from scripts.arena.stats import wilson
-    path, sims = sys.argv[1], int(sys.argv[2])
-    first = int(sys.argv[3]) if len(sys.argv) > 3 else None
-    result = judge_search(path, sims, first, int(sys.argv[4]) if len(sys.argv) > 4 else 1)
+    ap = ArgumentParser(prog="python -m scripts.learn.zero",
+                        description="Judge a network with search at a number of simulations "
+                                    "a move on the judge's positions (one JSON line).")
+    ap.add_argument("net", metavar="NET", help="the network (.npz)")
+    ap.add_argument("simulations", metavar="SIMULATIONS", type=positive_int_arg,
+                    help="simulations a move")
+    ap.add_argument("first", metavar="FIRST", type=positive_int_arg, nargs="?", default=None,
+                    help="judge only the set's first positions (default: all)")
+    ap.add_argument("workers", metavar="WORKERS", type=positive_int_arg, nargs="?", default=1,
+                    help="processes (default 1)")
+    args = ap.parse_args(argv)
+    result = judge_search(args.net, args.simulations, args.first, args.workers)
     for k in ("good", "perfect"):
         lo, hi = wilson(result[k], result["n"])
         result[k + "_interval"] = [round(lo, 4), round(hi, 4)]
     print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":  # python -m scripts.learn.zero NET SIMULATIONS [FIRST [WORKERS]]
+    raise SystemExit(main())
