@@ -26,8 +26,8 @@ import sys
 import time
 
 from scripts.args import (ArgumentParser, ProgressCallback, add_config_argument,
-                          add_quiet_argument, add_seed_argument, board_shape, positive_int_arg,
-                          require)
+                          add_quiet_argument, add_seed_argument, board_shape,
+                          positive_float_arg, positive_int_arg, require)
 
 
 def main(argv=None, prog="python -m scripts.commands.learn"):
@@ -71,6 +71,9 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
     zero.add_argument("--judge-simulations", type=positive_int_arg, default=None,
                       help="also judge the search with the network at this many "
                            "simulations a move after each iteration (default: not)")
+    zero.add_argument("--minutes", type=positive_float_arg, default=None,
+                      help="wall budget of the run (resumed parts included): no iteration "
+                           "starts that would end past it (default: none)")
     zero.add_argument("--init", metavar="NET", default=None,
                       help="start from this network (.npz, e.g. --mode teacher's)")
     zero.add_argument("--resume", action="store_true",
@@ -92,6 +95,7 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
         given = [o for o, v in (("--iterations", args.iterations), ("--games", args.games),
                                 ("--simulations", args.simulations), ("--init", args.init),
                                 ("--judge-simulations", args.judge_simulations),
+                                ("--minutes", args.minutes),
                                 ("--resume", args.resume or None)) if v is not None]
         if given:
             ap.error(f"{given[0]} is an option of --mode zero")
@@ -165,7 +169,7 @@ def _zero_plan(args, cfg):
     for option, name in (("iterations", "iterations"), ("games", "games"),
                          ("simulations", "simulations"), ("steps", "steps"),
                          ("eval_games", "eval_games"),
-                         ("judge_simulations", "judge_simulations")):
+                         ("judge_simulations", "judge_simulations"), ("minutes", "minutes")):
         if getattr(args, option) is not None:
             setattr(plan, name, getattr(args, option))
     init = initial_network(args.init, cfg) if args.init is not None else None

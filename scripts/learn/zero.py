@@ -28,18 +28,24 @@ Each iteration:
    good/perfect-move rates of the search with the network at that many simulations.
 
 After every iteration the run's folder holds the network and the record (as ``--mode
-teacher`` writes them; the curve's picture at the end and every 10 minutes) and :data:`STATE` (the training window and the
-optimiser's state): ``resume`` continues from there, the same run as one without a stop.
+teacher`` writes them; the curve's picture at the end and every 10 minutes), the
+iteration's network again as ``networks/iteration-NNN.npz`` (:data:`CHECKPOINTS`: to
+measure the curve afterwards at any cost, e.g. matches against ``negamax``) and
+:data:`STATE` (the training window and the optimiser's state): ``resume`` continues from
+there, the same run as one without a stop. With ``minutes`` the run stops early, after
+the last iteration that is expected (from the one before) to end within the budget.
 """
 import functools
 import json
 import os
+import shutil
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
 STATE = "zero-state.npz"
+CHECKPOINTS = "networks"
 GAMES_PER_TASK = 4
 
 
@@ -61,6 +67,8 @@ class Plan:
     value_weight: float = 1.0
     eval_games: int = 50            # games against each evaluation opponent
     judge_simulations: int = 0      # search's good-move rate each iteration (0: not measured)
+    minutes: float = 0.0            # wall budget of the whole run, resumed parts included
+                                    # (0: none): no iteration starts that would end past it
     architecture: dict = None       # None: the teacher's (scripts.learn.model.ARCHITECTURE)
 
 
@@ -417,6 +425,18 @@ def train(cfg, plan, seed, out, judge=None, pool=None, progress=None, log=None, 
                                command, workers, plot)
         plotted = time.perf_counter() if plot else plotted
         save_state(out, window, opt_state, it + 1)
+        os.makedirs(os.path.join(out, CHECKPOINTS), exist_ok=True)
+        shutil.copyfile(paths[0], os.path.join(out, CHECKPOINTS, f"iteration-{it + 1:03d}.npz"))
+        took = time.perf_counter() - t0
+        if plan.minutes and it + 1 < plan.iterations and \
+                seconds() + took > plan.minutes * 60:
+            if log:
+                log(f"stopped after iteration {it + 1}: another one would end past "
+                    f"--minutes {plan.minutes:g}")
+            if not plot:  # the picture of the curve as it stands
+                paths, record = finish(cfg, as_numpy(), architecture, record, seed, out,
+                                       judge, command, workers, True)
+            break
     return paths, record
 
 

@@ -1,0 +1,41 @@
+"""``--mode zero``'s wall budget (``Plan.minutes``, ``--minutes``) and its networks kept
+one an iteration (``networks/iteration-NNN.npz``), on the 4x4/3 board of test_zero."""
+import pytest
+
+from tests.test_zero import SMALL, small_plan
+
+TINY = dict(games=4, simulations=8, steps=5, eval_games=2)
+
+
+def test_each_iteration_keeps_its_network_and_the_budget_stops_the_run(tmp_path):
+    """Two iterations without a budget: two checkpoints, the last one the run's network.
+    With a budget (0.001 minutes) that the first iteration already spends, the run stops
+    after it though three were asked, and says so in its log; resuming with a budget
+    that is spent stops again after one more iteration."""
+    from scripts.learn.zero import CHECKPOINTS, train
+    _, record = train(SMALL, small_plan(iterations=2, **TINY), 0, str(tmp_path / "a"))
+    kept = sorted(p.name for p in (tmp_path / "a" / CHECKPOINTS).iterdir())
+    assert kept == ["iteration-001.npz", "iteration-002.npz"]
+    assert (tmp_path / "a" / CHECKPOINTS / kept[-1]).read_bytes() == \
+        (tmp_path / "a" / "net.npz").read_bytes()
+
+    said = []
+    _, record = train(SMALL, small_plan(iterations=3, minutes=0.001, **TINY), 0,
+                      str(tmp_path / "b"), log=said.append)
+    assert [i["iteration"] for i in record["iterations"]] == [1]
+    assert any("stopped after iteration 1" in line for line in said)
+    assert (tmp_path / "b" / "curve.png").exists()
+    _, record = train(SMALL, small_plan(iterations=3, minutes=0.001, **TINY), 0,
+                      str(tmp_path / "b"), resume=True)
+    assert [i["iteration"] for i in record["iterations"]] == [1, 2]
+
+
+def test_minutes_is_an_option_of_zero_only(capsys, tmp_path):
+    from scripts.commands.learn import main
+    for args, word in ((["--mode", "teacher", "--minutes", "5"],
+                        "--minutes is an option of --mode zero"),
+                       (["--mode", "zero", "--minutes", "0"], "--minutes")):
+        with pytest.raises(SystemExit) as e:
+            main(args + ["--out", str(tmp_path / "run"), "--quiet"])
+        assert e.value.code == 2
+        assert word in capsys.readouterr().err.strip().splitlines()[-1]
