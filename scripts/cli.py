@@ -46,6 +46,7 @@ BENCHMARKS = {
     "env": "RL environments' agent steps/s: kaggle, PettingZoo, OpenSpiel, agents.envs",
     "judge": "the judge of game records: games/s, a 42-move game's time, levels' accuracy",
     "serve": "the page's server under 1-128 loopback clients, against http.server's defaults",
+    "zero": "a --mode zero run's kept networks: search good moves, policy vs negamax and levels",
 }
 
 

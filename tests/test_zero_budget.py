@@ -1,5 +1,7 @@
 """``--mode zero``'s wall budget (``Plan.minutes``, ``--minutes``) and its networks kept
 one an iteration (``networks/iteration-NNN.npz``), on the 4x4/3 board of test_zero."""
+import json
+
 import pytest
 
 from tests.test_zero import SMALL, small_plan
@@ -18,6 +20,19 @@ def test_each_iteration_keeps_its_network_and_the_budget_stops_the_run(tmp_path)
     assert kept == ["iteration-001.npz", "iteration-002.npz"]
     assert (tmp_path / "a" / CHECKPOINTS / kept[-1]).read_bytes() == \
         (tmp_path / "a" / "net.npz").read_bytes()
+    # connectx bench zero measures the kept networks afterwards (here: matches only)
+    from scripts.bench.zero import main
+    out = tmp_path / "curve.json"
+    assert main([str(tmp_path / "a"), "--every", "1", "--simulations", "0", "--games", "2",
+                 "--opponents", "random;onestep", "--workers", "1", "--quiet",
+                 "--json", str(out)]) == 0
+    rows = json.loads(out.read_text())["rows"]
+    assert [r["iteration"] for r in rows] == [1, 2]
+    assert all(sum(m[k] for k in ("wins", "draws", "losses")) == 2
+               for r in rows for m in r["matches"].values())
+    assert list(rows[0]["matches"]) == ["random", "onestep"]
+    with pytest.raises(SystemExit):  # the shipped set is 7x6: the 4x4 network cannot be judged
+        main([str(tmp_path / "a"), "--simulations", "8", "--games", "0", "--quiet"])
 
     said = []
     _, record = train(SMALL, small_plan(iterations=3, minutes=0.001, **TINY), 0,
