@@ -56,6 +56,20 @@ def test_a_small_board_set_holds_the_solvers_scores(small_set, tmp_path):
     assert (tmp_path / "again.npz").read_bytes() == path.read_bytes()
 
 
+def test_a_set_of_chosen_stages_holds_only_them(small_set):
+    """``stages=(2,)`` (``--stages end``): every position of the end game, and the
+    default order ``(0, 1, 2)`` is the plain ``k mod 3`` set, byte for byte the same."""
+    end = make_set(*SMALL, positions=10, seed=3, stages=(2,))
+    assert end.stage.tolist() == [2] * 10
+    assert "[2]" in end.made["sampling"]
+    both = make_set(*SMALL, positions=12, seed=3, stages=(1, 2))
+    assert set(both.stage.tolist()) == {1, 2}
+    assert np.array_equal(make_set(*SMALL, positions=16, seed=3, stages=(0, 1, 2)).moves,
+                          small_set.moves)
+    with pytest.raises(ValueError, match="stages"):
+        make_set(*SMALL, positions=4, seed=3, stages=(3,))
+
+
 def test_the_shipped_set_is_labelled_by_the_solver(shipped):
     assert shipped.config == (6, 7, 4) and len(shipped) == 1000
     assert os.path.getsize(DEFAULT_SET) < 200_000
@@ -150,3 +164,9 @@ def test_score_and_dataset_commands(tmp_path, capsys):
     assert "not a labelled set" in cli_error_line(["score", "random", "--set", __file__], capsys)
     assert "columns" in cli_error_line(["dataset", "--config", "rows=9,columns=9", "--positions",
                                         "3", "--out", str(out)], capsys)
+    assert "--stages" in cli_error_line(["dataset", "--stages", "late", "--positions", "3",
+                                         "--out", str(out)], capsys)
+    assert cli.main(["dataset", "--config", "rows=4,columns=5,inarow=4", "--positions", "4",
+                     "--stages", "end", "--out", str(out), "--no-progress"]) == 0
+    assert "(0 opening, 0 middle, 4 end)" in capsys.readouterr().out
+    assert "--stages end" in load_labels(out).made["command"]

@@ -8,9 +8,10 @@ is played by two players drawn from :data:`PLAYERS` -- the package's ``random``,
 uniformly random legal column instead of its own with a probability (its *noise*) --
 so the set holds the positions of weak and fair players, their blunders included,
 not only of perfect ones. One position is taken from each game: game ``k`` gives a
-position of stage ``k mod 3`` (:func:`agents.solver.labels.stage_of`: opening, middle,
-end), its number of stones drawn uniformly among the game's positions of that stage
-(none if the game ended before it). A position already taken is skipped; more games
+position of stage ``stages[k mod len(stages)]`` (:func:`agents.solver.labels.stage_of`:
+0 opening, 1 middle, 2 end; all three by default, so stage ``k mod 3``; only the end on a
+board whose openings the solver cannot label in time), its number of stones drawn
+uniformly among the game's positions of that stage (none if the game ended before it). A position already taken is skipped; more games
 are played until the set has ``positions`` positions, in the order of ``k``. So the
 stages are about balanced and the set depends on the seed alone (not on the workers).
 
@@ -50,6 +51,7 @@ class GameBatch:
     inarow: int
     seed: int
     database: bool = True
+    stages: tuple = (0, 1, 2)
 
 
 def game_rng(seed, k):
@@ -92,7 +94,7 @@ def game_position(task, k):
     out = play_out(players, cfg, grid, heights, timed=False)
     if out.error:
         raise RuntimeError(f"game {k}: {out.error}")  # the package's agents never fail
-    stage = k % 3
+    stage = task.stages[k % len(task.stages)]
     # positions after 0 .. len(moves) - 1 moves are not over
     plies = [p for p in range(len(out.moves)) if stage_of(p, task.rows, task.columns) == stage]
     names = [PLAYERS[i][1] for i in picks]
@@ -119,16 +121,17 @@ def label_games(task):
     return task.count, found
 
 
-def _tasks(start, games, shape, seed, database, workers):
+def _tasks(start, games, shape, seed, database, workers, stages=(0, 1, 2)):
     size = max(1, min(MOST_TASK, math.ceil(games / (4 * workers))))
-    return [GameBatch(a, min(size, start + games - a), *shape, seed, database)
+    return [GameBatch(a, min(size, start + games - a), *shape, seed, database, tuple(stages))
             for a in range(start, start + games, size)]
 
 
 def make_set(rows, columns, inarow, positions, seed=0, workers=1, dask=None, database=True,
-             command=None, on_progress=None):
+             command=None, on_progress=None, stages=(0, 1, 2)):
     """A :class:`agents.solver.labels.LabelledSet` of ``positions`` positions (see the
-    module docstring). ``database``: use the installed opening database (7x6) to label;
+    module docstring). ``stages``: the stages sampled, in turn (0 opening, 1 middle,
+    2 end). ``database``: use the installed opening database (7x6) to label;
     ``command``: the command line recorded in the set's ``made``; ``on_progress(done,
     total)`` after each task (games played, games planned). ``ValueError`` for a board
     the solver does not take or a bad count."""
@@ -139,6 +142,9 @@ def make_set(rows, columns, inarow, positions, seed=0, workers=1, dask=None, dat
     if inarow > max(rows, columns):
         raise ValueError(f"no line of {inarow} fits a {columns}x{rows} board: every position "
                          "is a draw")
+    stages = tuple(int(k) for k in stages)
+    if not stages or any(k not in (0, 1, 2) for k in stages) or len(set(stages)) < len(stages):
+        raise ValueError(f"stages are distinct numbers among 0, 1, 2, got {stages}")
     shape = (rows, columns, inarow)
     start, seen, kept, planned, played = 0, set(), [], 0, 0
     for _round in range(50):
@@ -154,8 +160,8 @@ def make_set(rows, columns, inarow, positions, seed=0, workers=1, dask=None, dat
             played += count
             if on_progress is not None:
                 on_progress(played, planned)
-        run_tasks(label_games, _tasks(start, games, shape, seed, database, workers), workers, done,
-                  dask, "scripts.tools.dataset")
+        run_tasks(label_games, _tasks(start, games, shape, seed, database, workers, stages),
+                  workers, done, dask, "scripts.tools.dataset")
         for k in sorted(results):
             moves, scores = results[k]
             board = _board(moves, rows, columns)
@@ -181,7 +187,10 @@ def make_set(rows, columns, inarow, positions, seed=0, workers=1, dask=None, dat
         texts.append(move_text(moves, columns))
     made = {"by": "connectx dataset (scripts.tools.dataset)", "command": command,
             "players": [list(p) for p in PLAYERS], "games": start,
-            "sampling": "one position a game: stage k mod 3, stones uniform in the stage",
+            "sampling": ("one position a game: stage k mod 3, stones uniform in the stage"
+                         if stages == (0, 1, 2) else
+                         f"one position a game: stage {list(stages)}[k mod {len(stages)}], "
+                         "stones uniform in the stage"),
             "labels": "agents.solver.solver.Solver.analyze (exact)",
             "full": FULL}
     return LabelledSet(rows, columns, inarow, planes, scores, stage, np.array(texts), seed, made)
