@@ -2,6 +2,7 @@
 one an iteration (``networks/iteration-NNN.npz``), on the 4x4/3 board of test_zero."""
 import json
 
+import numpy as np
 import pytest
 
 from tests.test_zero import SMALL, small_plan
@@ -10,12 +11,15 @@ TINY = dict(games=4, simulations=8, steps=5, eval_games=2)
 
 
 def test_each_iteration_keeps_its_network_and_the_budget_stops_the_run(tmp_path):
-    """Two iterations without a budget: two checkpoints, the last one the run's network.
+    """Two iterations without a budget: two checkpoints, the last one the run's network;
+    ``connectx bench zero`` measures them; the first iteration played on a Dask cluster
+    gives the first checkpoint's network again.
     With a budget (0.001 minutes) that the first iteration already spends, the run stops
     after it though three were asked, and says so in its log; resuming with a budget
     that is spent stops again after one more iteration."""
     from scripts.learn.zero import CHECKPOINTS, train
     _, record = train(SMALL, small_plan(iterations=2, **TINY), 0, str(tmp_path / "a"))
+    assert len(record["iterations"]) == 2
     kept = sorted(p.name for p in (tmp_path / "a" / CHECKPOINTS).iterdir())
     assert kept == ["iteration-001.npz", "iteration-002.npz"]
     assert (tmp_path / "a" / CHECKPOINTS / kept[-1]).read_bytes() == \
@@ -33,6 +37,22 @@ def test_each_iteration_keeps_its_network_and_the_budget_stops_the_run(tmp_path)
     assert list(rows[0]["matches"]) == ["random", "onestep"]
     with pytest.raises(SystemExit):  # the shipped set is 7x6: the 4x4 network cannot be judged
         main([str(tmp_path / "a"), "--simulations", "8", "--games", "0", "--quiet"])
+
+    # the self-play on a Dask cluster (--dask): the same tasks, the same network
+    distributed = pytest.importorskip(
+        "distributed", reason="the optional extra 'cluster' (dask[distributed]) is not installed")
+    from agents.players.network import read_network
+    from scripts.arena.pools import dask_executor
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        pool, own = dask_executor(client, "scripts.learn.zero")
+        assert own is None  # a client given is left open
+        train(SMALL, small_plan(iterations=1, **TINY), 0, str(tmp_path / "dask"), pool=pool)
+    a = read_network((tmp_path / "a" / CHECKPOINTS / kept[0]).read_bytes())
+    b = read_network((tmp_path / "dask" / "net.npz").read_bytes())
+    for name in a.params:
+        np.testing.assert_array_equal(a.params[name], b.params[name])
 
     said = []
     _, record = train(SMALL, small_plan(iterations=3, minutes=0.001, **TINY), 0,

@@ -70,28 +70,48 @@ def _run_dask(games, dask, done):
     dask_map(play_game, games, dask, "scripts.arena.games", done)
 
 
+def _dask_client(dask, module):
+    """``(client, own)``: a ``distributed.Client`` of ``dask`` (an address, or a client
+    used as it is: ``own`` False) whose scheduler and workers import ``module``;
+    ``ValueError`` when the scheduler cannot be reached or the module is not there."""
+    require("distributed", "--dask")
+    from distributed import Client
+    own = not isinstance(dask, Client)
+    try:
+        client = Client(dask, timeout="10s") if own else dask
+    except (OSError, TimeoutError, ValueError) as e:
+        raise ValueError(f"cannot connect to Dask scheduler {dask!r}: {e}") from None
+    # the scheduler unpickles the tasks and the workers run them: both need this
+    # package importable (installed, same version), not only this machine
+    try:
+        client.run_on_scheduler(exec, f"import {module}")
+        client.run(exec, f"import {module}")
+    except ImportError as e:
+        if own:
+            client.close()
+        raise ValueError(f"the Dask scheduler or a worker cannot import this package "
+                         f"({e}); install it on every machine of the cluster") from None
+    return client, own
+
+
+def dask_executor(dask, module):
+    """``(executor, client)``: a ``concurrent.futures``-style executor (``submit(fn,
+    task).result()``) on the Dask cluster ``dask`` (see :func:`_dask_client`), each task
+    run afresh (never taken from the cluster's cache of equal calls). Close ``client``
+    when done if it was made here from an address."""
+    client, own = _dask_client(dask, module)
+    return client.get_executor(pure=False), (client if own else None)
+
+
 def dask_map(function, tasks, dask, module, done):
     """``done(function(task))`` for each of ``tasks``, run on a Dask cluster (``dask``: an
     address such as ``tcp://host:8786``, or a ``distributed.Client``, left open), in
     completion order. ``module`` (where ``function`` lives) must import on the scheduler
     and on every worker: they unpickle the tasks. ``ValueError`` when the scheduler
     cannot be reached or the module is not installed there."""
-    require("distributed", "--dask")
-    from distributed import Client, as_completed
-    own = not isinstance(dask, Client)
+    client, own = _dask_client(dask, module)
+    from distributed import as_completed
     try:
-        client = Client(dask, timeout="10s") if own else dask
-    except (OSError, TimeoutError, ValueError) as e:
-        raise ValueError(f"cannot connect to Dask scheduler {dask!r}: {e}") from None
-    try:
-        # the scheduler unpickles the tasks and the workers run them: both need this
-        # package importable (installed, same version), not only this machine
-        try:
-            client.run_on_scheduler(exec, f"import {module}")
-            client.run(exec, f"import {module}")
-        except ImportError as e:
-            raise ValueError(f"the Dask scheduler or a worker cannot import this package "
-                             f"({e}); install it on every machine of the cluster") from None
         if tasks:
             for f in as_completed(client.map(function, tasks, pure=False)):
                 done(f.result())

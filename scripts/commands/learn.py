@@ -74,6 +74,10 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
     zero.add_argument("--minutes", type=positive_float_arg, default=None,
                       help="wall budget of the run (resumed parts included): no iteration "
                            "starts that would end past it (default: none)")
+    zero.add_argument("--dask", metavar="ADDRESS", default=None,
+                      help="play the self-play games (and judge the search) on a Dask "
+                           "scheduler, e.g. tcp://host:8786, instead of --workers processes "
+                           "(the cluster extra)")
     zero.add_argument("--init", metavar="NET", default=None,
                       help="start from this network (.npz, e.g. --mode teacher's)")
     zero.add_argument("--resume", action="store_true",
@@ -95,7 +99,7 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
         given = [o for o, v in (("--iterations", args.iterations), ("--games", args.games),
                                 ("--simulations", args.simulations), ("--init", args.init),
                                 ("--judge-simulations", args.judge_simulations),
-                                ("--minutes", args.minutes),
+                                ("--minutes", args.minutes), ("--dask", args.dask),
                                 ("--resume", args.resume or None)) if v is not None]
         if given:
             ap.error(f"{given[0]} is an option of --mode zero")
@@ -184,8 +188,11 @@ def _learn_zero(args, cfg, plan, init, eval_set, bar, log, command):
     from concurrent.futures import ProcessPoolExecutor
 
     from scripts.arena.pools import fork_context
-    pool = None
-    if args.workers > 1:
+    pool = client = None
+    if args.dask is not None:
+        from scripts.arena.pools import dask_executor
+        pool, client = dask_executor(args.dask, "scripts.learn.zero")
+    elif args.workers > 1:
         pool = ProcessPoolExecutor(args.workers, mp_context=fork_context())
         list(pool.map(abs, range(args.workers)))
     try:
@@ -193,7 +200,9 @@ def _learn_zero(args, cfg, plan, init, eval_set, bar, log, command):
         return train(cfg, plan, args.seed, args.out, eval_set, pool, bar, log, command, init,
                      args.resume, args.workers)
     finally:
-        if pool is not None:
+        if client is not None:
+            client.close()
+        elif pool is not None:
             pool.shutdown(cancel_futures=True)
 
 
