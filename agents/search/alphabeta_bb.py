@@ -31,7 +31,7 @@ import numpy as np
 from agents.board.bitboard import bb_from_grid, bb_has_line
 from agents.board.grid import drop, is_win_at, undo
 from agents.board.jit import njit, now
-from agents.search.alphabeta import ended, take_line
+from agents.search.alphabeta import ended, root_score, take_line
 from agents.search.horizon import forced_line, horizon_value, take_back
 from agents.search.scores import (CHECK_EVERY, EXACT, INF, LOWER, PROVEN, S_ABORTED, S_NODES,
                                   UPPER, WIN)
@@ -378,12 +378,7 @@ def bb_root_search(grid, heights, rows, columns, inarow, geo, heuristic, order, 
             heights[c] = h
         if counters[S_ABORTED]:
             return -1
-        scores[c] = v
-        if v > best:
-            best = v
-            best_move = c
-            if alpha < v < beta:
-                take_line(pv, pvlen, 0, c)
+        best, best_move = root_score(scores, pv, pvlen, c, v, best, best_move, alpha < v < beta)
         if v >= beta:
             break
     return best_move
