@@ -153,13 +153,19 @@ def add_games_arguments(parser):
     add_pool_arguments(parser, "playing games", "play", exclusive=False)
 
 
+def add_workers_argument(parser, doing, note=""):
+    """``--workers N`` (an integer >= 1, default 1): processes ``doing`` ("judging games")
+    in parallel; ``note`` ends the help's parenthesis ("; the result is the same")."""
+    parser.add_argument("--workers", type=positive_int_arg, default=1,
+                        help=f"processes {doing} in parallel (default 1{note})")
+
+
 def add_pool_arguments(parser, doing, verb, exclusive=True):
     """``--workers N`` (processes ``doing`` in parallel, default 1) and ``--dask ADDRESS``
     (``verb`` on a Dask scheduler): where a command's many tasks run; with ``exclusive``
     the two may not be given together."""
     where = parser.add_mutually_exclusive_group() if exclusive else parser
-    where.add_argument("--workers", type=positive_int_arg, default=1,
-                       help=f"processes {doing} in parallel (default 1)")
+    add_workers_argument(where, doing)
     where.add_argument("--dask", metavar="ADDRESS", default=None,
                        help=f"{verb} on a Dask scheduler, e.g. tcp://host:8786 (the cluster extra)")
 

@@ -82,6 +82,19 @@ def take_line(pv, pvlen, p, c):
 
 
 @njit(inline="always")
+def root_score(scores, pv, pvlen, c, v, best, best_move, keep_line):
+    """The root loops' step after root move ``c`` scored ``v`` (both board forms):
+    ``scores[c] = v``; the new ``(best, best_move)``, ``(v, c)`` if ``v`` beats ``best``
+    (a tie keeps the earlier move), its line then taken into ``pv[0]`` if ``keep_line``."""
+    scores[c] = v
+    if v > best:
+        if keep_line:
+            take_line(pv, pvlen, 0, c)
+        return v, c
+    return best, best_move
+
+
+@njit(inline="always")
 def ended(won, stones, counters, pvlen, p):
     """A child that ended the game, ``stones`` on the board before its move: counted as
     a node, no line below it (``pvlen[p] = 0``); its value for the side that moved, a
@@ -235,9 +248,5 @@ def root_search(grid, heights, rows, columns, inarow, windows, evaluate, order, 
         undo(grid, heights, rows, columns, c)
         if counters[S_ABORTED]:
             return -1
-        scores[c] = v
-        if v > best:
-            best = v
-            best_move = c
-            take_line(pv, pvlen, 0, c)
+        best, best_move = root_score(scores, pv, pvlen, c, v, best, best_move, True)
     return best_move

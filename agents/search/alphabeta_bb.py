@@ -31,7 +31,7 @@ import numpy as np
 from agents.board.bitboard import bb_from_grid, bb_has_line
 from agents.board.grid import drop, is_win_at, undo
 from agents.board.jit import njit, now
-from agents.search.alphabeta import ended, take_line
+from agents.search.alphabeta import ended, root_score, take_line
 from agents.search.horizon import forced_line, horizon_value, take_back
 from agents.search.scores import (CHECK_EVERY, EXACT, INF, LOWER, PROVEN, S_ABORTED, S_NODES,
                                   UPPER, WIN)
@@ -378,12 +378,7 @@ def bb_root_search(grid, heights, rows, columns, inarow, geo, heuristic, order, 
             heights[c] = h
         if counters[S_ABORTED]:
             return -1
-        scores[c] = v
-        if v > best:
-            best = v
-            best_move = c
-            if alpha < v < beta:
-                take_line(pv, pvlen, 0, c)
+        best, best_move = root_score(scores, pv, pvlen, c, v, best, best_move, alpha < v < beta)
         if v >= beta:
             break
     return best_move
@@ -446,7 +441,10 @@ def alphabeta_move(grid, heights, rows, columns, inarow, mark, best, depth, deep
             break
         col = c
         info[0], info[1], info[2] = d, scores[c], pvlen[0]
-        line[:pvlen[0]] = pv[0, :pvlen[0]]
+        # a loop, not the slice copy line[:n] = pv[0, :n]: numba compiles an array
+        # assignment between slices in about 3 s of CPU, a third of this kernel's own
+        for j in range(pvlen[0]):
+            line[j] = pv[0, j]
         if retry or abs(scores[c]) >= PROVEN:
             break
         if deadline > 0.0:

@@ -17,7 +17,7 @@ import sys
 
 from scripts.arena.report import no_nan
 from scripts.args import (ArgumentParser, SPEC_HELP, add_config_argument, add_report_arguments,
-                          board_shape, positive_int_arg, progress_bar)
+                          add_workers_argument, board_shape, positive_int_arg, progress_bar)
 
 
 
@@ -37,9 +37,7 @@ def main(argv=None, prog="python -m scripts.commands.score"):
     ap.add_argument("--act", type=float, default=2.0, help="seconds a move (default 2)")
     ap.add_argument("--overage", type=float, default=0.0,
                     help="overage seconds a position (default 0)")
-    ap.add_argument("--workers", type=positive_int_arg, default=1,
-                    help="processes judging positions in parallel (default 1; the result is "
-                         "the same)")
+    add_workers_argument(ap, "judging positions", "; the result is the same")
     add_report_arguments(ap)
     args = ap.parse_args(argv)
     if args.set and args.config:

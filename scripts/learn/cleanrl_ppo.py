@@ -10,10 +10,11 @@ It uses the environments' array conventions (docs/rl.md): ``obs_type="array"`` (
 ``info["action_mask"]``) and Gymnasium's next-step autoreset (the step after a board's
 end only resets it: that step's action is nobody's decision and stays out of the batch).
 The mathematics is the package's, imported rather than copied (one home for each thing):
-the masked sampling (:func:`scripts.learn.reinforce.act`), GAE, the clipped loss and its
-Adam step (:mod:`scripts.learn.ppo`), the network (:mod:`scripts.learn.model`, a small one
-here) and the final games (:func:`scripts.learn.evaluate.win_rate`). Needs the ``learn``
-extra (JAX, Optax). ``connectx learn --mode reinforce`` is the full recipe (a curriculum of
+PPO's hyperparameters and their defaults, the masked sampling, the rollout's arrays and
+its batch (:mod:`scripts.learn.reinforce`: ``PPOSettings``, ``act``, ``rollout_storage``,
+``decided_batch``), GAE, the clipped loss and its Adam step (:mod:`scripts.learn.ppo`),
+the network (:mod:`scripts.learn.model`, a small one here) and the final games
+(:func:`scripts.learn.evaluate.win_rate`). Needs the ``learn`` extra (JAX, Optax). ``connectx learn --mode reinforce`` is the full recipe (a curriculum of
 opponents, mirrored boards, the judge's good-move rates).
 """
 import dataclasses
@@ -25,10 +26,13 @@ import numpy as np
 from agents.envs.vector import ConnectXVectorEnv
 from agents.players.network import features
 from scripts.args import ArgumentParser, positive_float_arg, positive_int_arg
+from scripts.learn.reinforce import PPOSettings, act, decided_batch, rollout_storage
 
 
 @dataclasses.dataclass
-class Args:
+class Args(PPOSettings):
+    # PPO's hyperparameters (learning_rate, gamma, gae_lambda, clip_coef, ent_coef,
+    # vf_coef, max_grad_norm) and their defaults come from PPOSettings
     rows: int = 6
     columns: int = 7
     inarow: int = 4
@@ -37,15 +41,8 @@ class Args:
     total_steps: int = 200_000      # board steps in all
     num_envs: int = 64              # boards stepped at once
     num_steps: int = 32             # steps of every board a rollout
-    learning_rate: float = 1e-3     # decayed linearly to a tenth
-    gamma: float = 0.99
-    gae_lambda: float = 0.95
     update_epochs: int = 4
     minibatch_size: int = 256
-    clip_coef: float = 0.2
-    ent_coef: float = 0.01
-    vf_coef: float = 0.5
-    max_grad_norm: float = 0.5
     eval_games: int = 200           # games against random at the end, half in each seat
     trunk: int = 16                 # channels of the network's one 3x3 convolution
 
@@ -55,12 +52,10 @@ def train(args, log=print):
     against random)``."""
     import jax
     import jax.numpy as jnp
-    import optax
 
     from scripts.learn import ppo
     from scripts.learn.evaluate import win_rate
     from scripts.learn.model import forward, init_params
-    from scripts.learn.reinforce import act
 
     cfg = (args.rows, args.columns, args.inarow)
     rng = np.random.default_rng(args.seed)
@@ -74,22 +69,13 @@ def train(args, log=print):
     n, T, columns = args.num_envs, args.num_steps, args.columns
     rollouts = max(1, args.total_steps // (n * T))
     updates = rollouts * args.update_epochs * max(1, n * T // args.minibatch_size)
-    opt = ppo.optimiser(optax.linear_schedule(args.learning_rate, args.learning_rate / 10,
-                                              updates), args.max_grad_norm)
-    opt_state = opt.init(params)
     fwd = functools.partial(forward, architecture=architecture)
-    step = ppo.ppo_step(opt, fwd, args.clip_coef, args.ent_coef, args.vf_coef)
+    step, opt_state = args.update_rule(params, fwd, updates)
     policy_value = jax.jit(fwd)
 
-    # the rollout's storage, time-major (T, n)
+    # the rollout's storage, time-major (T, n); decided: not a reset step
     xs = np.zeros((T, n, args.rows, columns, 4), dtype=np.float32)
-    legal = np.zeros((T, n, columns), dtype=bool)
-    actions = np.zeros((T, n), dtype=np.int64)
-    logps = np.zeros((T, n), dtype=np.float32)
-    values = np.zeros((T, n), dtype=np.float32)
-    rewards = np.zeros((T, n), dtype=np.float32)
-    ended = np.zeros((T, n), dtype=bool)
-    decided = np.zeros((T, n), dtype=bool)    # not a reset step
+    legal, actions, logps, values, rewards, ended, decided = rollout_storage(T, n, columns)
     was_over = np.zeros(n, dtype=bool)        # the board resets at the next step
     start = time.perf_counter()
     for rollout in range(rollouts):
@@ -110,13 +96,7 @@ def train(args, log=print):
         last_value = np.asarray(policy_value(params, x)[1])
         advantages, returns = ppo.gae(rewards, values, ended, last_value, args.gamma,
                                       args.gae_lambda)
-        keep = decided.reshape(-1)
-        batch = {"x": xs.reshape(-1, *xs.shape[2:])[keep],
-                 "legal": legal.reshape(-1, columns)[keep],
-                 "action": actions.reshape(-1)[keep].astype(np.int32),
-                 "logp": logps.reshape(-1)[keep],
-                 "advantage": advantages.reshape(-1)[keep],
-                 "returns": returns.reshape(-1)[keep]}
+        batch = decided_batch(xs, legal, actions, logps, advantages, returns, decided)
         params, opt_state, losses = ppo.update(step, params, opt_state, batch,
                                                args.update_epochs, args.minibatch_size, rng)
         log(f"rollout {rollout + 1}/{rollouts}: {(rollout + 1) * n * T} steps, "

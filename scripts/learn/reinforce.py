@@ -30,20 +30,39 @@ CURRICULUM = (("random", "onestep"),
 
 
 @dataclass
-class Plan:
-    """What a reinforce run does."""
+class PPOSettings:
+    """PPO's hyperparameters and their defaults, in one place for this mode's
+    :class:`Plan` and the CleanRL-style example's ``Args``
+    (:mod:`scripts.learn.cleanrl_ppo`); :meth:`update_rule` turns them into the step."""
+    learning_rate: float = 1e-3     # decayed linearly to a tenth
+    gamma: float = 0.99
+    gae_lambda: float = 0.95
+    clip_coef: float = 0.2
+    ent_coef: float = 0.01
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+
+    def update_rule(self, params, forward, updates):
+        """``(step, opt_state)``: the jitted minibatch step of :func:`scripts.learn.ppo.ppo_step`
+        for ``forward(params, x)``, with Adam's learning rate decayed linearly to a tenth
+        over ``updates`` minibatches, and the optimiser's state for ``params``."""
+        import optax
+
+        from scripts.learn import ppo
+        lr = optax.linear_schedule(self.learning_rate, self.learning_rate / 10, updates)
+        opt = ppo.optimiser(lr, self.max_grad_norm)
+        step = ppo.ppo_step(opt, forward, self.clip_coef, self.ent_coef, self.vf_coef)
+        return step, opt.init(params)
+
+
+@dataclass
+class Plan(PPOSettings):
+    """What a reinforce run does (PPO's own settings: :class:`PPOSettings`)."""
     steps: int = 300_000            # board steps in all (module docstring)
     boards: int = 192               # games at once (split over the phase's opponents)
     horizon: int = 32               # steps of every board a rollout
     epochs: int = 4
     batch: int = 512
-    learning_rate: float = 1e-3     # decayed linearly to a tenth
-    gamma: float = 0.99
-    gae_lambda: float = 0.95
-    clip: float = 0.2
-    ent_coef: float = 0.01
-    vf_coef: float = 0.5
-    max_grad_norm: float = 0.5
     eval_games: int = 100
     evals: int = 5
     curriculum: tuple = field(default=CURRICULUM)
@@ -103,6 +122,28 @@ def act(logits, legal, rng):
     return a, logp[np.arange(len(a)), a].astype(np.float32)
 
 
+def rollout_storage(T, n, columns):
+    """A rollout's arrays, time-major ``(T, n)``, zeroed: ``legal`` (bool, ``(T, n,
+    columns)``), ``actions`` (int32), ``logps``, ``values``, ``rewards`` (float32),
+    ``terminal`` and ``decided`` (bool; ``decided``: a learner's move, not a reset step)."""
+    return (np.zeros((T, n, columns), dtype=bool), np.zeros((T, n), dtype=np.int32),
+            np.zeros((T, n), dtype=np.float32), np.zeros((T, n), dtype=np.float32),
+            np.zeros((T, n), dtype=np.float32), np.zeros((T, n), dtype=bool),
+            np.zeros((T, n), dtype=bool))
+
+
+def decided_batch(xs, legal, actions, logps, advantages, returns, decided):
+    """The PPO batch (:func:`scripts.learn.ppo.ppo_loss`'s dict) of a rollout's decided
+    steps, flattened in time-major order (the arrays of :func:`rollout_storage`, ``xs``
+    the inputs ``(T, n, ...)``, ``advantages`` and ``returns`` of
+    :func:`scripts.learn.ppo.gae`)."""
+    keep = decided.reshape(-1)
+    return {"x": xs.reshape(-1, *xs.shape[2:])[keep],
+            "legal": legal.reshape(-1, legal.shape[2])[keep],
+            "action": actions.reshape(-1)[keep], "logp": logps.reshape(-1)[keep],
+            "advantage": advantages.reshape(-1)[keep], "returns": returns.reshape(-1)[keep]}
+
+
 def train(cfg, plan, seed, judge=None, progress=None, log=None):
     """Run ``plan`` on board ``cfg``; ``(network params, record)``. ``judge``: the
     labelled set of the good-move rates; ``progress(kind, done, total)``; ``log(text)``.
@@ -110,7 +151,6 @@ def train(cfg, plan, seed, judge=None, progress=None, log=None):
     and the phases' opponents."""
     import jax
     import jax.numpy as jnp
-    import optax
 
     from agents.players.network import features
     from scripts.learn import ppo
@@ -124,11 +164,8 @@ def train(cfg, plan, seed, judge=None, progress=None, log=None):
     per_rollout = n * T
     rollouts = max(1, -(-plan.steps // per_rollout))
     updates = rollouts * plan.epochs * max(1, per_rollout // plan.batch)
-    lr = optax.linear_schedule(plan.learning_rate, plan.learning_rate / 10, updates)
-    opt = ppo.optimiser(lr, plan.max_grad_norm)
-    state = opt.init(params)
     fwd = functools.partial(forward, architecture=architecture)
-    step_fn = ppo.ppo_step(opt, fwd, plan.clip, plan.ent_coef, plan.vf_coef)
+    step_fn, state = plan.update_rule(params, fwd, updates)
     run_forward = jax.jit(fwd)
     phases = len(plan.curriculum)
     every = max(1, rollouts // max(1, plan.evals))
@@ -139,13 +176,7 @@ def train(cfg, plan, seed, judge=None, progress=None, log=None):
             groups = phase_boards(cfg, plan.curriculum[phase], n, seed * 1000 + phase)
             was_over = np.zeros(n, dtype=bool)
         xs = None
-        legal = np.zeros((T, n, columns), dtype=bool)
-        actions = np.zeros((T, n), dtype=np.int32)
-        logps = np.zeros((T, n), dtype=np.float32)
-        values = np.zeros((T, n), dtype=np.float32)
-        rewards = np.zeros((T, n), dtype=np.float32)
-        terminal = np.zeros((T, n), dtype=bool)
-        valid = np.zeros((T, n), dtype=bool)
+        legal, actions, logps, values, rewards, terminal, valid = rollout_storage(T, n, columns)
         for t in range(T + 1):
             obs = np.concatenate([g.obs for g in groups]).astype(np.uint8)
             mask = np.concatenate([g.mask for g in groups]).astype(bool)
@@ -175,11 +206,7 @@ def train(cfg, plan, seed, judge=None, progress=None, log=None):
                 progress("reinforce: board steps", (k * T + t + 1) * n, rollouts * T * n)
         adv, returns = ppo.gae(rewards, values, terminal, last_value, plan.gamma,
                                plan.gae_lambda)
-        keep = valid.reshape(-1)
-        data = {"x": xs.reshape(-1, *xs.shape[2:])[keep],
-                "legal": legal.reshape(-1, columns)[keep],
-                "action": actions.reshape(-1)[keep], "logp": logps.reshape(-1)[keep],
-                "advantage": adv.reshape(-1)[keep], "returns": returns.reshape(-1)[keep]}
+        data = decided_batch(xs, legal, actions, logps, adv, returns, valid)
         params, state, losses = ppo.update(step_fn, params, state, data, plan.epochs,
                                            plan.batch, rng)
         if (k + 1) % every == 0 or k + 1 == rollouts:
