@@ -117,8 +117,102 @@ def match_doc(tmp_path, games=2):
     return json.loads(path.read_text())
 
 
+# ---------------------------------------------------------------------------
+# Scheduling: the heaviest tests first, shared out between pytest-xdist's workers
+# ---------------------------------------------------------------------------
+
+# Expected seconds of the heaviest tests ("file::function", all its parametrisations
+# together, shared out equally among those collected),
+# CPU of pytest and its children where measured (issue 53, 2026-11-27), else the wall
+# of a loaded 2-worker run. Only the order depends on them: a
+# wrong or missing figure costs balance, never a test. A test marked ``slow`` that is not
+# listed counts SLOW_SECONDS; tests/test_schedule.py checks that every name exists.
+HEAVY = {
+    "test_validate.py::test_default_file_is_perfect_and_passes_kaggles_upload_check": 60,
+    "test_widget_browser.py::test_a_notebook_cell_plays_analyses_and_replays_with_verdicts": 40,
+    "test_offbook.py::test_off_the_book_first_calls_keep_the_value_and_the_overage_lasts": 35,
+    "test_learn.py::test_learn_on_a_small_board": 28,
+    "test_validate.py::test_a_file_answers_its_first_move_at_once_and_beats_negamax": 30,
+    "test_jit_cache.py::test_concurrent_fill_then_load_gives_the_same_scores": 20,
+    "test_agents.py::test_alphabeta_beats_negamax_and_tutorial_in_both_colours": 20,
+    "test_zero.py::test_zero_learns_a_small_board": 18,
+    "test_levels.py::test_bench_levels_fits_ratings_anchored_on_negamax": 16,
+    "test_perfect.py::test_large_board_is_alphabeta": 12,
+    "test_database.py::test_bitbully_sample_equals_the_plain_solver": 11,
+    "test_database_build.py::test_7x6_opening_databases_on_the_published_12_ply_database": 11,
+    "test_cleanrl_ppo.py::test_ppo_example_learns_to_beat_random": 10,
+    "test_opening_scores.py::test_a_seeded_sample_of_entries_equals_the_solver": 10,
+    "test_reinforce.py::test_tiny_reinforce_run_beats_random": 9,
+    "test_validate.py::test_validate_plays_the_configured_board": 8,
+    "test_labels.py::test_perfect_plays_only_best_columns": 8,
+    "test_fuzz.py::test_short_seeded_fuzz_run_has_no_failures": 8,
+    "test_lessons.py::test_the_books_depth_3_is_the_packages_depth_4": 7,
+    "test_perfect.py::test_lost_position_sets_a_trap_among_the_optimal_columns": 7,
+    "test_zero.py::test_resume_continues_from_the_saved_iteration": 7,
+    "test_match.py::test_dask_local_cluster_plays_the_same_games": 7,
+    "test_entry_points.py::test_a_module_that_shows_a_command_line_has_a_main_guard": 7,
+    "test_serve_browser.py::test_two_tabs_play_two_games": 7,
+    "test_golden.py::test_golden_moves_unchanged": 6,
+}
+SLOW_SECONDS = 3
+
+
+def function_id(nodeid):
+    """``FILE::FUNCTION`` of ``tests/FILE::FUNCTION[params]``."""
+    return nodeid.partition("[")[0].rpartition("/")[2]
+
+
+def expected_seconds(names, slow):
+    """The scheduling weight of each test (``names``: :func:`function_id` of each collected
+    test, ``slow``: whether each is marked ``slow``): :data:`HEAVY`'s figure shared out
+    among the function's parametrisations, else ``SLOW_SECONDS`` for a ``slow`` test,
+    else 0."""
+    count = {}
+    for name in names:
+        count[name] = count.get(name, 0) + 1
+    return [HEAVY[name] / count[name] if name in HEAVY else SLOW_SECONDS if marked else 0
+            for name, marked in zip(names, slow)]
+
+
+def worker_shares(n, workers):
+    """How many of ``n`` tests each of ``workers`` xdist workers receives at the start
+    under ``--dist worksteal``: consecutive slices of the collection, ``len(pending) //
+    workers left`` each in turn (``WorkStealingScheduling.check_schedule``)."""
+    shares = []
+    for k in range(workers):
+        shares.append((n - sum(shares)) // (workers - k))
+    return shares
+
+
+def schedule(weights, workers):
+    """The run order of tests given their weights (a list; 0 for a light test) for
+    ``workers`` workers of ``--dist worksteal``: indices into ``weights``. Each worker's
+    slice opens with its heavy tests, longest first, dealt to the least loaded worker
+    (longest-processing-time first), then light tests in collection order (module
+    fixtures stay together); an idle worker steals from the end of another's slice,
+    where the light ones are. One worker: the heavy tests first."""
+    heavy = sorted((i for i, w in enumerate(weights) if w > 0), key=lambda i: -weights[i])
+    light = [i for i, w in enumerate(weights) if w <= 0]
+    if workers < 2:
+        return heavy + light
+    shares = worker_shares(len(weights), workers)
+    slices, load = [[] for _ in shares], [0.0] * workers
+    for i in heavy:
+        k = min((k for k in range(workers) if len(slices[k]) < shares[k]),
+                key=lambda k: load[k])
+        slices[k].append(i)
+        load[k] += weights[i]
+    rest = iter(light)
+    for k, share in enumerate(shares):
+        slices[k].extend(next(rest) for _ in range(share - len(slices[k])))
+    return [i for s in slices for i in s]
+
+
 def pytest_collection_modifyitems(config, items):
-    """Tests marked ``slow`` (games in fresh processes, seconds each) run first: with
-    ``pytest -n auto`` the workers then share out the short tests at the end instead of
-    one worker finishing a long game while the others wait. Order only; every test runs."""
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    """The order of :func:`schedule` for this run's number of xdist workers (each
+    worker collects the same items and computes the same order). Order only; every
+    test runs."""
+    weights = expected_seconds([function_id(item.nodeid) for item in items],
+                               [item.get_closest_marker("slow") is not None for item in items])
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    items[:] = [items[i] for i in schedule(weights, workers)]

@@ -7,6 +7,8 @@ games do not depend on the machine's speed. Overage is printed, never asserted
 here (no wall-clock assertions): the >= 50 s check is exercised on synthetic
 reports, and on real games by running ``python -m scripts.commands.validate``.
 """
+import io
+
 import pytest
 
 from conftest import cli_error_line
@@ -59,33 +61,38 @@ def test_judge():
         val.episodes(["chess"])
 
 
-def validate_file(tmp_path, agent, options, games, must_beat=(), no_numba=False,
-                  check_options=True):
-    path = tmp_path / f"{agent}.py"
-    path.write_text(bld.build(agent, options, check_options=check_options).text)
-    lines = []
+def test_validate_plays_the_schedule_and_judges_each_episode(tmp_path, monkeypatch):
+    """``validate``'s loop, on a stub's reports (the real episodes are the games below):
+    each episode of the schedule with its own seed, ``no_numba`` and the configuration
+    passed on, judged expecting no numba when it was blocked, and printed."""
+    calls = []
 
-    class Out:
-        def write(self, s):
-            lines.append(s)
+    def episode(path, opponent, seat, seed=0, no_numba=False, configuration=None):
+        calls.append((opponent, seat, seed, no_numba, configuration))
+        return report(opponent=opponent, seats=[seat])
 
-        def flush(self):
-            pass
-
-    results = val.validate(str(path), games, min_overage=0, must_beat=must_beat,
-                           no_numba=no_numba, out=Out())
-    printed = "".join(lines)
-    print(printed)  # statuses, results, overage and first-move timings (pytest -s)
-    for rep, problems in results:
-        assert problems == [], printed
-    return results
+    monkeypatch.setattr(val, "run_episode", episode)
+    path = tmp_path / "main.py"
+    path.write_text("def agent(obs, config):\n    return 0\n")
+    out = io.StringIO()
+    cfg = {"rows": 5, "columns": 6, "inarow": 4, "actTimeout": 2}
+    results = val.validate(str(path), ("self", "random"), min_overage=0, seed=7,
+                           no_numba=True, out=out, configuration=cfg)
+    assert calls == [("self", 0, 7, True, cfg), ("random", 0, 8, True, cfg),
+                     ("random", 1, 9, True, cfg)]
+    # the stub's copies say numba ran: with numba blocked, each episode fails for it
+    assert [problems for _, problems in results] == [["numba in use: True, expected False"]] * 3
+    assert out.getvalue().count("FAIL: numba in use") == 3
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("agent,seat", [("alphabeta", 1), ("minimax", 0), ("mcts", 1)])
-def test_a_file_answers_its_first_move_at_once_and_beats_negamax(tmp_path, agent, seat):
+@pytest.mark.parametrize("agent,seat,options", [("alphabeta", 0, {"depth": 7}),
+                                                ("mcts", 1, {"iterations": 4000, "seed": 1})])
+def test_a_file_answers_its_first_move_at_once_and_beats_negamax(tmp_path, agent, seat, options):
     """The file built from ``agent`` at its submission defaults (``warmup=background``:
-    its kernels compile in a thread), loaded by kaggle-environments' own loader in a
+    its kernels compile in a thread) but a fixed depth or number of iterations (at the
+    defaults each move searches for its time: the game's CPU grows with the machine's
+    speed, and the moves depend on it; the warm-up lends the same plain budget), loaded by kaggle-environments' own loader in a
     fresh ``python -I`` process (``submission.worker``), plays one game against
     kaggle's ``negamax`` (in the file's process, as kaggle-environments runs it): its
     first move needs no kernel (the warm-up's fallback answers, or perfect's book) and
@@ -93,13 +100,18 @@ def test_a_file_answers_its_first_move_at_once_and_beats_negamax(tmp_path, agent
     rule no TIMEOUT even without overage, the check issue 43 asks for; CPU rather than
     wall time so that a loaded machine does not fail it: 0.25-0.45 s of CPU, 0.4-2.9 s
     wall on the team's machine at load 2-10), and the file wins. One game each, seats alternating, to
-    keep the suite short; the fallback's cost in strength is measured by
+    keep the suite short: two agents whose kernels differ (a bitboard alpha-beta, a
+    Monte Carlo search); ``minimax`` (14 s of CPU here) takes the same path, the base
+    class's warm-up and fallback, whose per-agent parts (the fallback's first move, no
+    compile after the warm-up, the same moves once compiled) ``tests/test_warmup.py``
+    and ``tests/test_warmup_kernels.py`` check for every agent in one process each.
+    The fallback's cost in strength is measured by
     ``connectx bench warmup --section strength``. The perfect file (the default) has
     these checks in its self-play below, where it must beat a perfect opponent as first
     player (its game against negamax cost 14-20 s of CPU more, the same file's compile
     paid once more)."""
     path = tmp_path / f"{agent}.py"
-    bundle = bld.build(agent)
+    bundle = bld.build(agent, options)
     assert bundle.options["warmup"] == "background"
     path.write_text(bundle.text)
     rep = val.run_episode(str(path), "negamax", seat)
@@ -116,12 +128,16 @@ def test_a_file_answers_its_first_move_at_once_and_beats_negamax(tmp_path, agent
 @pytest.mark.slow
 def test_file_without_numba_still_plays_sensibly(tmp_path):
     """Without numba (a host where it cannot import) the file plays its plain-Python
-    path: one game against random, won (self-play would add nothing the path does not
-    already show and cost as much again)."""
-    results = validate_file(tmp_path, "alphabeta", {"depth": 3}, ("random",),
-                            must_beat=("random",), no_numba=True)
-    for rep, _ in results:
-        assert all(c["state"]["numba"] is False for c in rep["copies"])
+    path: one game against random, as second player, won (the other seat would add
+    nothing the path does not already show and cost as much again: each episode process
+    imports kaggle-environments, 3.5-4 s of CPU)."""
+    path = tmp_path / "alphabeta.py"
+    path.write_text(bld.build("alphabeta", {"depth": 3}).text)
+    rep = val.run_episode(str(path), "random", 1, no_numba=True)
+    print(val.describe(rep))
+    assert val.judge(rep, min_overage=0, must_beat=("random",)) == []
+    assert rep["statuses"] == ["DONE", "DONE"] and rep["rewards"] == [-1, 1]
+    assert all(c["state"]["numba"] is False for c in rep["copies"])
 
 
 def test_validate_command_line(tmp_path, capsys):
