@@ -10,7 +10,7 @@ from tests.test_zero import SMALL, small_plan
 TINY = dict(games=4, simulations=8, steps=5, eval_games=2)
 
 
-def test_each_iteration_keeps_its_network_and_the_budget_stops_the_run(tmp_path):
+def test_each_iteration_keeps_its_network_and_the_budget_stops_the_run(tmp_path, capsys):
     """Two iterations without a budget: two checkpoints, the last one the run's network;
     ``connectx bench zero`` measures them; the first iteration played on a Dask cluster
     gives the first checkpoint's network again.
@@ -37,6 +37,17 @@ def test_each_iteration_keeps_its_network_and_the_budget_stops_the_run(tmp_path)
     assert list(rows[0]["matches"]) == ["random", "onestep"]
     with pytest.raises(SystemExit):  # the shipped set is 7x6: the 4x4 network cannot be judged
         main([str(tmp_path / "a"), "--simulations", "8", "--games", "0", "--quiet"])
+    from agents.solver.labels import save_labels
+    from scripts.tools.dataset import make_set
+    save_labels(tmp_path / "set.npz", make_set(*SMALL, 12, seed=1))
+    capsys.readouterr()
+    assert main([str(tmp_path / "a"), "--every", "2", "--simulations", "8", "--positions", "12",
+                 "--eval-set", str(tmp_path / "set.npz"), "--games", "0", "--quiet",
+                 "--json", str(out)]) == 0
+    search = json.loads(out.read_text())["rows"][0]["search"]
+    assert search["n"] == 12 and 0 <= search["perfect"] <= search["good"] <= 1
+    line = capsys.readouterr().out.splitlines()[-2]  # the row, before the load line
+    assert line.split()[0] == "2" and f"{100 * search['good']:.1f}%" in line
 
     # the self-play on a Dask cluster (--dask): the same tasks, the same network
     distributed = pytest.importorskip(

@@ -127,9 +127,9 @@ def main(argv=None, prog="python -m scripts.bench.zero"):
         rows.append(row)
         s = row["search"]
         if s:
-            lo, hi = wilson(s["good"], s["n"])
-            search = f"{100 * s['good'] / s['n']:5.1f}% ({100 * lo:.1f}-{100 * hi:.1f})"
-            perfect = f"{100 * s['perfect'] / s['n']:5.1f}%"
+            lo, hi = wilson(s["good"], s["n"])  # judge_search's rates
+            search = f"{100 * s['good']:5.1f}% ({100 * lo:.1f}-{100 * hi:.1f})"
+            perfect = f"{100 * s['perfect']:5.1f}%"
         else:
             search = perfect = "-"
         pg = f"{100 * row['policy_good']:.1f}%" if row["policy_good"] is not None else "-"
