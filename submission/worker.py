@@ -66,6 +66,9 @@ def run(spec):
     if spec.get("no_numba"):
         sys.modules["numba"] = None  # ``import numba`` now raises ImportError
     random.seed(spec.get("seed", 0))  # the builtin random and negamax agents use ``random``
+    # jsonschema's optional iri check builds a grammar at import: 3 s of CPU a process
+    # (scripts.arena.extras.skip_iri_grammar says why it is safe; no import of it here)
+    sys.modules.setdefault("rfc3987_syntax", None)
 
     from kaggle_environments import make
     from kaggle_environments.agent import build_agent

@@ -9,6 +9,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
+# every test process imports kaggle-environments: 3 s of CPU less each (see the function)
+from scripts.arena.extras import skip_iri_grammar  # noqa: E402
+
+skip_iri_grammar()
+
 # labelled 7x6 positions, notation and provenance in tests/data/positions/README.md
 POSITIONS = os.path.join(ROOT, "tests", "data", "positions")
 
