@@ -54,6 +54,7 @@ import types
 kaggle = types.ModuleType("kaggle_environments")
 kaggle.__path__ = list(importlib.util.find_spec("kaggle_environments").submodule_search_locations)
 sys.modules["kaggle_environments"] = kaggle
+sys.modules.setdefault("rfc3987_syntax", None)  # utils imports jsonschema: extras.skip_iri_grammar
 from kaggle_environments.agent import get_last_callable
 from kaggle_environments.utils import read_file
 agent = get_last_callable(read_file(path), path=path)
