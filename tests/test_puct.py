@@ -94,47 +94,10 @@ def reference_visits(node):
             for m, ch in zip(node.moves, node.children) if ch is not None and ch.visits > 0}
 
 
-@pytest.mark.parametrize("shape", [(6, 7, 4), (4, 5, 3)])
-@pytest.mark.parametrize("bitboard", [True, False])
-def test_moves_that_lose_at_once_are_proven_losses(shape, bitboard):
-    """With the network, the root's expansion proves lost exactly the moves after which
-    the opponent wins at once (the reference's :func:`loses_at_once`: two threats, a
-    threat not blocked, a threat right above the move) and a winning move won."""
-    from agents.search.puct_reference import loses_at_once
-    rows, columns, inarow = shape
-    net = tiny_net(rows, columns, inarow)
-    packed = pack_network(net.params, net.architecture, rows, columns)
-    cfg = parse_config({"rows": rows, "columns": columns, "inarow": inarow})
-    lost = 0
-    for board, mark in positions(rows, columns, inarow, 60, 8):
-        p = Position.from_grid(board, rows, columns, inarow, mark)
-        tree, _ = mcts.search(np.array(board, dtype=np.int8), mark, cfg, iterations=1,
-                              max_nodes=256, bitboard=bitboard, network=packed)
-        for col, k in tree.children():
-            if p.is_winning_move(col):
-                assert tree.proof[k] == mcts.WIN
-            else:
-                assert (tree.proof[k] == mcts.LOSS) == loses_at_once(p, col), (board, col)
-                lost += bool(tree.proof[k] == mcts.LOSS)
-                if tree.proof[k] == mcts.LOSS:
-                    assert tree.prior[k] == 0.0 or tree.proof[0] != mcts.UNKNOWN
-    assert lost >= 20
-
-
-def only_tactical_proofs(tree):
-    """Whether the only proven nodes of ``tree`` are the moves proven lost at their
-    parent's expansion and never entered (the reference leaves them out of its moves)."""
-    n = tree.count[0]
-    proven = tree.proof[:n] != mcts.UNKNOWN
-    tactical = (tree.proof[:n] == mcts.LOSS) & (tree.visits[:n] == 0)
-    return not np.any(proven & ~tactical)
-
-
 @pytest.mark.parametrize("bitboard", [True, False])
 def test_kernel_builds_the_reference_tree_until_a_proof(bitboard):
-    """With no proven node in its tree but the moves that lose at once (the solver's
-    extra), the kernel makes the very simulations of the plain-Python reference: the
-    same visits node for node; and some of the trees compared have such moves."""
+    """With no proven node in its tree (the solver's extra), the kernel makes the very
+    simulations of the plain-Python reference: the same visits node for node."""
     rows, columns, inarow = 6, 7, 4
     net = tiny_net()
     packed = pack_network(net.params, net.architecture, rows, columns)
@@ -143,17 +106,16 @@ def test_kernel_builds_the_reference_tree_until_a_proof(bitboard):
     def evaluate(p):
         logits, value = net.evaluate(planes_of_position(p))
         return logits[0], value[0]
-    compared = with_losses = 0
-    for board, mark in positions(rows, columns, inarow, 40, 6, most=10):
+    compared = 0
+    for board, mark in positions(rows, columns, inarow, 30, 6, most=6):
         tree, _ = mcts.search(np.array(board, dtype=np.int8), mark, cfg, iterations=40,
                               max_nodes=4096, bitboard=bitboard, network=packed)
-        if not only_tactical_proofs(tree):
+        if np.any(tree.proof[:tree.count[0]] != mcts.UNKNOWN):
             continue
         _, root = search(Position.from_grid(board, rows, columns, inarow, mark), evaluate, 40)
         assert kernel_visits(tree) == reference_visits(root), board
         compared += 1
-        with_losses += bool(np.any(tree.proof[:tree.count[0]] == mcts.LOSS))
-    assert compared >= 10 and with_losses >= 3, (compared, with_losses)
+    assert compared >= 10
 
 
 def uniform(p):
@@ -197,10 +159,7 @@ def test_plays_a_win_and_blocks_a_threat():
     p = Position.from_moves("12121")    # o to move must block column 0
     col, root = search(p, uniform, simulations=50)
     assert col == 0
-    assert root.moves == [0]            # x wins after every other move
-    p = Position.from_moves("44556")    # o cannot block both 2 and 6: lost at once
-    col, root = search(p, uniform, simulations=50)
-    assert root.exact == -1.0 and col == 3   # the first legal column centre first
+    assert all(root.children[i].exact == 1.0 for i in range(1, 7))  # x wins after each
 
 
 def test_with_the_exact_value_the_search_keeps_the_game_value():

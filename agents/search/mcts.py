@@ -80,9 +80,12 @@ DEFAULT_MAX_NODES = 1 << 20
 DEFAULT_C = 0.5
 # PUCT's constant with the network (rewards in [-1, 1] there, as AlphaZero's)
 DEFAULT_PUCT_C = 1.5
-# With the network: the value of an unvisited child (:func:`_select_puct`; < 0: 0), whether
-# a proof replaces the average of the node it proves (:func:`_backpropagate`), and the
+# Variants of the search with the network, each measured no better than the plain one
+# (docs/learning.md) and off: the moves that let the opponent win at once proven losses at
+# expansion (:func:`_expand_bb`), an unvisited child's value (:func:`_select_puct`; < 0:
+# 0), a proof replacing the average of the node it proves (:func:`_backpropagate`), the
 # weight of a light rollout's result mixed into the network's value at a leaf (0: none)
+TACTICS = False
 PUCT_FPU = -1.0
 PROVEN_BACKUP = False
 ROLLOUT_MIX = 0.0
@@ -271,8 +274,9 @@ def _expand_bb(node, current, mask, rows, columns, inarow, stones, order, tactic
         cell = (mask + bb_bottom(col, H)) & colmask
         if cell == np.uint64(0):
             continue  # full column
-        loses = tactics and (several or (forced != np.uint64(0) and (cell & forced) == np.uint64(0))
-                             or ((cell << np.uint64(1)) & colmask & threats) != np.uint64(0))
+        unblocked = forced != np.uint64(0) and (cell & forced) == np.uint64(0)
+        under = ((cell << np.uint64(1)) & colmask & threats) != np.uint64(0)
+        loses = tactics and (several or unblocked or under)
         _new_child(base + k, node, col, (winning & cell) != np.uint64(0),
                    stones + 1 == rows * columns, loses, parent, first, nchild, move, proof,
                    visits, wins)
@@ -302,14 +306,19 @@ def _root_position(root_grid, root_mark, rows, columns, bitboard):
 
 @njit
 def _expand_at(node, bitboard, current, mask, grid, heights, stones, rows, columns, inarow,
-               mark, order, tactics, parent, first, nchild, move, proof, visits, wins, count):
-    """:func:`_expand_bb` on the bitboard or :func:`_expand` on the grid."""
+               mark, order, tactics, parent, first, nchild, move, proof, visits, wins, prior,
+               count):
+    """:func:`_expand_bb` on the bitboard or :func:`_expand` on the grid; the new
+    children's priors 0 (until :func:`_evaluate` sets them: a node proven at its
+    expansion is never evaluated)."""
     if bitboard:
         _expand_bb(node, current, mask, rows, columns, inarow, stones, order, tactics, parent,
                    first, nchild, move, proof, visits, wins, count)
     else:
         _expand(node, grid, heights, rows, columns, inarow, mark, order, tactics, parent, first,
                 nchild, move, proof, visits, wins, count)
+    for k in range(first[node], first[node] + nchild[node]):
+        prior[k] = 0.0
 
 
 @njit
@@ -423,7 +432,7 @@ def _search(root_grid, root_mark, rows, columns, inarow, order, root, parent, fi
     if nchild[root] == 0 and proof[root] == UNKNOWN and count[0] + columns <= capacity:
         _expand_at(root, bitboard, root_current, root_mask, grid, heights, root_stones, rows,
                    columns, inarow, root_mark, order, False, parent, first, nchild, move, proof,
-                   visits, wins, count)
+                   visits, wins, prior, count)
     # look at the clock less often on small boards, where iterations are short
     check_mask = 15 if rows * columns <= 64 else (3 if rows * columns <= 256 else 0)
     done = 0
@@ -438,7 +447,7 @@ def _search(root_grid, root_mark, rows, columns, inarow, order, root, parent, fi
         if proof[node] == UNKNOWN and visits[node] > 0 and count[0] + columns <= capacity:
             _expand_at(node, bitboard, current, mask, grid, heights, root_stones + depth, rows,
                        columns, inarow, mark, order, False, parent, first, nchild, move, proof,
-                       visits, wins, count)
+                       visits, wins, prior, count)
             if proof[node] == UNKNOWN:
                 node = _select(node, first, nchild, proof, visits, wins, c)
                 current, mask = _play(bitboard, current, mask, grid, heights, rows, columns,
@@ -467,7 +476,8 @@ def _search(root_grid, root_mark, rows, columns, inarow, order, root, parent, fi
 @njit
 def _search_network(root_grid, root_mark, rows, columns, inarow, order, root, parent, first,
                     nchild, move, proof, visits, wins, prior, count, c, iterations, deadline,
-                    bitboard, counters, weights, layout, noise, noise_weight, fpu, exact, mix, rng):
+                    bitboard, counters, weights, layout, noise, noise_weight, tactics, fpu, exact,
+                    mix, rng):
     """:func:`_search` with the network as the evaluator (PUCT, module docstring): a
     leaf is expanded at its first visit, the network (``weights``, ``layout`` of
     :func:`agents.search.network_kernel.pack_network`) gives its children their priors
@@ -486,8 +496,8 @@ def _search_network(root_grid, root_mark, rows, columns, inarow, order, root, pa
     legal = np.zeros(columns, dtype=np.int64)
     if nchild[root] == 0 and proof[root] == UNKNOWN and count[0] + columns <= capacity:
         _expand_at(root, bitboard, root_current, root_mask, grid, heights, root_stones, rows,
-                   columns, inarow, root_mark, order, True, parent, first, nchild, move, proof,
-                   visits, wins, count)
+                   columns, inarow, root_mark, order, tactics, parent, first, nchild, move, proof,
+                   visits, wins, prior, count)
         if proof[root] == UNKNOWN:
             # the root's priors, and its value as its first visit (as any expanded node)
             v = _evaluate(root, first, nchild, move, proof, prior, bitboard, root_current,
@@ -508,14 +518,15 @@ def _search_network(root_grid, root_mark, rows, columns, inarow, order, root, pa
             c, fpu)
         if proof[node] == UNKNOWN and count[0] + columns <= capacity:
             _expand_at(node, bitboard, current, mask, grid, heights, root_stones + depth, rows,
-                       columns, inarow, mark, order, True, parent, first, nchild, move, proof,
-                       visits, wins, count)
+                       columns, inarow, mark, order, tactics, parent, first, nchild, move, proof,
+                       visits, wins, prior, count)
         if depth > counters[S_MAX_DEPTH]:
             counters[S_MAX_DEPTH] = depth
         reward = _proof_reward(proof[node])
         if reward < 0:  # the network's value for ``mark``, to the player who moved here
-            reward = (1.0 - _evaluate(node, first, nchild, move, proof, prior, bitboard, current,
-                                      mask, grid, rows, columns, mark, weights, layout, logits)) / 2.0
+            v = _evaluate(node, first, nchild, move, proof, prior, bitboard, current, mask, grid,
+                          rows, columns, mark, weights, layout, logits)
+            reward = (1.0 - v) / 2.0
             if mix > 0.0:
                 if bitboard:
                     w = bb_rollout(current, mask, rows, columns, inarow, mark, True, rng, legal,
@@ -668,6 +679,6 @@ def search(grid, mark, cfg, iterations=0, deadline=0.0, c=None, light=True, seed
                         0, *tree.arrays(), tree.count, float(c), int(iterations),
                         float(deadline), bool(bitboard), counters, *network,
                         np.asarray(noise, dtype=np.float64), float(noise_weight),
-                        float(PUCT_FPU), bool(PROVEN_BACKUP), float(ROLLOUT_MIX),
+                        bool(TACTICS), float(PUCT_FPU), bool(PROVEN_BACKUP), float(ROLLOUT_MIX),
                         seed_state(seed))
     return tree, counters

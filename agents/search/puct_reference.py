@@ -17,27 +17,22 @@ playing a rollout, and backs the value up the path, negated at each ply (negamax
 
 Game ends are exact and never asked of the network: a position where the side to move
 has a winning column is worth +1 (and the search plays that column at the root), a full
-board 0. One ply more is exact too (the kernel's tactical proofs): a move after which the
-opponent can win at once is never searched (:func:`loses_at_once`), and a position where
-every move is such a move is worth -1 (at the root the search then plays the first legal
-column centre first, as the kernel does).
+board 0.
 """
 import math
 import time
 
 import numpy as np
 
-from agents.board.grid import center_order, planes_of
+from agents.board.grid import planes_of
 from agents.search.mcts import DEFAULT_PUCT_C
 
 
 class PUCTNode:
-    """A position of the tree: ``moves`` (the legal columns that do not lose at once),
-    ``priors``, ``children`` (a :class:`PUCTNode` or None per move, made on the first
-    visit), ``visits``, ``total`` (sum of the values backed up, for the side to move
-    here), ``exact`` (+1/0/-1 when the position is decided within two plies, else None),
-    ``win`` (the column to play when it is: the winning one, or in a lost position the
-    first legal centre first; else -1)."""
+    """A position of the tree: ``moves`` (legal columns), ``priors``, ``children``
+    (a :class:`PUCTNode` or None per move, made on the first visit), ``visits``, ``total``
+    (sum of the values backed up, for the side to move here), ``exact`` (+1/0 when the
+    position is decided at once, else None), ``win`` (the winning column, or -1)."""
 
     __slots__ = ("position", "moves", "priors", "children", "visits", "total", "exact", "win")
 
@@ -67,17 +62,8 @@ def planes_of_position(p):
     return planes_of(grid, 1, rows, columns)[None]
 
 
-def loses_at_once(p, col):
-    """Whether the opponent can win at once after the side to move plays ``col`` in ``p``
-    (legal, not a winning move)."""
-    q = p.copy()
-    q.play(col)
-    return any(q.can_play(c) and q.is_winning_move(c) for c in range(q.columns))
-
-
 def _expand(node, evaluate):
-    """Expand ``node``; the value of its position for the side to move. Its moves are
-    the legal columns that do not lose at once (:func:`loses_at_once`)."""
+    """Expand ``node``; the value of its position for the side to move."""
     p = node.position
     moves = [c for c in range(p.columns) if p.can_play(c)]
     for c in moves:
@@ -87,12 +73,6 @@ def _expand(node, evaluate):
     if not moves:
         node.exact, node.moves = 0.0, []
         return 0.0
-    safe = [c for c in moves if not loses_at_once(p, c)]
-    if not safe:
-        node.exact, node.moves = -1.0, []
-        node.win = next(int(c) for c in center_order(p.columns) if p.can_play(int(c)))
-        return -1.0
-    moves = safe
     logits, value = evaluate(p)
     logits = np.asarray(logits, dtype=np.float64)[moves]
     w = np.exp(logits - logits.max())
@@ -146,14 +126,14 @@ def search(position, evaluate, simulations=0, deadline=None, c=DEFAULT_PUCT_C):
     returns ``(logits, value)`` of a :class:`~agents.solver.position.Position`: one logit
     a column (full columns are masked here) and the value for the side to move. The
     column: the winning one if there is one, else the most visited (the higher prior
-    among equals); in a position lost at once, the first legal column centre first."""
+    among equals)."""
     if not simulations and deadline is None:
         raise ValueError("puct.search needs simulations > 0 or a deadline")
     root = PUCTNode(position)
     _expand(root, evaluate)
     root.visits = 1
     if root.exact is not None:
-        if root.win >= 0:   # a winning column, or every move loses at once
+        if root.win >= 0:
             return root.win, root
         raise ValueError("puct.search: the position has no legal move")
     done = 0
@@ -169,4 +149,4 @@ def search(position, evaluate, simulations=0, deadline=None, c=DEFAULT_PUCT_C):
     return root.moves[best], root
 
 
-__all__ = ["PUCTNode", "loses_at_once", "planes_of_position", "search", "simulate"]
+__all__ = ["PUCTNode", "planes_of_position", "search", "simulate"]
