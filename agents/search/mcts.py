@@ -65,7 +65,7 @@ import numpy as np
 from agents.board.jit import njit, now
 from agents.board.bitboard import (bb_bottom, bb_column, bb_from_grid, bb_winning_cells,
                                    fits_bitboard)
-from agents.board.grid import center_order, drop, undo, wins_by_playing
+from agents.board.grid import center_order, drop, wins_by_playing
 from agents.search.network_kernel import evaluate_bb, evaluate_grid
 from agents.search.rollout import bb_rollout, rollout, seed_state
 from agents.search.counters import S_ITERATIONS, S_MAX_DEPTH, S_NODES, new_counters
@@ -80,15 +80,6 @@ DEFAULT_MAX_NODES = 1 << 20
 DEFAULT_C = 0.5
 # PUCT's constant with the network (rewards in [-1, 1] there, as AlphaZero's)
 DEFAULT_PUCT_C = 1.5
-# Variants of the search with the network, each measured no better than the plain one
-# (docs/learning.md) and off: the moves that let the opponent win at once proven losses at
-# expansion (:func:`_expand_bb`), an unvisited child's value (:func:`_select_puct`; < 0:
-# 0), a proof replacing the average of the node it proves (:func:`_backpropagate`), the
-# weight of a light rollout's result mixed into the network's value at a leaf (0: none)
-TACTICS = False
-PUCT_FPU = -1.0
-PROVEN_BACKUP = False
-ROLLOUT_MIX = 0.0
 
 
 # ---------------------------------------------------------------------------
@@ -134,22 +125,18 @@ def _select(node, first, nchild, proof, visits, wins, c):
 
 
 @njit
-def _select_puct(node, first, nchild, proof, visits, wins, prior, c, fpu):
+def _select_puct(node, first, nchild, proof, visits, wins, prior, c):
     """The PUCT child of an unproven, expanded ``node`` (never a proven loss): the
     highest ``Q + c * P * sqrt(N) / (1 + n)``, ``Q`` the child's mean result in -1..1
-    for the side to move at ``node``, ``P`` its prior, ``n`` its
-    visits, ``N`` the node's; ties go to the lower slot. An unvisited child's ``Q``:
-    0 when ``fpu`` < 0, else the node's own mean for its side to move less ``fpu``."""
+    for the side to move at ``node`` (0 while unvisited), ``P`` its prior, ``n`` its
+    visits, ``N`` the node's; ties go to the lower slot."""
     best = -1
     best_score = -np.inf
     root_n = c * math.sqrt(visits[node])
-    q_unvisited = 0.0
-    if fpu >= 0.0 and visits[node] > 0:
-        q_unvisited = 1.0 - 2.0 * wins[node] / visits[node] - fpu
     for k in range(first[node], first[node] + nchild[node]):
         if proof[k] == LOSS:
             continue
-        q = 2.0 * wins[k] / visits[k] - 1.0 if visits[k] > 0 else q_unvisited
+        q = 2.0 * wins[k] / visits[k] - 1.0 if visits[k] > 0 else 0.0
         score = q + prior[k] * root_n / (1.0 + visits[k])
         if score > best_score:
             best_score = score
@@ -158,35 +145,31 @@ def _select_puct(node, first, nchild, proof, visits, wins, prior, c, fpu):
 
 
 @njit
-def _evaluate(node, first, nchild, move, proof, prior, bitboard, current, mask, grid, rows,
-              columns, mark, weights, layout, logits):
+def _evaluate(node, first, nchild, move, prior, bitboard, current, mask, grid, rows, columns,
+              mark, weights, layout, logits):
     """The network's value of ``node``'s position for ``mark``, the side to move there
     (-1..1); its children's priors set to the softmax of the network's logits over
-    their moves (:mod:`agents.search.network_kernel`), the children proven lost left out
-    (prior 0: selection never enters them)."""
+    their moves (:mod:`agents.search.network_kernel`)."""
     if bitboard:
         value = evaluate_bb(current, mask, rows, columns, weights, layout, logits)
     else:
         value = evaluate_grid(grid, rows, columns, mark, weights, layout, logits)
     top = -np.inf
     for k in range(first[node], first[node] + nchild[node]):
-        if proof[k] != LOSS:
-            top = max(top, logits[move[k]])
+        top = max(top, logits[move[k]])
     total = 0.0
     for k in range(first[node], first[node] + nchild[node]):
-        if proof[k] != LOSS:
-            total += math.exp(logits[move[k]] - top)
+        total += math.exp(logits[move[k]] - top)
     for k in range(first[node], first[node] + nchild[node]):
-        prior[k] = math.exp(logits[move[k]] - top) / total if proof[k] != LOSS else 0.0
+        prior[k] = math.exp(logits[move[k]] - top) / total
     return value
 
 
 @njit
-def _new_child(ch, node, col, wins_now, fills_board, loses, parent, first, nchild, move, proof,
+def _new_child(ch, node, col, wins_now, fills_board, parent, first, nchild, move, proof,
                visits, wins):
     """Initialise slot ``ch`` as the child of ``node`` reached by ``col``; a move that wins
-    at once is a proven win, one that fills the board a proven draw, else one that
-    ``loses`` (the opponent wins at once after it) a proven loss."""
+    at once is a proven win, one that fills the board a proven draw."""
     parent[ch] = node
     first[ch] = -1
     nchild[ch] = 0
@@ -197,8 +180,6 @@ def _new_child(ch, node, col, wins_now, fills_board, loses, parent, first, nchil
         proof[ch] = WIN
     elif fills_board:
         proof[ch] = DRAW
-    elif loses:
-        proof[ch] = LOSS
     else:
         proof[ch] = UNKNOWN
 
@@ -214,58 +195,33 @@ def _close_expansion(node, base, k, first, nchild, proof, count):
 
 
 @njit
-def _expand(node, grid, heights, rows, columns, inarow, mark, order, tactics, parent, first,
-            nchild, move, proof, visits, wins, count):
+def _expand(node, grid, heights, rows, columns, inarow, mark, order, parent, first, nchild,
+            move, proof, visits, wins, count):
     """Create every child of ``node`` (``mark`` to move there) in ``order``; prove
-    the terminal ones and, if they decide it, ``node`` itself. With ``tactics`` also the
-    moves that let the opponent win at once (:func:`_expand_bb`)."""
+    the terminal ones and, if they decide it, ``node`` itself."""
     base = count[0]
     stones = 0
-    threats = 0  # the opponent's immediate wins
     for c in range(columns):
         stones += heights[c]
-        if tactics and heights[c] < rows and wins_by_playing(grid, heights, rows, columns,
-                                                             inarow, c, 3 - mark):
-            threats += 1
     k = 0
     for i in range(columns):
         col = order[i]
         if heights[col] >= rows:
             continue
         wins_now = wins_by_playing(grid, heights, rows, columns, inarow, col, mark)
-        loses = False
-        if tactics:
-            # the opponent wins at once unless this blocks its only threat, and then
-            # unless it does not win on top of this stone
-            loses = threats > 1 or (threats == 1 and not wins_by_playing(
-                grid, heights, rows, columns, inarow, col, 3 - mark))
-            if not loses and heights[col] + 1 < rows:
-                drop(grid, heights, rows, columns, col, mark)
-                loses = wins_by_playing(grid, heights, rows, columns, inarow, col, 3 - mark)
-                undo(grid, heights, rows, columns, col)
-        _new_child(base + k, node, col, wins_now, stones + 1 == rows * columns, loses, parent,
-                   first, nchild, move, proof, visits, wins)
+        _new_child(base + k, node, col, wins_now, stones + 1 == rows * columns, parent, first,
+                   nchild, move, proof, visits, wins)
         k += 1
     _close_expansion(node, base, k, first, nchild, proof, count)
 
 
 @njit
-def _expand_bb(node, current, mask, rows, columns, inarow, stones, order, tactics, parent,
-               first, nchild, move, proof, visits, wins, count):
+def _expand_bb(node, current, mask, rows, columns, inarow, stones, order, parent, first,
+               nchild, move, proof, visits, wins, count):
     """:func:`_expand` on a bitboard (``current``: stones of the side to move, ``mask``:
-    all stones, ``stones`` of them): the same children and proofs. With ``tactics`` a
-    move is also a proven loss when the opponent wins at once after it (Pons'
-    non-losing moves): when the opponent has two immediate wins, or one that the move
-    does not block, or a winning cell right above the move's."""
+    all stones, ``stones`` of them): the same children and proofs."""
     H = rows + 1
     winning = bb_winning_cells(current, H, inarow)
-    threats = np.uint64(0)   # the opponent's winning cells
-    forced = np.uint64(0)    # ... playable now
-    if tactics:
-        threats = bb_winning_cells(current ^ mask, H, inarow)
-        for col in range(columns):
-            forced |= (mask + bb_bottom(col, H)) & bb_column(col, H, rows) & threats
-    several = (forced & (forced - np.uint64(1))) != np.uint64(0)
     base = count[0]
     k = 0
     for i in range(columns):
@@ -274,12 +230,8 @@ def _expand_bb(node, current, mask, rows, columns, inarow, stones, order, tactic
         cell = (mask + bb_bottom(col, H)) & colmask
         if cell == np.uint64(0):
             continue  # full column
-        unblocked = forced != np.uint64(0) and (cell & forced) == np.uint64(0)
-        under = ((cell << np.uint64(1)) & colmask & threats) != np.uint64(0)
-        loses = tactics and (several or unblocked or under)
         _new_child(base + k, node, col, (winning & cell) != np.uint64(0),
-                   stones + 1 == rows * columns, loses, parent, first, nchild, move, proof,
-                   visits, wins)
+                   stones + 1 == rows * columns, parent, first, nchild, move, proof, visits, wins)
         k += 1
     _close_expansion(node, base, k, first, nchild, proof, count)
 
@@ -306,19 +258,14 @@ def _root_position(root_grid, root_mark, rows, columns, bitboard):
 
 @njit
 def _expand_at(node, bitboard, current, mask, grid, heights, stones, rows, columns, inarow,
-               mark, order, tactics, parent, first, nchild, move, proof, visits, wins, prior,
-               count):
-    """:func:`_expand_bb` on the bitboard or :func:`_expand` on the grid; the new
-    children's priors 0 (until :func:`_evaluate` sets them: a node proven at its
-    expansion is never evaluated)."""
+               mark, order, parent, first, nchild, move, proof, visits, wins, count):
+    """:func:`_expand_bb` on the bitboard or :func:`_expand` on the grid."""
     if bitboard:
-        _expand_bb(node, current, mask, rows, columns, inarow, stones, order, tactics, parent,
-                   first, nchild, move, proof, visits, wins, count)
+        _expand_bb(node, current, mask, rows, columns, inarow, stones, order, parent, first,
+                   nchild, move, proof, visits, wins, count)
     else:
-        _expand(node, grid, heights, rows, columns, inarow, mark, order, tactics, parent, first,
-                nchild, move, proof, visits, wins, count)
-    for k in range(first[node], first[node] + nchild[node]):
-        prior[k] = 0.0
+        _expand(node, grid, heights, rows, columns, inarow, mark, order, parent, first, nchild,
+                move, proof, visits, wins, count)
 
 
 @njit
@@ -329,35 +276,6 @@ def _play(bitboard, current, mask, grid, heights, rows, columns, col, mark):
         return current ^ mask, mask | (mask + (np.uint64(1) << np.uint64(col * (rows + 1))))
     drop(grid, heights, rows, columns, col, mark)
     return current, mask
-
-
-@njit
-def _descend(puct, root, root_mark, root_current, root_mask, root_grid, root_heights, grid,
-             heights, bitboard, rows, columns, first, nchild, move, proof, visits, wins, prior,
-             c, fpu):
-    """An iteration's selection: from the root's position (``grid`` and ``heights`` reset
-    to ``root_grid``, ``root_heights`` unless ``bitboard``) down the expanded, unproven
-    nodes by :func:`_select_puct` (``puct``) or :func:`_select`, playing their moves.
-    Returns ``(node, mark, depth, current, mask)``: the node reached, the side to move
-    there, its depth below the root and, with ``bitboard``, its position."""
-    current = root_current
-    mask = root_mask
-    if not bitboard:
-        grid[:] = root_grid
-        heights[:] = root_heights
-    node = root
-    mark = root_mark  # side to move at ``node``
-    depth = 0
-    while nchild[node] > 0 and proof[node] == UNKNOWN:
-        if puct:
-            node = _select_puct(node, first, nchild, proof, visits, wins, prior, c, fpu)
-        else:
-            node = _select(node, first, nchild, proof, visits, wins, c)
-        current, mask = _play(bitboard, current, mask, grid, heights, rows, columns,
-                              move[node], mark)
-        mark = 3 - mark
-        depth += 1
-    return node, mark, depth, current, mask
 
 
 @njit
@@ -373,13 +291,9 @@ def _proof_reward(p):
 
 
 @njit
-def _backpropagate(node, root, reward, exact, parent, first, nchild, proof, visits, wins):
+def _backpropagate(node, root, reward, parent, first, nchild, proof, visits, wins):
     """Add ``reward`` (for the player who moved into ``node``) to the path up to
-    ``root``, negated at each ply, with the solver's proofs. With ``exact``, the highest
-    node this proves has its average replaced by its proven result, and the difference is
-    carried up to ``root`` (the ancestors' averages then count that subtree's visits at
-    their exact value)."""
-    top = -1
+    ``root``, negated at each ply, with the solver's proofs."""
     while True:
         visits[node] += 1.0
         wins[node] += reward
@@ -387,19 +301,38 @@ def _backpropagate(node, root, reward, exact, parent, first, nchild, proof, visi
         if node == root or up < 0:
             break
         if proof[node] != UNKNOWN and proof[up] == UNKNOWN:
-            if _update_proof(up, first, nchild, proof):
-                top = up
+            _update_proof(up, first, nchild, proof)
         node = up
         reward = 1.0 - reward
-    if exact and top >= 0:
-        delta = visits[top] * _proof_reward(proof[top]) - wins[top]
-        node = top
-        while True:
-            wins[node] += delta
-            if node == root or parent[node] < 0:
-                break
-            node = parent[node]
-            delta = -delta
+
+
+@njit
+def _descend(puct, root, root_mark, root_current, root_mask, root_grid, root_heights, grid,
+             heights, bitboard, rows, columns, first, nchild, move, proof, visits, wins, prior,
+             c):
+    """An iteration's selection: from the root's position (``grid`` and ``heights`` reset
+    to ``root_grid``, ``root_heights`` unless ``bitboard``) down the expanded, unproven
+    nodes by :func:`_select_puct` (``puct``) or :func:`_select`, playing their moves.
+    Returns ``(node, mark, depth, current, mask)``: the node reached, the side to move
+    there, its depth below the root and, with ``bitboard``, its position."""
+    current = root_current
+    mask = root_mask
+    if not bitboard:
+        grid[:] = root_grid
+        heights[:] = root_heights
+    node = root
+    mark = root_mark  # side to move at ``node``
+    depth = 0
+    while nchild[node] > 0 and proof[node] == UNKNOWN:
+        if puct:
+            node = _select_puct(node, first, nchild, proof, visits, wins, prior, c)
+        else:
+            node = _select(node, first, nchild, proof, visits, wins, c)
+        current, mask = _play(bitboard, current, mask, grid, heights, rows, columns,
+                              move[node], mark)
+        mark = 3 - mark
+        depth += 1
+    return node, mark, depth, current, mask
 
 
 @njit
@@ -431,8 +364,8 @@ def _search(root_grid, root_mark, rows, columns, inarow, order, root, parent, fi
     # with ``bitboard`` the tree walk keeps (current, mask) and leaves ``grid`` alone
     if nchild[root] == 0 and proof[root] == UNKNOWN and count[0] + columns <= capacity:
         _expand_at(root, bitboard, root_current, root_mask, grid, heights, root_stones, rows,
-                   columns, inarow, root_mark, order, False, parent, first, nchild, move, proof,
-                   visits, wins, prior, count)
+                   columns, inarow, root_mark, order, parent, first, nchild, move, proof,
+                   visits, wins, count)
     # look at the clock less often on small boards, where iterations are short
     check_mask = 15 if rows * columns <= 64 else (3 if rows * columns <= 256 else 0)
     done = 0
@@ -441,13 +374,12 @@ def _search(root_grid, root_mark, rows, columns, inarow, order, root, parent, fi
             break
         node, mark, depth, current, mask = _descend(
             False, root, root_mark, root_current, root_mask, root_grid, root_heights, grid,
-            heights, bitboard, rows, columns, first, nchild, move, proof, visits, wins, prior,
-            c, -1.0)
+            heights, bitboard, rows, columns, first, nchild, move, proof, visits, wins, prior, c)
         # expansion
         if proof[node] == UNKNOWN and visits[node] > 0 and count[0] + columns <= capacity:
             _expand_at(node, bitboard, current, mask, grid, heights, root_stones + depth, rows,
-                       columns, inarow, mark, order, False, parent, first, nchild, move, proof,
-                       visits, wins, prior, count)
+                       columns, inarow, mark, order, parent, first, nchild, move, proof,
+                       visits, wins, count)
             if proof[node] == UNKNOWN:
                 node = _select(node, first, nchild, proof, visits, wins, c)
                 current, mask = _play(bitboard, current, mask, grid, heights, rows, columns,
@@ -468,7 +400,7 @@ def _search(root_grid, root_mark, rows, columns, inarow, order, root, parent, fi
                 if w < 0:
                     break  # out of time: this iteration is not counted
             reward = 0.5 if w == 0 else (1.0 if w != mark else 0.0)
-        _backpropagate(node, root, reward, False, parent, first, nchild, proof, visits, wins)
+        _backpropagate(node, root, reward, parent, first, nchild, proof, visits, wins)
         done += 1
     return _tally(counters, done, count)
 
@@ -476,8 +408,7 @@ def _search(root_grid, root_mark, rows, columns, inarow, order, root, parent, fi
 @njit
 def _search_network(root_grid, root_mark, rows, columns, inarow, order, root, parent, first,
                     nchild, move, proof, visits, wins, prior, count, c, iterations, deadline,
-                    bitboard, counters, weights, layout, noise, noise_weight, tactics, fpu, exact,
-                    mix, rng):
+                    bitboard, counters, weights, layout, noise, noise_weight):
     """:func:`_search` with the network as the evaluator (PUCT, module docstring): a
     leaf is expanded at its first visit, the network (``weights``, ``layout`` of
     :func:`agents.search.network_kernel.pack_network`) gives its children their priors
@@ -493,15 +424,14 @@ def _search_network(root_grid, root_mark, rows, columns, inarow, order, root, pa
         root_grid, root_mark, rows, columns, bitboard)
     heights = root_heights.copy()
     logits = np.zeros(columns)
-    legal = np.zeros(columns, dtype=np.int64)
     if nchild[root] == 0 and proof[root] == UNKNOWN and count[0] + columns <= capacity:
         _expand_at(root, bitboard, root_current, root_mask, grid, heights, root_stones, rows,
-                   columns, inarow, root_mark, order, tactics, parent, first, nchild, move, proof,
-                   visits, wins, prior, count)
+                   columns, inarow, root_mark, order, parent, first, nchild, move, proof,
+                   visits, wins, count)
         if proof[root] == UNKNOWN:
             # the root's priors, and its value as its first visit (as any expanded node)
-            v = _evaluate(root, first, nchild, move, proof, prior, bitboard, root_current,
-                          root_mask, grid, rows, columns, root_mark, weights, layout, logits)
+            v = _evaluate(root, first, nchild, move, prior, bitboard, root_current, root_mask,
+                          grid, rows, columns, root_mark, weights, layout, logits)
             visits[root] += 1.0
             wins[root] += (1.0 - v) / 2.0
     if noise_weight > 0.0:
@@ -514,29 +444,18 @@ def _search_network(root_grid, root_mark, rows, columns, inarow, order, root, pa
             break
         node, mark, depth, current, mask = _descend(
             True, root, root_mark, root_current, root_mask, root_grid, root_heights, grid,
-            heights, bitboard, rows, columns, first, nchild, move, proof, visits, wins, prior,
-            c, fpu)
+            heights, bitboard, rows, columns, first, nchild, move, proof, visits, wins, prior, c)
         if proof[node] == UNKNOWN and count[0] + columns <= capacity:
             _expand_at(node, bitboard, current, mask, grid, heights, root_stones + depth, rows,
-                       columns, inarow, mark, order, tactics, parent, first, nchild, move, proof,
-                       visits, wins, prior, count)
+                       columns, inarow, mark, order, parent, first, nchild, move, proof,
+                       visits, wins, count)
         if depth > counters[S_MAX_DEPTH]:
             counters[S_MAX_DEPTH] = depth
         reward = _proof_reward(proof[node])
         if reward < 0:  # the network's value for ``mark``, to the player who moved here
-            v = _evaluate(node, first, nchild, move, proof, prior, bitboard, current, mask, grid,
-                          rows, columns, mark, weights, layout, logits)
-            reward = (1.0 - v) / 2.0
-            if mix > 0.0:
-                if bitboard:
-                    w = bb_rollout(current, mask, rows, columns, inarow, mark, True, rng, legal,
-                                   counters)
-                else:
-                    w = rollout(grid, heights, rows, columns, inarow, mark, True, rng, legal,
-                                counters, 0.0)
-                r = 0.5 if w == 0 else (1.0 if w != mark else 0.0)
-                reward = (1.0 - mix) * reward + mix * r
-        _backpropagate(node, root, reward, exact, parent, first, nchild, proof, visits, wins)
+            reward = (1.0 - _evaluate(node, first, nchild, move, prior, bitboard, current, mask,
+                                      grid, rows, columns, mark, weights, layout, logits)) / 2.0
+        _backpropagate(node, root, reward, parent, first, nchild, proof, visits, wins)
         done += 1
     return _tally(counters, done, count)
 
@@ -678,7 +597,5 @@ def search(grid, mark, cfg, iterations=0, deadline=0.0, c=None, light=True, seed
         _search_network(grid, mark, cfg.rows, cfg.columns, cfg.inarow, center_order(cfg.columns),
                         0, *tree.arrays(), tree.count, float(c), int(iterations),
                         float(deadline), bool(bitboard), counters, *network,
-                        np.asarray(noise, dtype=np.float64), float(noise_weight),
-                        bool(TACTICS), float(PUCT_FPU), bool(PROVEN_BACKUP), float(ROLLOUT_MIX),
-                        seed_state(seed))
+                        np.asarray(noise, dtype=np.float64), float(noise_weight))
     return tree, counters
