@@ -171,3 +171,24 @@ def test_the_search_is_judged_on_the_positions_side_to_move():
     good, perfect = search_good_moves(data, SMALL, judge, 100, 1.5)
     alone = good_moves(params, judge, ARCH)["all"][0]
     assert good >= 0.95 and good > alone + 0.2 and 0 <= perfect <= good  # wrong side: 0.875
+
+
+def test_judging_a_network_on_another_labelled_set(tmp_path, capsys):
+    """``python -m scripts.learn.zero NET SIMULATIONS --eval-set FILE`` judges on ``FILE``
+    (a held-out set to tune the search on, never the judge's); a missing file: exit 2,
+    one line."""
+    from agents.players.network import Network, save_network
+    from agents.solver.labels import save_labels
+    from scripts.learn.model import init_params
+    from scripts.learn.zero import main
+    from scripts.tools.dataset import make_set
+    net_path, set_path = tmp_path / "net.npz", tmp_path / "tune.npz"
+    save_network(net_path, Network(*SMALL, ARCH, init_params(4, 4, ARCH, 0)))
+    save_labels(set_path, make_set(*SMALL, 12, seed=2))
+    assert main([str(net_path), "20", "--eval-set", str(set_path)]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["n"] == 12 and 0 <= result["perfect"] <= result["good"] <= 1
+    with pytest.raises(SystemExit) as e:
+        main([str(net_path), "20", "--eval-set", str(tmp_path / "missing.npz")])
+    assert e.value.code == 2
+    assert "--eval-set" in capsys.readouterr().err.strip().splitlines()[-1]

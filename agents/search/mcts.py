@@ -307,6 +307,43 @@ def _backpropagate(node, root, reward, parent, first, nchild, proof, visits, win
 
 
 @njit
+def _descend(puct, root, root_mark, root_current, root_mask, root_grid, root_heights, grid,
+             heights, bitboard, rows, columns, first, nchild, move, proof, visits, wins, prior,
+             c):
+    """An iteration's selection: from the root's position (``grid`` and ``heights`` reset
+    to ``root_grid``, ``root_heights`` unless ``bitboard``) down the expanded, unproven
+    nodes by :func:`_select_puct` (``puct``) or :func:`_select`, playing their moves.
+    Returns ``(node, mark, depth, current, mask)``: the node reached, the side to move
+    there, its depth below the root and, with ``bitboard``, its position."""
+    current = root_current
+    mask = root_mask
+    if not bitboard:
+        grid[:] = root_grid
+        heights[:] = root_heights
+    node = root
+    mark = root_mark  # side to move at ``node``
+    depth = 0
+    while nchild[node] > 0 and proof[node] == UNKNOWN:
+        if puct:
+            node = _select_puct(node, first, nchild, proof, visits, wins, prior, c)
+        else:
+            node = _select(node, first, nchild, proof, visits, wins, c)
+        current, mask = _play(bitboard, current, mask, grid, heights, rows, columns,
+                              move[node], mark)
+        mark = 3 - mark
+        depth += 1
+    return node, mark, depth, current, mask
+
+
+@njit
+def _tally(counters, done, count):
+    """Add a search's ``done`` iterations and its tree's size to ``counters``; ``done``."""
+    counters[S_ITERATIONS] += done
+    counters[S_NODES] = count[0]
+    return done
+
+
+@njit
 def _search(root_grid, root_mark, rows, columns, inarow, order, root, parent, first, nchild,
             move, proof, visits, wins, prior, count, c, iterations, deadline, light, bitboard,
             rng, counters):
@@ -335,21 +372,9 @@ def _search(root_grid, root_mark, rows, columns, inarow, order, root, parent, fi
     while proof[root] == UNKNOWN and (iterations == 0 or done < iterations):
         if deadline > 0 and (done & check_mask) == 0 and now() >= deadline:
             break
-        current = root_current
-        mask = root_mask
-        if not bitboard:
-            grid[:] = root_grid
-            heights[:] = root_heights
-        node = root
-        mark = root_mark  # side to move at ``node``
-        depth = 0
-        # selection
-        while nchild[node] > 0 and proof[node] == UNKNOWN:
-            node = _select(node, first, nchild, proof, visits, wins, c)
-            current, mask = _play(bitboard, current, mask, grid, heights, rows, columns,
-                                  move[node], mark)
-            mark = 3 - mark
-            depth += 1
+        node, mark, depth, current, mask = _descend(
+            False, root, root_mark, root_current, root_mask, root_grid, root_heights, grid,
+            heights, bitboard, rows, columns, first, nchild, move, proof, visits, wins, prior, c)
         # expansion
         if proof[node] == UNKNOWN and visits[node] > 0 and count[0] + columns <= capacity:
             _expand_at(node, bitboard, current, mask, grid, heights, root_stones + depth, rows,
@@ -377,9 +402,7 @@ def _search(root_grid, root_mark, rows, columns, inarow, order, root, parent, fi
             reward = 0.5 if w == 0 else (1.0 if w != mark else 0.0)
         _backpropagate(node, root, reward, parent, first, nchild, proof, visits, wins)
         done += 1
-    counters[S_ITERATIONS] += done
-    counters[S_NODES] = count[0]
-    return done
+    return _tally(counters, done, count)
 
 
 @njit
@@ -419,20 +442,9 @@ def _search_network(root_grid, root_mark, rows, columns, inarow, order, root, pa
     while proof[root] == UNKNOWN and (iterations == 0 or done < iterations):
         if deadline > 0 and now() >= deadline:  # an evaluation is long: every iteration
             break
-        current = root_current
-        mask = root_mask
-        if not bitboard:
-            grid[:] = root_grid
-            heights[:] = root_heights
-        node = root
-        mark = root_mark  # side to move at ``node``
-        depth = 0
-        while nchild[node] > 0 and proof[node] == UNKNOWN:
-            node = _select_puct(node, first, nchild, proof, visits, wins, prior, c)
-            current, mask = _play(bitboard, current, mask, grid, heights, rows, columns,
-                                  move[node], mark)
-            mark = 3 - mark
-            depth += 1
+        node, mark, depth, current, mask = _descend(
+            True, root, root_mark, root_current, root_mask, root_grid, root_heights, grid,
+            heights, bitboard, rows, columns, first, nchild, move, proof, visits, wins, prior, c)
         if proof[node] == UNKNOWN and count[0] + columns <= capacity:
             _expand_at(node, bitboard, current, mask, grid, heights, root_stones + depth, rows,
                        columns, inarow, mark, order, parent, first, nchild, move, proof,
@@ -445,9 +457,7 @@ def _search_network(root_grid, root_mark, rows, columns, inarow, order, root, pa
                                       grid, rows, columns, mark, weights, layout, logits)) / 2.0
         _backpropagate(node, root, reward, parent, first, nchild, proof, visits, wins)
         done += 1
-    counters[S_ITERATIONS] += done
-    counters[S_NODES] = count[0]
-    return done
+    return _tally(counters, done, count)
 
 
 @njit

@@ -470,9 +470,10 @@ def judge_search(path, simulations, first=None, workers=1, judge=None, c=1.5):
 
 
 def main(argv=None):
-    """``python -m scripts.learn.zero NET SIMULATIONS [FIRST [WORKERS]]``: the network
-    ``NET`` with search at ``SIMULATIONS`` a move on the judge's set (its ``FIRST``
-    positions, on ``WORKERS`` processes), one JSON line with Wilson intervals."""
+    """``python -m scripts.learn.zero NET SIMULATIONS [FIRST [WORKERS]] [--eval-set FILE]``:
+    the network ``NET`` with search at ``SIMULATIONS`` a move on the judge's set (or the
+    labelled set ``FILE``; its ``FIRST`` positions, on ``WORKERS`` processes), one JSON
+    line with Wilson intervals."""
     from scripts.args import ArgumentParser, positive_int_arg
     from scripts.arena.stats import wilson
     ap = ArgumentParser(prog="python -m scripts.learn.zero",
@@ -485,8 +486,13 @@ def main(argv=None):
                     help="judge only the set's first positions (default: all)")
     ap.add_argument("workers", metavar="WORKERS", type=positive_int_arg, nargs="?", default=1,
                     help="processes (default 1)")
+    ap.add_argument("--eval-set", metavar="FILE", default=None,
+                    help="a labelled set of `connectx dataset` (.npz) instead of the judge's "
+                         "(for instance a held-out set to tune the search on)")
     args = ap.parse_args(argv)
-    result = judge_search(args.net, args.simulations, args.first, args.workers)
+    if args.eval_set is not None and not os.path.isfile(args.eval_set):
+        ap.error(f"--eval-set: no such file: {args.eval_set}")
+    result = judge_search(args.net, args.simulations, args.first, args.workers, args.eval_set)
     for k in ("good", "perfect"):
         lo, hi = wilson(result[k], result["n"])
         result[k + "_interval"] = [round(lo, 4), round(hi, 4)]
