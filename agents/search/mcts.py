@@ -533,7 +533,10 @@ class Tree:
         self.proof = np.empty(capacity, dtype=np.int8)
         self.visits = np.empty(capacity, dtype=np.float64)
         self.wins = np.empty(capacity, dtype=np.float64)
-        self.prior = np.empty(capacity, dtype=np.float32)  # set by the network only
+        # set by the network only, when it evaluates the node's parent: the children of a
+        # node proven at its expansion keep 0 in a fresh tree (stale values in a reused
+        # one); nothing reads them, since the search never descends into a proven node
+        self.prior = np.zeros(capacity, dtype=np.float32)
         self.count = np.zeros(1, dtype=np.int64)
 
     def arrays(self):
