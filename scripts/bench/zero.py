@@ -23,7 +23,7 @@ import os
 import re
 import time
 
-from scripts.args import ArgumentParser, add_quiet_argument, positive_int_arg
+from scripts.args import ArgumentParser, add_quiet_argument, count_arg, positive_int_arg
 
 OPPONENTS = ("negamax", "perfect:skill=5", "perfect:skill=10", "perfect:skill=15")
 
@@ -71,27 +71,22 @@ def measure(path, simulations, positions, games, opponents, workers, seed=0,
 def main(argv=None, prog="python -m scripts.bench.zero"):
     ap = ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     ap.add_argument("run", metavar="RUN", help="the --out folder of a --mode zero run")
-    ap.add_argument("--every", type=positive_int_arg, default=10,
-                    help="measure every K-th iteration's network and the last (default 10)")
-    ap.add_argument("--simulations", type=int, default=800,
-                    help="simulations a move of the search (default 800; 0: no search)")
-    ap.add_argument("--positions", type=int, default=200,
-                    help="first positions of the judge's set the search is judged on "
-                         "(default 200; 0: none)")
+    # (flag, type, default, help): the counts, 0 switching a measure off
+    for flag, kind, default, text in (
+            ("--every", positive_int_arg, 10, "measure every K-th iteration's network and the last"),
+            ("--simulations", count_arg, 800, "simulations a move of the search (0: no search)"),
+            ("--positions", count_arg, 200,
+             "first positions of the set the search is judged on (0: none)"),
+            ("--games", count_arg, 20, "games of the pure policy against each opponent (0: none)"),
+            ("--workers", positive_int_arg, 2, "processes")):
+        ap.add_argument(flag, type=kind, default=default, help=f"{text} (default {default})")
     ap.add_argument("--eval-set", metavar="FILE", default=None,
                     help="labelled set of the search's rates (default: the shipped 7x6 set)")
-    ap.add_argument("--games", type=int, default=20,
-                    help="games of the pure policy against each opponent (default 20; 0: none)")
     ap.add_argument("--opponents", default=";".join(OPPONENTS),
                     help=f"agent specs separated by ';' (default {';'.join(OPPONENTS)})")
-    ap.add_argument("--workers", type=positive_int_arg, default=2,
-                    help="processes (default 2)")
     ap.add_argument("--json", metavar="PATH", default=None, help="write the rows as JSON")
     add_quiet_argument(ap)
     args = ap.parse_args(argv)
-    for name in ("simulations", "positions", "games"):
-        if getattr(args, name) < 0:
-            ap.error(f"--{name} must be >= 0, got {getattr(args, name)}")
     opponents = [o.strip() for o in args.opponents.split(";") if o.strip()]
     try:
         from scripts.arena.specs import parse_spec
