@@ -20,7 +20,7 @@ import sys
 # re-exported, so a command finds its whole argument layer here: the option values' one
 # parser, the optional-dependency check and the progress bars
 from agents.options import parse_option, parse_options, parse_value  # noqa: F401
-from scripts.arena.extras import require  # noqa: F401
+from scripts.arena.extras import require, skip_iri_grammar  # noqa: F401
 from scripts.arena.bars import ProgressCallback, progress, progress_bar  # noqa: F401
 
 SPEC_HELP = ("agent spec: NAME[:key=value,...] of the package (e.g. alphabeta:depth=6), "

@@ -104,7 +104,7 @@ def dispatch(argv, prog="connectx", table=COMMANDS):
 
 def main(argv=None):
     """Console entry point (``connectx``)."""
-    from scripts.arena.extras import skip_iri_grammar
+    from scripts.args import skip_iri_grammar
     skip_iri_grammar()  # kaggle-environments' import: 3 s of CPU less
     return dispatch(sys.argv[1:] if argv is None else list(argv))
 

@@ -67,8 +67,9 @@ ROOMS = {
     # benchmarks; the tools
     "scripts.commands": TOOLS + ("scripts.server", "scripts.tools", "scripts.lessons",
                                  "scripts.learn"),
-    # the benchmarks: bench analysis --page times the browser app's own requests
-    "scripts.bench": TOOLS + ("scripts.server",),
+    # the benchmarks: bench analysis --page times the browser app's own requests, bench
+    # zero measures the networks a --mode zero run kept (its judge of the search)
+    "scripts.bench": TOOLS + ("scripts.server", "scripts.learn"),
     "scripts.tools": TOOLS,
     # the lessons' experiments, their terminal games and one-lesson scripts
     "scripts.lessons": TOOLS,

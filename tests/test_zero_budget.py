@@ -14,7 +14,7 @@ def test_each_iteration_keeps_its_network_and_the_budget_stops_the_run(tmp_path,
     """Two iterations without a budget: two checkpoints, the last one the run's network;
     ``connectx bench zero`` measures them; the first iteration played on a Dask cluster
     gives the first checkpoint's network again.
-    With a budget (0.001 minutes) that the first iteration already spends, the run stops
+    With a budget (1e-9 minutes) that the first iteration already spends, the run stops
     after it though three were asked, and says so in its log; resuming with a budget
     that is spent stops again after one more iteration."""
     from scripts.learn.zero import CHECKPOINTS, train
@@ -66,12 +66,12 @@ def test_each_iteration_keeps_its_network_and_the_budget_stops_the_run(tmp_path,
         np.testing.assert_array_equal(a.params[name], b.params[name])
 
     said = []
-    _, record = train(SMALL, small_plan(iterations=3, minutes=0.001, **TINY), 0,
+    _, record = train(SMALL, small_plan(iterations=3, minutes=1e-9, **TINY), 0,
                       str(tmp_path / "b"), log=said.append)
-    assert [i["iteration"] for i in record["iterations"]] == [1]
+    assert [i["iteration"] for i in record["iterations"]] == [1], (said, record["seconds"])
     assert any("stopped after iteration 1" in line for line in said)
     assert (tmp_path / "b" / "curve.png").exists()
-    _, record = train(SMALL, small_plan(iterations=3, minutes=0.001, **TINY), 0,
+    _, record = train(SMALL, small_plan(iterations=3, minutes=1e-9, **TINY), 0,
                       str(tmp_path / "b"), resume=True)
     assert [i["iteration"] for i in record["iterations"]] == [1, 2]
 
