@@ -138,7 +138,7 @@ HEAVY = {
     "test_offbook.py::test_off_the_book_first_calls_keep_the_value_and_the_overage_lasts": 35,
     "test_learn.py::test_learn_on_a_small_board": 28,
     "test_validate.py::test_a_file_answers_its_first_move_at_once_and_beats_negamax": 30,
-    "test_jit_cache.py::test_concurrent_fill_then_load_gives_the_same_scores": 20,
+    "test_jit_cache.py::test_concurrent_fill_then_load_gives_the_same_results": 9,
     "test_agents.py::test_alphabeta_beats_negamax_and_tutorial_in_both_colours": 20,
     "test_zero.py::test_zero_learns_a_small_board": 18,
     "test_levels.py::test_bench_levels_fits_ratings_anchored_on_negamax": 16,
