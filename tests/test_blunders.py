@@ -208,3 +208,30 @@ def test_workers_judge_the_same(tmp_path, capsys):
         result = json.loads(capsys.readouterr().out)
         out.append({k: v for k, v in result.items() if k != "seconds"})
     assert out[0] == out[1] and len(out[0]["games"]) == 3
+
+
+def test_the_kernels_compile_outside_every_moves_budget(monkeypatch):
+    """On a fresh install the solver's first call compiles its kernels (seconds): that
+    time must not be taken from the first judged move's budget (a widget's replay showed
+    its first moves "not judged" on a loaded machine with an empty numba cache). A solver
+    whose first call takes 10 s of a fake clock, given 3 s a move: every move judged."""
+    from scripts.arena import judging
+    clock = [0.0]
+    monkeypatch.setattr(judging.time, "perf_counter", lambda: clock[0])
+    real = Solver(*SHAPE)
+
+    class Compiling:
+        rows, columns, inarow = SHAPE
+        calls = 0
+
+        def analyze(self, p, deadline):
+            self.calls += 1
+            if self.calls == 1:
+                clock[0] += 10.0  # the compile
+            return None if clock[0] > deadline else real.analyze(p)
+
+    solver = Compiling()
+    moves = [2, 2, 1, 3]
+    judged = judging.judge_game(moves, solver, opening=0, seconds=3.0)
+    assert [m["scores"] is not None for m in judged] == [True] * len(moves)
+    assert solver.calls == len(moves) + 1

@@ -253,11 +253,17 @@ def judge_game(moves, solver, opening=0, seconds=3.0, index=0):
     score, :data:`agents.solver.labels.FULL` for a full one; None where the solver did not
     finish within ``seconds``), ``perfect``, ``good``, ``loss`` and ``accuracy`` (of
     :mod:`agents.solver.labels`; None when unscored). The first ``opening`` moves are
-    replayed, not judged. ``ValueError`` for an illegal move (:func:`replay`)."""
+    replayed, not judged. ``ValueError`` for an illegal move (:func:`replay`). The
+    solver's kernels compile (on a fresh install: seconds) in a first analysis of 1 ms of
+    its own, never in a move's ``seconds``."""
     rows, columns = solver.rows, solver.columns
     out = []
+    compiled = False
     for ply, c, p, board in replay(moves, (rows, columns, solver.inarow), index):
         if ply >= opening:
+            if not compiled:
+                solver.analyze(p, deadline=time.perf_counter() + 0.001)
+                compiled = True
             scores = solver.analyze(p, deadline=time.perf_counter() + seconds)
             out.append({"ply": ply, "seat": ply % 2, "column": int(c), "stones": ply,
                         "stage": stage_of(ply, rows, columns), "board": list(board),
