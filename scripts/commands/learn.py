@@ -82,6 +82,11 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
                       help="start from this network (.npz, e.g. --mode teacher's)")
     zero.add_argument("--resume", action="store_true",
                       help="continue the zero run in --out from its last iteration")
+    ap.add_argument("--trunk", metavar="F1,F2,...", default=None,
+                    help="teacher, zero: the network's convolutions, channels by layer "
+                         "(default 32,32,32,32)")
+    ap.add_argument("--value-hidden", type=int, default=None, metavar="H",
+                    help="teacher, zero: the value head's hidden units (default 32; 0: linear)")
     ap.add_argument("--no-database", action="store_true",
                     help="label without the installed opening database (7x6: slower)")
     add_quiet_argument(ap)
@@ -103,12 +108,18 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
                                 ("--resume", args.resume or None)) if v is not None]
         if given:
             ap.error(f"{given[0]} is an option of --mode zero")
+    sized = args.trunk is not None or args.value_hidden is not None
+    if sized and args.mode in ("reinforce", "recipe"):
+        ap.error(f"--{'trunk' if args.trunk is not None else 'value-hidden'} is an option "
+                 f"of --mode teacher and zero")
     try:
+        from scripts.learn.model import architecture_of
+        architecture = architecture_of(args.trunk, args.value_hidden) if sized else None
         if args.mode == "zero":
-            plan, init = _zero_plan(args, cfg)
+            plan, init = _zero_plan(args, cfg, architecture)
         else:
             plan = plan_for(cfg, args.positions, args.steps, args.rounds, args.eval_games,
-                            not args.no_database)
+                            not args.no_database, architecture)
         eval_set = _eval_set(cfg, args.eval_set)
     except ValueError as e:
         ap.error(str(e))
@@ -161,15 +172,19 @@ def _learn_by_games(args, cfg, eval_set, bar, log, command):
     return finish(cfg, params, ARCHITECTURE, record, args.seed, args.out, eval_set, command)
 
 
-def _zero_plan(args, cfg):
+def _zero_plan(args, cfg, architecture=None):
     """The zero run's :class:`~scripts.learn.zero.Plan` and ``--init`` network (or None);
-    ``ValueError`` for a board or option that cannot be."""
+    ``architecture``: of ``--trunk``/``--value-hidden`` (None: the default); ``ValueError``
+    for a board or option that cannot be."""
     from agents.envs.boards import board_config
     from scripts.learn.zero import Plan, initial_network
     board_config(*cfg)
     if args.init is not None and args.resume:
         raise ValueError("--init starts a new run, --resume continues one: not both")
-    plan = Plan()
+    if architecture is not None and (args.init is not None or args.resume):
+        raise ValueError(f"--{'trunk' if args.trunk is not None else 'value-hidden'} sizes "
+                         f"a new network: --init and --resume take their network's")
+    plan = Plan(architecture=architecture)
     for option, name in (("iterations", "iterations"), ("games", "games"),
                          ("simulations", "simulations"), ("steps", "steps"),
                          ("eval_games", "eval_games"),

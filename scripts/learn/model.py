@@ -17,6 +17,29 @@ from agents.players.network import Network, shapes
 ARCHITECTURE = {"trunk": [32, 32, 32, 32], "kernel": 3, "value_hidden": 32}
 
 
+def architecture_of(trunk=None, value_hidden=None):
+    """The architecture of ``connectx learn --trunk`` and ``--value-hidden``: ``trunk``
+    a text of channels by layer (``"64,64,64,64"``) or None, ``value_hidden`` an int >= 0
+    or None; what is not given is :data:`ARCHITECTURE`'s (both None: a copy of it).
+    ``ValueError`` naming the option for a bad value."""
+    out = {"trunk": list(ARCHITECTURE["trunk"]), "kernel": ARCHITECTURE["kernel"],
+           "value_hidden": ARCHITECTURE["value_hidden"]}
+    if trunk is not None:
+        try:
+            out["trunk"] = [int(f) for f in trunk.split(",")]
+        except ValueError:
+            out["trunk"] = None
+        if not out["trunk"] or min(out["trunk"]) < 1:
+            raise ValueError(f"--trunk takes channels by layer, positive integers separated "
+                             f"by commas (e.g. 64,64,64,64), got {trunk!r}")
+    if value_hidden is not None:
+        if value_hidden < 0:
+            raise ValueError(f"--value-hidden takes an integer >= 0 (0: a linear value), "
+                             f"got {value_hidden}")
+        out["value_hidden"] = value_hidden
+    return out
+
+
 def init_params(rows, columns, architecture, seed):
     """He-normal weights and zero biases (float32 numpy arrays by name), seeded."""
     rng = np.random.default_rng(seed)

@@ -8,10 +8,12 @@ from scripts.learn.record import write_run
 from scripts.learn.teacher import Plan
 
 
-def plan_for(cfg, positions=None, steps=None, rounds=2, eval_games=None, database=True):
+def plan_for(cfg, positions=None, steps=None, rounds=2, eval_games=None, database=True,
+             architecture=None):
     """The teacher's :class:`~scripts.learn.teacher.Plan` for board ``cfg``: the defaults
-    are sized for 7x6 on a 2-core machine (<= 15 minutes); ``ValueError`` for a board the
-    solver cannot label or bad sizes."""
+    are sized for 7x6 on a 2-core machine (<= 15 minutes); ``architecture``: the network's
+    (None: :data:`scripts.learn.model.ARCHITECTURE`); ``ValueError`` for a board the
+    solver cannot label, bad sizes or a bad architecture."""
     from agents.envs.boards import board_config
     from agents.solver.solver import geometry
     rows, columns, inarow = cfg
@@ -19,7 +21,10 @@ def plan_for(cfg, positions=None, steps=None, rounds=2, eval_games=None, databas
     geometry(rows, columns, inarow)        # ValueError past the solver's 64 bits
     if inarow > max(rows, columns):
         raise ValueError(f"no line of {inarow} fits a {columns}x{rows} board: nothing to learn")
-    plan = Plan(rounds=rounds, database=database)
+    if architecture is not None:
+        from agents.players.network import check_architecture
+        check_architecture(architecture)
+    plan = Plan(rounds=rounds, database=database, architecture=architecture)
     if positions is not None:
         plan.positions = positions
     if steps is not None:
@@ -40,13 +45,13 @@ def run(cfg, plan, seed, out, judge=None, workers=2, progress=None, log=None, co
         pool = ProcessPoolExecutor(workers, mp_context=fork_context())
         list(pool.map(abs, range(workers)))  # the processes start now, before JAX's threads
     try:
-        from scripts.learn.model import ARCHITECTURE
         from scripts.learn.teacher import train
         params, record = train(cfg, plan, seed, judge, pool, progress, log)
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
-    return finish(cfg, params, ARCHITECTURE, record, seed, out, judge, command, workers)
+    return finish(cfg, params, record["architecture"], record, seed, out, judge, command,
+                  workers)
 
 
 def finish(cfg, params, architecture, record, seed, out, judge=None, command=None, workers=1,

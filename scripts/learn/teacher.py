@@ -50,6 +50,7 @@ class Plan:
     evals: int = 5                  # evaluations over the run
     database: bool = True
     opponents: tuple = field(default=DATA_OPPONENTS)
+    architecture: dict = None       # None: scripts.learn.model.ARCHITECTURE
 
 
 def steps_until(plan, r):
@@ -90,7 +91,8 @@ def train(cfg, plan, seed, judge, pool=None, progress=None, log=None):
     from scripts.learn.model import ARCHITECTURE, init_params, optimiser, to_network, train_step
     start = time.perf_counter()
     rows, columns, inarow = cfg
-    params = {k: jnp.asarray(v) for k, v in init_params(rows, columns, ARCHITECTURE, seed).items()}
+    architecture = plan.architecture or ARCHITECTURE
+    params = {k: jnp.asarray(v) for k, v in init_params(rows, columns, architecture, seed).items()}
     opt = optimiser(plan.learning_rate, plan.steps)
     state = opt.init(params)
     step_fn = train_step(opt, plan.value_weight)
@@ -109,12 +111,13 @@ def train(cfg, plan, seed, judge, pool=None, progress=None, log=None):
                 [float(np.mean([l[i] for l in losses[-50:]])) for i in range(3)]
         point["win_rates"] = {}
         for opp in EVAL_OPPONENTS:
-            w, d, l = win_rate(p, cfg, opp, plan.eval_games, seed + 7)
+            w, d, l = win_rate(p, cfg, opp, plan.eval_games, seed + 7, architecture)
             point["win_rates"][opp] = {"wins": w, "draws": d, "losses": l,
                                        "score": (w + 0.5 * d) / max(1, w + d + l)}
         if judge is not None:
-            point["good"] = {k: v[0] for k, v in good_moves(p, judge).items()}
-            point["perfect"] = {k: v[1] for k, v in good_moves(p, judge).items()}
+            rates = good_moves(p, judge, architecture)
+            point["good"] = {k: v[0] for k, v in rates.items()}
+            point["perfect"] = {k: v[1] for k, v in rates.items()}
         curve.append(point)
         if log:
             rates = ", ".join(f"{o} {v['score']:.2f}" for o, v in point["win_rates"].items())
@@ -126,7 +129,7 @@ def train(cfg, plan, seed, judge, pool=None, progress=None, log=None):
         t0 = time.perf_counter()
         net_bytes = b""
         if r > 0:
-            net_bytes = network_bytes(to_network(params, rows, columns, inarow, ARCHITECTURE))
+            net_bytes = network_bytes(to_network(params, rows, columns, inarow, architecture))
         tasks = round_tasks(cfg, plan, r, seed, net_bytes)
         got = []
         if pool is None:
@@ -168,7 +171,8 @@ def train(cfg, plan, seed, judge, pool=None, progress=None, log=None):
         if log:
             log(f"round {r + 1}: {n // 2} positions labelled in {label_seconds:.0f} s")
     params = {k: np.asarray(v) for k, v in params.items()}
-    record = {"mode": "teacher", "architecture": ARCHITECTURE, "plan": plan.__dict__ | {
+    plan_record = {k: v for k, v in plan.__dict__.items() if k != "architecture"}
+    record = {"mode": "teacher", "architecture": architecture, "plan": plan_record | {
         "opponents": [list(o) for o in plan.opponents]}, "rounds": rounds, "curve": curve,
         "seconds": round(time.perf_counter() - start, 1), "jax": jax.__version__}
     return params, record
