@@ -221,17 +221,3 @@ def pytest_collection_modifyitems(config, items):
                                [item.get_closest_marker("slow") is not None for item in items])
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
     items[:] = [items[i] for i in schedule(weights, workers)]
-
-
-def pytest_xdist_auto_num_workers(config):
-    """``-n auto`` (the README's test command): one xdist worker more than the cores this
-    process may run on. Many tests spend most of their time waiting on a child process
-    that uses a core of its own (a Kaggle file's episode, an entry point, JupyterLab and
-    Chromium), so as many workers as cores leave cores idle: on the team's 2-core machine,
-    same tree, warm numba cache, nothing else running, 2 workers took 241.4 s and 3 took
-    198.3 s (2026-11-27)."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cores = os.cpu_count() or 1
-    return cores + 1
