@@ -23,7 +23,6 @@ import subprocess
 import sys
 import textwrap
 
-import numpy as np
 import pytest
 
 from agents.board import jit
@@ -37,21 +36,30 @@ needs_numba = pytest.mark.skipif(not jit.HAVE_NUMBA or os.environ.get("NUMBA_DIS
 # The forced result (a win or loss within 9 plies, else 0) of the side to move in the first
 # lines of end.txt, by tactics.forced_result: a kernel that calls kernels of another file
 # (agents.board.grid), compiled in 1-2 s of CPU (the solver's kernels, which the probe
-# solved before, took 7-8 s in each of the three processes; the cache's code path is the same); prints the
-# results and how many of its kernels were loaded from the cache rather than compiled.
-PROBE = textwrap.dedent("""
-    import json, sys
+# solved before, took 7-8 s in each of the three processes; the cache's code path is the
+# same). One source, run by the probe processes and by this one.
+RESULTS = textwrap.dedent("""
     import numpy as np
     from agents.search.tactics import forced_result
-    lines = [l.split() for l in open(sys.argv[1]) if l.strip()][:12]
-    results = []
-    for moves, _ in lines:
-        grid, heights = np.zeros(42, dtype=np.int8), np.zeros(7, dtype=np.int64)
-        for i, ch in enumerate(moves):
-            c = int(ch) - 1
-            grid[(5 - heights[c]) * 7 + c] = 1 + i % 2
-            heights[c] += 1
-        results.append(int(forced_result(grid, heights, 6, 7, 4, 1 + len(moves) % 2, 9, -1)))
+
+    def forced_results(path):
+        \"\"\"[(moves, labelled score, forced result)] of the first 12 lines of ``path``.\"\"\"
+        out = []
+        for moves, score in [l.split() for l in open(path) if l.strip()][:12]:
+            grid, heights = np.zeros(42, dtype=np.int8), np.zeros(7, dtype=np.int64)
+            for i, ch in enumerate(moves):
+                c = int(ch) - 1
+                grid[(5 - heights[c]) * 7 + c] = 1 + i % 2
+                heights[c] += 1
+            r = forced_result(grid, heights, 6, 7, 4, 1 + len(moves) % 2, 9, -1)
+            out.append((moves, int(score), int(r)))
+        return out
+""")
+# Prints the results and how many of the kernel's versions were loaded from the cache
+# rather than compiled.
+PROBE = RESULTS + textwrap.dedent("""
+    import json, sys
+    results = [r for _, _, r in forced_results(sys.argv[1])]
     hits = sum(forced_result.stats.cache_hits.values())
     misses = sum(forced_result.stats.cache_misses.values())
     print(json.dumps({"results": results, "hits": hits, "misses": misses}))
@@ -62,17 +70,11 @@ def expected_results():
     """This process's forced results of the probe's positions (its own kernel, from the
     suite's cache or compiled here), after checking them against the labelled scores: a
     forced win is a won position, a forced loss a lost one."""
-    from agents.search.tactics import forced_result
-    lines = [line.split() for line in open(END) if line.strip()][:12]
+    space = {}
+    exec(RESULTS, space)
     out = []
-    for moves, score in lines:
-        grid, heights = np.zeros(42, dtype=np.int8), np.zeros(7, dtype=np.int64)
-        for i, ch in enumerate(moves):
-            c = int(ch) - 1
-            grid[(5 - heights[c]) * 7 + c] = 1 + i % 2
-            heights[c] += 1
-        r = int(forced_result(grid, heights, 6, 7, 4, 1 + len(moves) % 2, 9, -1))
-        assert r == 0 or (r > 0) == (int(score) > 0), (moves, score, r)
+    for moves, score, r in space["forced_results"](END):
+        assert r == 0 or (r > 0) == (score > 0), (moves, score, r)
         out.append(r)
     assert {-1, 0, 1} <= set(out)  # wins, losses and open positions: a telling sample
     return out
