@@ -51,7 +51,7 @@ class Captured(Exception):
 OTHER_SCRIPTS = ["scripts.tools.compare_heuristics", "scripts.lessons.coin_game",
                  "scripts.lessons.tictactoe_match", "scripts.lessons.seed_experiments",
                  "scripts.tools.make_book", "scripts.tools.playout_book",
-                 "scripts.tools.balanced_suites", "scripts.tools.golden"]
+                 "scripts.tools.balanced_suites", "scripts.tools.golden", "scripts.tools.suite_time"]
 
 
 @pytest.mark.parametrize("prog, module", leaves() + [(None, m) for m in OTHER_SCRIPTS])
