@@ -2,7 +2,6 @@
 starts from a given network (its architecture and weights; new positions, the
 learning-rate schedule afresh) and weighs the value's squared error W times in its loss;
 without them a run is as before; bad values are one line and exit status 2."""
-import json
 
 import numpy as np
 import pytest
@@ -25,25 +24,44 @@ def _network(path, rows, columns, inarow, architecture, seed):
 
 
 def test_init_continues_the_network_and_value_weight_weighs_the_loss(tmp_path):
-    """One optimiser step from a network of another size than the default: the run's
+    """One optimiser step from a network of another size than the default: the trained
     network has the start's architecture and stays within a few learning rates of its
     weights (a fresh start is seeded elsewhere, far away); the step's loss is the policy's
     plus 3 times the value's."""
-    from scripts.commands.learn import main
-    start = _network(tmp_path / "start.npz", 4, 5, 3, SIZED, seed=5)
-    out = tmp_path / "run"
-    assert main(SMALL + ["--positions", "100", "--rounds", "1", "--steps", "1",
-                         "--eval-games", "2", "--workers", "1", "--quiet", "--init",
-                         str(start), "--value-weight", "3", "--out", str(out)]) == 0
-    record = json.load(open(out / "record.json"))
+    from scripts.learn.run import plan_for
+    from scripts.learn.teacher import train
+    from scripts.learn.zero import initial_network
+    init = initial_network(_network(tmp_path / "start.npz", 4, 5, 3, SIZED, seed=5), (4, 5, 3))
+    plan = plan_for((4, 5, 3), positions=100, steps=1, rounds=1, eval_games=1,
+                    value_weight=3)
+    params, record = train((4, 5, 3), plan, 0, None, init=init)
     assert record["architecture"] == SIZED and record["init"] == "network"
     assert record["plan"]["value_weight"] == 3.0
     point = record["curve"][-1]
     assert point["loss"] == pytest.approx(point["policy_loss"] + 3 * point["value_loss"],
                                           rel=1e-5)
-    before, after = read_network(start.read_bytes()), read_network((out / "net.npz").read_bytes())
-    moved = max(float(np.max(np.abs(after.params[k] - before.params[k]))) for k in before.params)
+    moved = max(float(np.max(np.abs(params[k] - init[0][k]))) for k in init[0])
     assert 0 < moved < 0.01
+
+
+def test_the_command_passes_init_and_value_weight_to_the_run(tmp_path, monkeypatch):
+    """``connectx learn --init NET --value-weight 3`` hands the run the network and a plan
+    weighing the value 3 times (the run itself: the test above)."""
+    import scripts.learn.run as run
+    from scripts.commands.learn import main
+    start = _network(tmp_path / "start.npz", 4, 5, 3, SIZED, seed=5)
+    got = {}
+
+    def fake_run(cfg, plan, seed, out, judge, workers, progress, log, command, init):
+        got.update(plan=plan, init=init)
+        raise OSError("stopped here")
+    monkeypatch.setattr(run, "run", fake_run)
+    with pytest.raises(SystemExit):
+        main(SMALL + ["--init", str(start), "--value-weight", "3", "--quiet", "--out",
+                      str(tmp_path)])
+    assert got["plan"].value_weight == 3.0 and got["init"][1] == SIZED
+    np.testing.assert_array_equal(got["init"][0]["trunk1_w"],
+                                  read_network(start.read_bytes()).params["trunk1_w"])
 
 
 def test_without_the_options_a_plan_is_the_default():

@@ -4,6 +4,7 @@ learning curve and a JSON record of the run (the work: :mod:`scripts.learn`).
     connectx learn                                   # 7x6, teacher, into the current folder
     connectx learn --out runs/teacher --seed 1
     connectx learn --config rows=4,columns=5,inarow=3 --positions 3000 --steps 600 --out small
+    connectx learn --init run/net.npz --seed 1 --value-weight 3 --out run2   # continue run
 
 Mode ``teacher`` (the default): supervised on positions the learner meets in games
 against graded opponents, every column labelled by the exact solver
