@@ -4,6 +4,7 @@ learning curve and a JSON record of the run (the work: :mod:`scripts.learn`).
     connectx learn                                   # 7x6, teacher, into the current folder
     connectx learn --out runs/teacher --seed 1
     connectx learn --config rows=4,columns=5,inarow=3 --positions 3000 --steps 600 --out small
+    connectx learn --init run/net.npz --seed 1 --value-weight 3 --out run2   # continue run
 
 Mode ``teacher`` (the default): supervised on positions the learner meets in games
 against graded opponents, every column labelled by the exact solver
@@ -78,8 +79,9 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
                       help="play the self-play games (and judge the search) on a Dask "
                            "scheduler, e.g. tcp://host:8786, instead of --workers processes "
                            "(the cluster extra)")
-    zero.add_argument("--init", metavar="NET", default=None,
-                      help="start from this network (.npz, e.g. --mode teacher's)")
+    ap.add_argument("--init", metavar="NET", default=None,
+                    help="teacher, zero: start from this network (.npz, e.g. --mode "
+                         "teacher's; its architecture), not from random weights")
     zero.add_argument("--resume", action="store_true",
                       help="continue the zero run in --out from its last iteration")
     ap.add_argument("--trunk", metavar="F1,F2,...", default=None,
@@ -87,6 +89,9 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
                          "(default 32,32,32,32)")
     ap.add_argument("--value-hidden", type=int, default=None, metavar="H",
                     help="teacher, zero: the value head's hidden units (default 32; 0: linear)")
+    ap.add_argument("--value-weight", type=positive_float_arg, default=None, metavar="W",
+                    help="teacher: the value's share of the loss, W times its squared "
+                         "error (default 1)")
     ap.add_argument("--no-database", action="store_true",
                     help="label without the installed opening database (7x6: slower)")
     add_quiet_argument(ap)
@@ -102,12 +107,16 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
     from scripts.learn.run import plan_for, run
     if args.mode != "zero":
         given = [o for o, v in (("--iterations", args.iterations), ("--games", args.games),
-                                ("--simulations", args.simulations), ("--init", args.init),
+                                ("--simulations", args.simulations),
                                 ("--judge-simulations", args.judge_simulations),
                                 ("--minutes", args.minutes), ("--dask", args.dask),
                                 ("--resume", args.resume or None)) if v is not None]
         if given:
             ap.error(f"{given[0]} is an option of --mode zero")
+    if args.mode not in ("teacher", "zero") and args.init is not None:
+        ap.error("--init is an option of --mode teacher and zero")
+    if args.mode != "teacher" and args.value_weight is not None:
+        ap.error("--value-weight is an option of --mode teacher")
     sized = args.trunk is not None or args.value_hidden is not None
     if sized and args.mode in ("reinforce", "recipe"):
         ap.error(f"--{'trunk' if args.trunk is not None else 'value-hidden'} is an option "
@@ -118,8 +127,9 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
         if args.mode == "zero":
             plan, init = _zero_plan(args, cfg, architecture)
         else:
+            init = _initial(args, cfg, architecture)
             plan = plan_for(cfg, args.positions, args.steps, args.rounds, args.eval_games,
-                            not args.no_database, architecture)
+                            not args.no_database, architecture, args.value_weight)
         eval_set = _eval_set(cfg, args.eval_set)
     except ValueError as e:
         ap.error(str(e))
@@ -133,7 +143,7 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
     try:
         if args.mode == "teacher":
             paths, record = run(cfg, plan, args.seed, args.out, eval_set, args.workers, bar,
-                                log, command)
+                                log, command, init)
         elif args.mode == "zero":
             paths, record = _learn_zero(args, cfg, plan, init, eval_set, bar, log, command)
         else:
@@ -172,18 +182,28 @@ def _learn_by_games(args, cfg, eval_set, bar, log, command):
     return finish(cfg, params, ARCHITECTURE, record, args.seed, args.out, eval_set, command)
 
 
-def _zero_plan(args, cfg, architecture=None):
-    """The zero run's :class:`~scripts.learn.zero.Plan` and ``--init`` network (or None);
-    ``architecture``: of ``--trunk``/``--value-hidden`` (None: the default); ``ValueError``
-    for a board or option that cannot be."""
+def _initial(args, cfg, architecture=None):
+    """The ``--init`` network ``(params, architecture)`` of a teacher or zero run (None
+    without the option); ``ValueError`` when ``--trunk``/``--value-hidden`` also size the
+    network (``architecture`` not None), or for a network that cannot be trained on
+    ``cfg``."""
     from agents.envs.boards import board_config
-    from scripts.learn.zero import Plan, initial_network
+    from scripts.learn.zero import initial_network
     board_config(*cfg)
     if args.init is not None and args.resume:
         raise ValueError("--init starts a new run, --resume continues one: not both")
     if architecture is not None and (args.init is not None or args.resume):
         raise ValueError(f"--{'trunk' if args.trunk is not None else 'value-hidden'} sizes "
                          f"a new network: --init and --resume take their network's")
+    return initial_network(args.init, cfg) if args.init is not None else None
+
+
+def _zero_plan(args, cfg, architecture=None):
+    """The zero run's :class:`~scripts.learn.zero.Plan` and ``--init`` network (or None);
+    ``architecture``: of ``--trunk``/``--value-hidden`` (None: the default); ``ValueError``
+    for a board or option that cannot be."""
+    from scripts.learn.zero import Plan
+    init = _initial(args, cfg, architecture)
     plan = Plan(architecture=architecture)
     for option, name in (("iterations", "iterations"), ("games", "games"),
                          ("simulations", "simulations"), ("steps", "steps"),
@@ -191,7 +211,6 @@ def _zero_plan(args, cfg, architecture=None):
                          ("judge_simulations", "judge_simulations"), ("minutes", "minutes")):
         if getattr(args, option) is not None:
             setattr(plan, name, getattr(args, option))
-    init = initial_network(args.init, cfg) if args.init is not None else None
     if args.resume:
         from scripts.learn.zero import resumed
         resumed(args.out, cfg)  # a clear error now, before JAX starts

@@ -9,11 +9,12 @@ from scripts.learn.teacher import Plan
 
 
 def plan_for(cfg, positions=None, steps=None, rounds=2, eval_games=None, database=True,
-             architecture=None):
+             architecture=None, value_weight=None):
     """The teacher's :class:`~scripts.learn.teacher.Plan` for board ``cfg``: the defaults
     are sized for 7x6 on a 2-core machine (<= 15 minutes); ``architecture``: the network's
-    (None: :data:`scripts.learn.model.ARCHITECTURE`); ``ValueError`` for a board the
-    solver cannot label, bad sizes or a bad architecture."""
+    (None: :data:`scripts.learn.model.ARCHITECTURE`); ``value_weight``: the value's share
+    of the loss (None: the plan's default, 1); ``ValueError`` for a board the solver
+    cannot label, bad sizes, a bad architecture or a value weight not > 0."""
     from agents.envs.boards import board_config
     from agents.solver.solver import geometry
     rows, columns, inarow = cfg
@@ -31,13 +32,20 @@ def plan_for(cfg, positions=None, steps=None, rounds=2, eval_games=None, databas
         plan.steps = steps
     if eval_games is not None:
         plan.eval_games = eval_games
+    if value_weight is not None:
+        if not 0 < value_weight < float("inf"):
+            raise ValueError(f"--value-weight takes a number > 0, got {value_weight}")
+        plan.value_weight = float(value_weight)
     if plan.positions < plan.rounds:
         raise ValueError(f"--positions {plan.positions} is fewer than one a round")
     return plan
 
 
-def run(cfg, plan, seed, out, judge=None, workers=2, progress=None, log=None, command=None):
+def run(cfg, plan, seed, out, judge=None, workers=2, progress=None, log=None, command=None,
+        init=None):
     """Train by ``plan`` on ``cfg`` and write the run into ``out``; ``(paths, record)``.
+    ``init``: ``(params, architecture)`` of a network to start from (``--init``;
+    :func:`scripts.learn.zero.initial_network`), None: random weights.
     The labelling processes are forked before JAX starts (JAX's threads and fork do not
     mix), and kept for the whole run (their solvers' tables stay warm)."""
     pool = None
@@ -46,7 +54,7 @@ def run(cfg, plan, seed, out, judge=None, workers=2, progress=None, log=None, co
         list(pool.map(abs, range(workers)))  # the processes start now, before JAX's threads
     try:
         from scripts.learn.teacher import train
-        params, record = train(cfg, plan, seed, judge, pool, progress, log)
+        params, record = train(cfg, plan, seed, judge, pool, progress, log, init)
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)

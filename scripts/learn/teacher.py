@@ -78,12 +78,14 @@ def round_tasks(cfg, plan, r, seed, net_bytes):
     return tasks
 
 
-def train(cfg, plan, seed, judge, pool=None, progress=None, log=None):
+def train(cfg, plan, seed, judge, pool=None, progress=None, log=None, init=None):
     """Run the plan on board ``cfg``; ``(network params, record)``. ``judge``: the
     labelled set of the good-move rates (excluded from training); ``pool``: an
     executor for the labelling (None: in this process); ``progress(kind, done, total)``;
-    ``log(text)``. The record: the curve (time, step, losses, win rates, good-move rates
-    by stage), the rounds' positions and seconds."""
+    ``log(text)``; ``init``: ``(params, architecture)`` to start from (``--init``: its
+    architecture replaces the plan's; the optimiser and its learning-rate schedule start
+    afresh), None: seeded random weights. The record: the curve (time, step, losses, win
+    rates, good-move rates by stage), the rounds' positions and seconds."""
     import jax
     import jax.numpy as jnp
 
@@ -91,8 +93,12 @@ def train(cfg, plan, seed, judge, pool=None, progress=None, log=None):
     from scripts.learn.model import ARCHITECTURE, init_params, optimiser, to_network, train_step
     start = time.perf_counter()
     rows, columns, inarow = cfg
-    architecture = plan.architecture or ARCHITECTURE
-    params = {k: jnp.asarray(v) for k, v in init_params(rows, columns, architecture, seed).items()}
+    if init is not None:
+        start_params, architecture = init
+    else:
+        architecture = plan.architecture or ARCHITECTURE
+        start_params = init_params(rows, columns, architecture, seed)
+    params = {k: jnp.asarray(v) for k, v in start_params.items()}
     opt = optimiser(plan.learning_rate, plan.steps)
     state = opt.init(params)
     step_fn = train_step(opt, plan.value_weight)
@@ -172,7 +178,8 @@ def train(cfg, plan, seed, judge, pool=None, progress=None, log=None):
             log(f"round {r + 1}: {n // 2} positions labelled in {label_seconds:.0f} s")
     params = {k: np.asarray(v) for k, v in params.items()}
     plan_record = {k: v for k, v in plan.__dict__.items() if k != "architecture"}
-    record = {"mode": "teacher", "architecture": architecture, "plan": plan_record | {
+    record = {"mode": "teacher", "architecture": architecture,
+              "init": None if init is None else "network", "plan": plan_record | {
         "opponents": [list(o) for o in plan.opponents]}, "rounds": rounds, "curve": curve,
         "seconds": round(time.perf_counter() - start, 1), "jax": jax.__version__}
     return params, record

@@ -289,7 +289,9 @@ def resumed(out, cfg):
 
 
 def initial_network(path, cfg):
-    """``(params, architecture)`` of ``--init`` ``path`` for board ``cfg``."""
+    """``(params, architecture)`` of ``--init`` ``path`` for board ``cfg`` (``--mode zero``
+    and ``teacher``); ``ValueError`` for an unreadable file, a network of another board
+    or of a layout the trainer's forward pass does not take."""
     from agents.players.network import check_board, read_network
     from agents.envs.boards import board_config
     try:
@@ -301,7 +303,7 @@ def initial_network(path, cfg):
     a = net.architecture
     if a.get("inputs", "planes") != "planes" or a.get("padding", "same") != "same":
         raise ValueError(f"--init {path}: a network of the course's layout ({a}) cannot be "
-                         f"trained by --mode zero (it takes the 4 planes and 'same' padding)")
+                         f"trained by connectx learn (it takes the 4 planes and 'same' padding)")
     return net.params, a
 
 
