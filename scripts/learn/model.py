@@ -55,6 +55,19 @@ def init_params(rows, columns, architecture, seed):
     return params
 
 
+def starting_params(rows, columns, architecture, seed, init=None):
+    """``(params as jax arrays, architecture)`` a training run starts from: ``init``'s
+    (``(params, architecture)``: ``--init``/a resumed run; its architecture wins), else
+    :func:`init_params` of ``architecture`` (None: :data:`ARCHITECTURE`) seeded by ``seed``."""
+    import jax.numpy as jnp
+    if init is not None:
+        params, architecture = init
+    else:
+        architecture = architecture or ARCHITECTURE
+        params = init_params(rows, columns, architecture, seed)
+    return {k: jnp.asarray(v) for k, v in params.items()}, architecture
+
+
 def forward(params, x, architecture=None):
     """``(logits, value)`` of ``params`` (jax or numpy arrays by name) on ``x`` (n,
     rows, columns, inputs): :func:`agents.players.network.forward` in JAX."""

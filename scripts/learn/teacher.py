@@ -87,18 +87,12 @@ def train(cfg, plan, seed, judge, pool=None, progress=None, log=None, init=None)
     afresh), None: seeded random weights. The record: the curve (time, step, losses, win
     rates, good-move rates by stage), the rounds' positions and seconds."""
     import jax
-    import jax.numpy as jnp
 
     from agents.players.network import network_bytes
-    from scripts.learn.model import ARCHITECTURE, init_params, optimiser, to_network, train_step
+    from scripts.learn.model import optimiser, starting_params, to_network, train_step
     start = time.perf_counter()
     rows, columns, inarow = cfg
-    if init is not None:
-        start_params, architecture = init
-    else:
-        architecture = plan.architecture or ARCHITECTURE
-        start_params = init_params(rows, columns, architecture, seed)
-    params = {k: jnp.asarray(v) for k, v in start_params.items()}
+    params, architecture = starting_params(rows, columns, plan.architecture, seed, init)
     opt = optimiser(plan.learning_rate, plan.steps)
     state = opt.init(params)
     step_fn = train_step(opt, plan.value_weight)

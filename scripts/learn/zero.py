@@ -321,23 +321,18 @@ def train(cfg, plan, seed, out, judge=None, pool=None, progress=None, log=None, 
     tasks, forked before JAX starts (None: this process). ``init``: ``(params,
     architecture)`` to start from; ``resume``: continue the run in ``out``."""
     import jax
-    import jax.numpy as jnp
     import optax
 
     from agents.players.network import network_bytes
-    from scripts.learn.model import ARCHITECTURE, init_params, to_network, train_step
+    from scripts.learn.model import starting_params, to_network, train_step
     from scripts.learn.reinforce import curve_point
     from scripts.learn.run import finish
     start = time.perf_counter()
     rows, columns, inarow = cfg
     if resume:
         params, architecture, record = resumed(out, cfg)
-    elif init is not None:
-        params, architecture = init
-    else:
-        architecture = plan.architecture or ARCHITECTURE
-        params = init_params(rows, columns, architecture, seed)
-    params = {k: jnp.asarray(v) for k, v in params.items()}
+        init = (params, architecture)
+    params, architecture = starting_params(rows, columns, plan.architecture, seed, init)
     opt = _optimiser(plan.learning_rate)
     opt_state = jax.jit(opt.init)(params)  # one compilation, not one an array
     step_fn = train_step(opt, plan.value_weight)
