@@ -101,3 +101,96 @@ def test_bad_options_are_one_line(args, word, capsys, tmp_path):
     assert e.value.code == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and word in err, err
+
+
+# --- --children N: the labels' child positions, trained on the value alone ---------------
+
+
+def _labelled(rows, columns, inarow, n, seed):
+    from scripts.learn.positions import Task, play_and_label
+    return play_and_label(Task(rows, columns, inarow, "random", "teacher", 0.5, 8, n, seed))
+
+
+@pytest.mark.parametrize("shape", [(4, 5, 3), (4, 5, 4), (5, 4, 4)])
+def test_children_values_are_the_solvers(shape):
+    """Every child of a labelled position (one legal move on, not a game end) has the
+    value the solver gives it, for its own side to move; none repeats, none ends the game,
+    and an excluded position is left out."""
+    from agents.board.rules_reference import ref_winner
+    from agents.solver.labels import FULL, labelling_solver
+    from scripts.learn.positions import children, keys_of, label
+    rows, columns, inarow = shape
+    planes, scores = _labelled(rows, columns, inarow, 60, seed=3)
+    kids, values = children(planes, scores, inarow)
+    assert len(kids) > 2 * len(planes) and len({k.tobytes() for k in kids}) == len(kids)
+    solver = labelling_solver(rows, columns, inarow, False)
+    for kid, v in zip(kids, values):
+        board = (kid[..., 0] + 2 * kid[..., 1]).reshape(-1).tolist()
+        assert ref_winner(board, rows, columns, inarow) == 0 and 0 in board
+        best = label(solver, board, 1, shape)
+        assert v == np.sign(best[best != FULL].max())
+    # the child's opponent (who just moved) has as many stones as its side to move, or one more
+    gap = kids[..., 1].sum(axis=(1, 2)) - kids[..., 0].sum(axis=(1, 2))
+    assert set(gap.tolist()) <= {0, 1} and 0 in gap and 1 in gap
+    excluded = keys_of(kids[:5])
+    left = children(planes, scores, inarow, exclude=excluded)[0]
+    assert len(left) == sum(k.tobytes() not in excluded for k in kids) < len(kids)
+
+
+def test_children_join_every_batch_on_the_value_alone(monkeypatch):
+    """With ``children`` 16 each optimiser step sees the plan's batch of labelled positions
+    and 16 children after it: no policy weight, no legal column to learn, a value of the
+    children's; with 0 (the default) the batch is as before."""
+    import scripts.learn.model as model
+    from scripts.learn.run import plan_for
+    from scripts.learn.positions import children, merge, play_and_label
+    from scripts.learn.teacher import round_tasks, train
+    seen = []
+
+    def fake_train_step(opt, value_weight):
+        def step(params, state, x, legal, target, value, weight):
+            seen.append((np.array(x), np.array(legal), np.array(value), np.array(weight)))
+            return params, state, 0.0, 0.0, 0.0
+        return step
+    monkeypatch.setattr(model, "train_step", fake_train_step)
+    plan = plan_for((4, 5, 3), positions=200, steps=3, rounds=1, eval_games=1, children=16)
+    _, record = train((4, 5, 3), plan, 0, None)
+    assert len(seen) == 3 and record["rounds"][0]["children"] > 0
+    planes, scores = merge([play_and_label(t) for t in round_tasks((4, 5, 3), plan, 0, 0, b"")])
+    kids, values = children(planes, scores, 3)
+    by_key = {k.tobytes(): v for k, v in zip(kids, values)}
+    by_key.update({k[:, ::-1].tobytes(): v for k, v in zip(kids, values)})
+    for x, legal, value, weight in seen:
+        assert len(x) == plan.batch + 16
+        assert (weight[:plan.batch] >= 1).all() and (weight[plan.batch:] == 0).all()
+        assert legal[:plan.batch].any(axis=1).all() and not legal[plan.batch:].any()
+        for row, v in zip(x[plan.batch:], value[plan.batch:]):
+            key = row[..., :2].astype(np.uint8).tobytes()
+            assert by_key[key] == v
+    seen.clear()
+    train((4, 5, 3), plan_for((4, 5, 3), positions=200, steps=2, rounds=1, eval_games=1),
+          0, None)
+    assert all(len(x) == plan.batch and (w >= 1).all() for x, _, _, w in seen)
+
+
+def test_the_command_passes_children_to_the_plan(tmp_path, monkeypatch):
+    """``connectx learn --children 32`` hands the run a plan with 32 children a batch;
+    ``--children`` in another mode, or below 0, is one line and exit status 2."""
+    import scripts.learn.run as run
+    from scripts.commands.learn import main
+    got = {}
+
+    def fake_run(cfg, plan, seed, out, judge, workers, progress, log, command, init):
+        got.update(plan=plan)
+        raise OSError("stopped here")
+    monkeypatch.setattr(run, "run", fake_run)
+    with pytest.raises(SystemExit):
+        main(SMALL + ["--children", "32", "--quiet", "--out", str(tmp_path)])
+    assert got["plan"].children == 32
+    from scripts.learn.teacher import Plan
+    assert Plan().children == 0
+    for bad, word in ((["--mode", "zero", "--children", "2"], "--children is an option of "
+                       "--mode teacher"), (["--children", "-1"], "expected an integer >= 0")):
+        with pytest.raises(SystemExit) as e:
+            main(SMALL + ["--out", str(tmp_path)] + bad)
+        assert e.value.code == 2

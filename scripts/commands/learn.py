@@ -27,7 +27,7 @@ import sys
 import time
 
 from scripts.args import (ArgumentParser, ProgressCallback, add_config_argument,
-                          add_quiet_argument, add_seed_argument, board_shape,
+                          add_quiet_argument, add_seed_argument, board_shape, count_arg,
                           positive_float_arg, positive_int_arg, require)
 
 
@@ -92,6 +92,10 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
     ap.add_argument("--value-weight", type=positive_float_arg, default=None, metavar="W",
                     help="teacher: the value's share of the loss, W times its squared "
                          "error (default 1)")
+    ap.add_argument("--children", type=count_arg, default=None, metavar="N",
+                    help="teacher: add N child positions to each batch (a labelled position "
+                         "one legal move on), trained on the value only: the labels give "
+                         "their exact values (default 0)")
     ap.add_argument("--no-database", action="store_true",
                     help="label without the installed opening database (7x6: slower)")
     add_quiet_argument(ap)
@@ -115,8 +119,9 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
             ap.error(f"{given[0]} is an option of --mode zero")
     if args.mode not in ("teacher", "zero") and args.init is not None:
         ap.error("--init is an option of --mode teacher and zero")
-    if args.mode != "teacher" and args.value_weight is not None:
-        ap.error("--value-weight is an option of --mode teacher")
+    for option, value in (("--value-weight", args.value_weight), ("--children", args.children)):
+        if args.mode != "teacher" and value is not None:
+            ap.error(f"{option} is an option of --mode teacher")
     sized = args.trunk is not None or args.value_hidden is not None
     if sized and args.mode in ("reinforce", "recipe"):
         ap.error(f"--{'trunk' if args.trunk is not None else 'value-hidden'} is an option "
@@ -129,7 +134,8 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
         else:
             init = _initial(args, cfg, architecture)
             plan = plan_for(cfg, args.positions, args.steps, args.rounds, args.eval_games,
-                            not args.no_database, architecture, args.value_weight)
+                            not args.no_database, architecture, args.value_weight,
+                            args.children)
         eval_set = _eval_set(cfg, args.eval_set)
     except ValueError as e:
         ap.error(str(e))

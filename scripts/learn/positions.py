@@ -148,3 +148,45 @@ def critical(scores):
     hi = np.where(legal, sign, -2).max(axis=1)
     return lo != hi
 
+
+
+def children(planes, scores, inarow, exclude=()):
+    """The value targets the labels give for free: every position one legal move after a
+    labelled one. ``planes`` uint8 (n, rows, columns, 2) and ``scores`` int16 (n, columns)
+    as :func:`play_and_label` gives them. Returns ``(planes, values)``: uint8 (m, rows,
+    columns, 2) of the children, their side to move first (the labelled position's
+    opponent), and float32 (m,) their exact win/draw/loss for that side (``-sign`` of the
+    column's score). A move that ends the game (a win, or the last cell) gives no child:
+    the search scores game ends exactly, it never asks the network. Each child once, and
+    none whose planes' bytes are in ``exclude`` (:func:`keys_of` of a held-out set)::
+
+        labelled, X to move          its child after column 2: O to move, value -sign(s[2])
+        . . . . .                    . . . . .
+        . . O . .        column 2    . . X . .
+        . X X . .        ------->    . X X . .      planes: [O's stones, X's stones]
+    """
+    from agents.board.grid import wins_by_playing
+    n, rows, columns, _ = planes.shape
+    seen = set(exclude)
+    out_p, out_v = [], []
+    for i in range(n):
+        # Kaggle's flat grid, 1 the side to move, 2 the opponent; row 0 the top row
+        grid = (planes[i, :, :, 0] + 2 * planes[i, :, :, 1]).astype(np.int64).reshape(-1)
+        taken = planes[i].sum(axis=-1) > 0
+        heights = taken.sum(axis=0).astype(np.int64)
+        if heights.sum() + 1 >= rows * columns:
+            continue  # every move ends the game
+        for c in range(columns):
+            if scores[i, c] == FULL or wins_by_playing(grid, heights, rows, columns, inarow, c, 1):
+                continue
+            child = np.stack([planes[i, :, :, 1], planes[i, :, :, 0]], axis=-1)
+            child[rows - 1 - heights[c], c, 1] = 1
+            key = child.tobytes()
+            if key in seen:
+                continue
+            seen.add(key)
+            out_p.append(child)
+            out_v.append(-np.sign(scores[i, c]))
+    if not out_p:
+        return (np.zeros((0, rows, columns, 2), dtype=np.uint8), np.zeros(0, dtype=np.float32))
+    return np.array(out_p, dtype=np.uint8), np.array(out_v, dtype=np.float32)

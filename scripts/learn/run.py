@@ -9,11 +9,12 @@ from scripts.learn.teacher import Plan
 
 
 def plan_for(cfg, positions=None, steps=None, rounds=2, eval_games=None, database=True,
-             architecture=None, value_weight=None):
+             architecture=None, value_weight=None, children=None):
     """The teacher's :class:`~scripts.learn.teacher.Plan` for board ``cfg``: the defaults
     are sized for 7x6 on a 2-core machine (<= 15 minutes); ``architecture``: the network's
     (None: :data:`scripts.learn.model.ARCHITECTURE`); ``value_weight``: the value's share
-    of the loss (None: the plan's default, 1); ``ValueError`` for a board the solver
+    of the loss (None: the plan's default, 1); ``children``: child positions a batch
+    trained on the value alone (None: the plan's default, 0); ``ValueError`` for a board the solver
     cannot label, bad sizes, a bad architecture or a value weight not > 0."""
     from agents.envs.boards import board_config
     from agents.solver.solver import geometry
@@ -36,6 +37,10 @@ def plan_for(cfg, positions=None, steps=None, rounds=2, eval_games=None, databas
         if not 0 < value_weight < float("inf"):
             raise ValueError(f"--value-weight takes a number > 0, got {value_weight}")
         plan.value_weight = float(value_weight)
+    if children is not None:
+        if children < 0:
+            raise ValueError(f"--children takes an integer >= 0, got {children}")
+        plan.children = int(children)
     if plan.positions < plan.rounds:
         raise ValueError(f"--positions {plan.positions} is fewer than one a round")
     return plan

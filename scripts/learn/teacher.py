@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from scripts.learn.evaluate import good_moves, win_rate
-from scripts.learn.positions import (Task, critical, keys_of, merge, mirrored, play_and_label,
-                                     targets)
+from scripts.learn.positions import (Task, children, critical, keys_of, merge, mirrored,
+                                     play_and_label, targets)
 
 # (opponent, weight): who the learner's games are against (kernel opponents)
 DATA_OPPONENTS = (("random", 1), ("onestep", 1), ("rules", 1), ("alphabeta:depth=2", 1),
@@ -43,6 +43,8 @@ class Plan:
     temperature: float = 1.0        # the policy target's softmax of scores
     critical: float = 3.0           # weight of a critical position (positions.critical)
     value_weight: float = 1.0
+    children: int = 0               # child positions a batch, trained on the value only
+                                    # (positions.children: their values come from the labels)
     noise: float = 0.25             # the teacher's random moves
     net_noise: float = 0.1          # the network's random moves (later rounds)
     boards: int = 64                # games at once in a labelling task
@@ -146,6 +148,13 @@ def train(cfg, plan, seed, judge, pool=None, progress=None, log=None, init=None)
         parts.extend(got)
         planes, scores = merge(parts, exclude)
         label_seconds = time.perf_counter() - t0
+        if plan.children:
+            kids, kid_values = children(planes, scores, inarow, exclude | keys_of(planes))
+            kids = np.concatenate([kids, kids[:, :, ::-1]])
+            kid_values = np.concatenate([kid_values, kid_values])
+            no_policy = (np.zeros((plan.children, columns), dtype=bool),
+                         np.zeros((plan.children, columns), dtype=np.float32),
+                         np.zeros(plan.children, dtype=np.float32))
         planes, scores = mirrored(planes, scores)
         from agents.players.network import features
         x = features(planes)
@@ -156,8 +165,13 @@ def train(cfg, plan, seed, judge, pool=None, progress=None, log=None, init=None)
         t1 = time.perf_counter()
         for _ in range(round_steps):
             idx = rng.integers(0, n, size=plan.batch)
-            params, state, loss, pl, vl = step_fn(params, state, x[idx], legal[idx],
-                                                  policy[idx], value[idx], weight[idx])
+            batch = x[idx], legal[idx], policy[idx], value[idx], weight[idx]
+            if plan.children and len(kids):
+                k = rng.integers(0, len(kids), size=plan.children)
+                batch = [np.concatenate(z) for z in zip(
+                    batch, (features(kids[k]), no_policy[0], no_policy[1], kid_values[k],
+                            no_policy[2]))]
+            params, state, loss, pl, vl = step_fn(params, state, *batch)
             step += 1
             if step % 50 == 0 or step == plan.steps:
                 losses.append((float(loss), float(pl), float(vl)))
@@ -166,10 +180,12 @@ def train(cfg, plan, seed, judge, pool=None, progress=None, log=None, init=None)
             if step % eval_every == 0 or step == plan.steps:
                 evaluate()
         rounds.append({"round": r, "positions": int(n // 2), "label_seconds": round(label_seconds, 1),
+                       "children": int(len(kids) // 2) if plan.children else 0,
                        "train_seconds": round(time.perf_counter() - t1, 1),
                        "tasks": [[t.opponent, t.learner, t.noise, t.positions] for t in tasks]})
         if log:
-            log(f"round {r + 1}: {n // 2} positions labelled in {label_seconds:.0f} s")
+            kids_text = f" (and {len(kids) // 2} children)" if plan.children else ""
+            log(f"round {r + 1}: {n // 2} positions labelled in {label_seconds:.0f} s{kids_text}")
     params = {k: np.asarray(v) for k, v in params.items()}
     plan_record = {k: v for k, v in plan.__dict__.items() if k != "architecture"}
     record = {"mode": "teacher", "architecture": architecture,
