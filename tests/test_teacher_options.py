@@ -52,7 +52,7 @@ def test_the_command_passes_init_and_value_weight_to_the_run(tmp_path, monkeypat
     start = _network(tmp_path / "start.npz", 4, 5, 3, SIZED, seed=5)
     got = {}
 
-    def fake_run(cfg, plan, seed, out, judge, workers, progress, log, command, init):
+    def fake_run(cfg, plan, seed, out, judge, workers, progress, log, command, init, exclude=()):
         got.update(plan=plan, init=init)
         raise OSError("stopped here")
     monkeypatch.setattr(run, "run", fake_run)
@@ -180,7 +180,7 @@ def test_the_command_passes_children_to_the_plan(tmp_path, monkeypatch):
     from scripts.commands.learn import main
     got = {}
 
-    def fake_run(cfg, plan, seed, out, judge, workers, progress, log, command, init):
+    def fake_run(cfg, plan, seed, out, judge, workers, progress, log, command, init, exclude=()):
         got.update(plan=plan)
         raise OSError("stopped here")
     monkeypatch.setattr(run, "run", fake_run)
@@ -188,9 +188,136 @@ def test_the_command_passes_children_to_the_plan(tmp_path, monkeypatch):
         main(SMALL + ["--children", "32", "--quiet", "--out", str(tmp_path)])
     assert got["plan"].children == 32
     from scripts.learn.teacher import Plan
-    assert Plan().children == 0
+    assert Plan().children == Plan().openings == 0
     for bad, word in ((["--mode", "zero", "--children", "2"], "--children is an option of "
                        "--mode teacher"), (["--children", "-1"], "expected an integer >= 0")):
         with pytest.raises(SystemExit) as e:
             main(SMALL + ["--out", str(tmp_path)] + bad)
         assert e.value.code == 2
+
+
+def test_the_command_passes_openings_and_exclude(tmp_path, monkeypatch, capsys):
+    """``--openings 3 --exclude A --exclude B`` hands the run a plan with openings 3 and
+    the two sets read; a set of another board, a missing file, a count past the board or
+    either option in another mode is one line and exit status 2."""
+    import scripts.learn.run as run
+    from agents.solver.labels import load_labels
+    from scripts.commands.learn import main
+    from agents.solver.labels import save_labels
+    from scripts.tools.dataset import make_set
+    sets = {}
+    for name, shape in (("a", (4, 5, 3)), ("b", (4, 5, 3)), ("other", (5, 4, 3))):
+        sets[name] = tmp_path / f"{name}.npz"
+        save_labels(sets[name], make_set(*shape, 6, seed={"a": 0, "b": 1, "other": 2}[name],
+                                         database=False, command="test"))
+    got = {}
+
+    def fake_run(cfg, plan, seed, out, judge, workers, progress, log, command, init, exclude=()):
+        got.update(plan=plan, exclude=exclude)
+        raise OSError("stopped here")
+    monkeypatch.setattr(run, "run", fake_run)
+    with pytest.raises(SystemExit):
+        main(SMALL + ["--openings", "3", "--exclude", str(sets["a"]), "--exclude",
+                      str(sets["b"]), "--quiet", "--out", str(tmp_path)])
+    assert got["plan"].openings == 3 and len(got["exclude"]) == 2
+    np.testing.assert_array_equal(got["exclude"][1].planes, load_labels(sets["b"]).planes)
+    capsys.readouterr()
+    for bad, word in ((["--exclude", str(sets["other"])], "--exclude"),
+                      (["--exclude", str(tmp_path / "none.npz")], "none.npz"),
+                      (["--openings", "20"], "--openings takes a number of stones 0..19"),
+                      (["--mode", "zero", "--openings", "2"], "--openings is an option"),
+                      (["--mode", "zero", "--exclude", str(sets["a"])], "--exclude is an option")):
+        with pytest.raises(SystemExit) as e:
+            main(SMALL + ["--out", str(tmp_path)] + bad)
+        assert e.value.code == 2
+        err = capsys.readouterr().err.strip()
+        assert len(err.splitlines()) == 1 and word in err, err
+
+
+# --- --openings STONES and --exclude FILE -------------------------------------------------
+
+
+def _reference_openings(rows, columns, inarow, stones):
+    """The same positions by the plain-Python rules: (stones' tuple, mark) pairs."""
+    from agents.board.rules_reference import ref_drop, ref_winner
+    level, out = {tuple([0] * rows * columns)}, set()
+    for n in range(stones + 1):
+        mark, after = 1 + n % 2, set()
+        for board in level:
+            out.add((board, mark))
+            if n == stones:
+                continue
+            for c in range(columns):
+                if board[c] == 0:
+                    child = tuple(ref_drop(list(board), c, mark, rows, columns))
+                    if ref_winner(list(child), rows, columns, inarow) == 0 and 0 in child:
+                        after.add(child)
+        level = after
+    return out
+
+
+def test_opening_grids_are_every_position_of_play():
+    """7x6: 1, 7, 49, 238, 1,120, 4,263 positions of 0..5 stones, the known counts; on
+    two small boards the same set as a plain-Python enumeration by the reference rules
+    (game ends left out)."""
+    from scripts.learn.positions import opening_grids
+    counts = np.bincount([int((g != 0).sum()) for g, _ in opening_grids(6, 7, 4, 5)])
+    assert counts.tolist() == [1, 7, 49, 238, 1120, 4263]
+    for shape in ((4, 5, 3), (3, 4, 3)):
+        got = {(tuple(g.tolist()), m) for g, m in opening_grids(*shape, 5)}
+        assert got == _reference_openings(*shape, 5) and len(got) > 100
+
+
+def test_openings_are_labelled_for_the_side_to_move():
+    """The planes put the side to move first (as many stones as the other side, or one
+    fewer) and the scores are the solver's for it: a column that wins at once scores the
+    most, a full column FULL."""
+    from agents.solver.labels import FULL
+    from scripts.learn.positions import openings
+    planes, scores = openings(4, 5, 3, 4, database=False)
+    mine, theirs = planes[..., 0].sum(axis=(1, 2)), planes[..., 1].sum(axis=(1, 2))
+    assert set((theirs - mine).tolist()) == {0, 1}
+    full = planes.sum(axis=(1, 3)) == 4                       # (n, columns)
+    assert ((scores == FULL) == full).all()
+    best = np.where(scores == FULL, -999, scores).max(axis=1)
+    assert (best > 0).any() and (best < 0).any()
+    # first player on the empty 5x4 board with 3 in a row wins: the empty board's best > 0
+    assert best[0] > 0 and mine[0] == theirs[0] == 0
+
+
+def test_openings_and_exclude_reach_the_batches(monkeypatch):
+    """A plan with ``openings`` 3 trains on every position of up to 3 stones (or its mirror
+    image), and never on a position of the ``exclude`` sets or their mirror images."""
+    import scripts.learn.model as model
+    from scripts.learn.positions import opening_grids
+    from scripts.learn.run import plan_for
+    from scripts.learn.teacher import train
+    rows, columns, inarow = 4, 5, 3
+    seen = set()
+
+    def fake_train_step(opt, value_weight):
+        def step(params, state, x, legal, target, value, weight):
+            seen.update(np.asarray(x)[i, ..., :2].astype(np.uint8).tobytes()
+                        for i in range(len(x)))
+            return params, state, 0.0, 0.0, 0.0
+        return step
+    monkeypatch.setattr(model, "train_step", fake_train_step)
+    grids = opening_grids(rows, columns, inarow, 3)
+    planes = np.array([np.stack([g == m, g == 3 - m], -1).reshape(rows, columns, 2)
+                       for g, m in grids], dtype=np.uint8)
+    held = planes[[2, 9, 20]]  # three positions of 1, 2 and 3 stones, held out
+
+    class Held:  # what train reads of a labelled set
+        pass
+    held_set = Held()
+    held_set.planes = held
+    plan = plan_for((rows, columns, inarow), positions=50, steps=400, rounds=1, eval_games=1,
+                    openings=3)
+    _, record = train((rows, columns, inarow), plan, 0, None, exclude=[held_set])
+    assert record["rounds"][0]["openings"] == len(grids)
+    keep = [p for p in planes if not any((p == h).all() or (p[:, ::-1] == h).all()
+                                         for h in held)]
+    assert len(planes) - 6 <= len(keep) <= len(planes) - 3   # the held and their mirrors
+    missing = [p for p in keep if p.tobytes() not in seen and p[:, ::-1].tobytes() not in seen]
+    assert not missing
+    assert not any(h.tobytes() in seen or h[:, ::-1].tobytes() in seen for h in held)

@@ -96,6 +96,13 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
                     help="teacher: add N child positions to each batch (a labelled position "
                          "one legal move on), trained on the value only: the labels give "
                          "their exact values (default 0)")
+    ap.add_argument("--openings", type=count_arg, default=None, metavar="STONES",
+                    help="teacher: also label and learn every position of up to STONES stones "
+                         "(7x6: 6 stones, 22,100 positions, about a minute with the database; "
+                         "default 0: none)")
+    ap.add_argument("--exclude", metavar="FILE", action="append", default=[],
+                    help="teacher: never train on this labelled set's positions (a held-out "
+                         "set; the --eval-set's never are); may be given more than once")
     ap.add_argument("--no-database", action="store_true",
                     help="label without the installed opening database (7x6: slower)")
     add_quiet_argument(ap)
@@ -119,7 +126,8 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
             ap.error(f"{given[0]} is an option of --mode zero")
     if args.mode not in ("teacher", "zero") and args.init is not None:
         ap.error("--init is an option of --mode teacher and zero")
-    for option, value in (("--value-weight", args.value_weight), ("--children", args.children)):
+    for option, value in (("--value-weight", args.value_weight), ("--children", args.children),
+                          ("--openings", args.openings), ("--exclude", args.exclude or None)):
         if args.mode != "teacher" and value is not None:
             ap.error(f"{option} is an option of --mode teacher")
     sized = args.trunk is not None or args.value_hidden is not None
@@ -135,8 +143,9 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
             init = _initial(args, cfg, architecture)
             plan = plan_for(cfg, args.positions, args.steps, args.rounds, args.eval_games,
                             not args.no_database, architecture, args.value_weight,
-                            args.children)
+                            args.children, args.openings)
         eval_set = _eval_set(cfg, args.eval_set)
+        held_out = [_eval_set(cfg, path, "--exclude") for path in args.exclude]
     except ValueError as e:
         ap.error(str(e))
     # scripts.learn reports progress(kind, done, total): one bar a kind of work
@@ -149,7 +158,7 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
     try:
         if args.mode == "teacher":
             paths, record = run(cfg, plan, args.seed, args.out, eval_set, args.workers, bar,
-                                log, command, init)
+                                log, command, init, exclude=held_out)
         elif args.mode == "zero":
             paths, record = _learn_zero(args, cfg, plan, init, eval_set, bar, log, command)
         else:
@@ -246,9 +255,9 @@ def _learn_zero(args, cfg, plan, init, eval_set, bar, log, command):
             pool.shutdown(cancel_futures=True)
 
 
-def _eval_set(cfg, path):
+def _eval_set(cfg, path, option="--eval-set"):
     """The labelled set of ``--eval-set`` (None: the shipped 7x6 set on 7x6, no set on
-    other boards); ``ValueError`` when it is of another board."""
+    other boards) or of ``--exclude``; ``ValueError`` when it is of another board."""
     from agents.solver.labels import load_labels
     if path is None:
         if tuple(cfg) != (6, 7, 4):
@@ -257,7 +266,7 @@ def _eval_set(cfg, path):
         path = DEFAULT_SET
     labelled = load_labels(path)
     if labelled.config != tuple(cfg):
-        raise ValueError(f"--eval-set {path} is a set of {labelled.columns}x{labelled.rows} "
+        raise ValueError(f"{option} {path} is a set of {labelled.columns}x{labelled.rows} "
                          f"with {labelled.inarow} in a row, not of the board learned")
     return labelled
 

@@ -9,12 +9,13 @@ from scripts.learn.teacher import Plan
 
 
 def plan_for(cfg, positions=None, steps=None, rounds=2, eval_games=None, database=True,
-             architecture=None, value_weight=None, children=None):
+             architecture=None, value_weight=None, children=None, openings=None):
     """The teacher's :class:`~scripts.learn.teacher.Plan` for board ``cfg``: the defaults
     are sized for 7x6 on a 2-core machine (<= 15 minutes); ``architecture``: the network's
     (None: :data:`scripts.learn.model.ARCHITECTURE`); ``value_weight``: the value's share
     of the loss (None: the plan's default, 1); ``children``: child positions a batch
-    trained on the value alone (None: the plan's default, 0); ``ValueError`` for a board the solver
+    trained on the value alone (None: the plan's default, 0); ``openings``: every position
+    of up to this many stones labelled too (None: 0, none); ``ValueError`` for a board the solver
     cannot label, bad sizes, a bad architecture or a value weight not > 0."""
     from agents.envs.boards import board_config
     from agents.solver.solver import geometry
@@ -41,16 +42,22 @@ def plan_for(cfg, positions=None, steps=None, rounds=2, eval_games=None, databas
         if children < 0:
             raise ValueError(f"--children takes an integer >= 0, got {children}")
         plan.children = int(children)
+    if openings is not None:
+        if not 0 <= openings < rows * columns:
+            raise ValueError(f"--openings takes a number of stones 0..{rows * columns - 1}, "
+                             f"got {openings}")
+        plan.openings = int(openings)
     if plan.positions < plan.rounds:
         raise ValueError(f"--positions {plan.positions} is fewer than one a round")
     return plan
 
 
 def run(cfg, plan, seed, out, judge=None, workers=2, progress=None, log=None, command=None,
-        init=None):
+        init=None, exclude=()):
     """Train by ``plan`` on ``cfg`` and write the run into ``out``; ``(paths, record)``.
     ``init``: ``(params, architecture)`` of a network to start from (``--init``;
-    :func:`scripts.learn.zero.initial_network`), None: random weights.
+    :func:`scripts.learn.zero.initial_network`), None: random weights; ``exclude``: labelled
+    sets never trained on, besides ``judge``.
     The labelling processes are forked before JAX starts (JAX's threads and fork do not
     mix), and kept for the whole run (their solvers' tables stay warm)."""
     pool = None
@@ -59,7 +66,7 @@ def run(cfg, plan, seed, out, judge=None, workers=2, progress=None, log=None, co
         list(pool.map(abs, range(workers)))  # the processes start now, before JAX's threads
     try:
         from scripts.learn.teacher import train
-        params, record = train(cfg, plan, seed, judge, pool, progress, log, init)
+        params, record = train(cfg, plan, seed, judge, pool, progress, log, init, exclude)
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)

@@ -23,7 +23,7 @@ import numpy as np
 
 from scripts.learn.evaluate import good_moves, win_rate
 from scripts.learn.positions import (Task, children, critical, keys_of, merge, mirrored,
-                                     play_and_label, targets)
+                                     openings, play_and_label, targets)
 
 # (opponent, weight): who the learner's games are against (kernel opponents)
 DATA_OPPONENTS = (("random", 1), ("onestep", 1), ("rules", 1), ("alphabeta:depth=2", 1),
@@ -45,6 +45,8 @@ class Plan:
     value_weight: float = 1.0
     children: int = 0               # child positions a batch, trained on the value only
                                     # (positions.children: their values come from the labels)
+    openings: int = 0               # every position of up to this many stones labelled in
+                                    # the first round too (positions.openings; 0: none)
     noise: float = 0.25             # the teacher's random moves
     net_noise: float = 0.1          # the network's random moves (later rounds)
     boards: int = 64                # games at once in a labelling task
@@ -80,13 +82,14 @@ def round_tasks(cfg, plan, r, seed, net_bytes):
     return tasks
 
 
-def train(cfg, plan, seed, judge, pool=None, progress=None, log=None, init=None):
+def train(cfg, plan, seed, judge, pool=None, progress=None, log=None, init=None, exclude=()):
     """Run the plan on board ``cfg``; ``(network params, record)``. ``judge``: the
     labelled set of the good-move rates (excluded from training); ``pool``: an
     executor for the labelling (None: in this process); ``progress(kind, done, total)``;
     ``log(text)``; ``init``: ``(params, architecture)`` to start from (``--init``: its
     architecture replaces the plan's; the optimiser and its learning-rate schedule start
-    afresh), None: seeded random weights. The record: the curve (time, step, losses, win
+    afresh), None: seeded random weights; ``exclude``: more labelled sets never trained
+    on (``--exclude``: a held-out set), besides ``judge``. The record: the curve (time, step, losses, win
     rates, good-move rates by stage), the rounds' positions and seconds."""
     import jax
 
@@ -98,7 +101,8 @@ def train(cfg, plan, seed, judge, pool=None, progress=None, log=None, init=None)
     opt = optimiser(plan.learning_rate, plan.steps)
     state = opt.init(params)
     step_fn = train_step(opt, plan.value_weight)
-    exclude = keys_of(judge.planes) if judge is not None else set()
+    held_out = [s for s in [judge, *exclude] if s is not None]
+    exclude = set().union(*(keys_of(s.planes) for s in held_out))
     rng = np.random.default_rng(seed)
     curve, rounds, parts = [], [], []
     step, eval_every = 0, max(1, plan.steps // max(1, plan.evals))
@@ -145,6 +149,8 @@ def train(cfg, plan, seed, judge, pool=None, progress=None, log=None, init=None)
                 got.append(f.result())
                 if progress:
                     progress(f"round {r + 1}/{plan.rounds}: labelling", i + 1, len(tasks))
+        if r == 0 and plan.openings:
+            got.append(openings(rows, columns, inarow, plan.openings, plan.database))
         parts.extend(got)
         planes, scores = merge(parts, exclude)
         label_seconds = time.perf_counter() - t0
@@ -181,6 +187,7 @@ def train(cfg, plan, seed, judge, pool=None, progress=None, log=None, init=None)
                 evaluate()
         rounds.append({"round": r, "positions": int(n // 2), "label_seconds": round(label_seconds, 1),
                        "children": int(len(kids) // 2) if plan.children else 0,
+                       "openings": int(len(got[-1][0])) if r == 0 and plan.openings else 0,
                        "train_seconds": round(time.perf_counter() - t1, 1),
                        "tasks": [[t.opponent, t.learner, t.noise, t.positions] for t in tasks]})
         if log:
