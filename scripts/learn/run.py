@@ -15,8 +15,9 @@ def plan_for(cfg, positions=None, steps=None, rounds=2, eval_games=None, databas
     (None: :data:`scripts.learn.model.ARCHITECTURE`); ``value_weight``: the value's share
     of the loss (None: the plan's default, 1); ``children``: child positions a batch
     trained on the value alone (None: the plan's default, 0); ``openings``: every position
-    of up to this many stones labelled too (None: 0, none); ``ValueError`` for a board the solver
-    cannot label, bad sizes, a bad architecture or a value weight not > 0."""
+    of up to this many stones labelled too (None: 0, none); ``ValueError`` for a board the
+    solver cannot label, bad sizes, a bad architecture, a value weight not > 0, children
+    below 0 or openings past the board."""
     from agents.envs.boards import board_config
     from agents.solver.solver import geometry
     rows, columns, inarow = cfg

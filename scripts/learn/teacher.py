@@ -89,8 +89,9 @@ def train(cfg, plan, seed, judge, pool=None, progress=None, log=None, init=None,
     ``log(text)``; ``init``: ``(params, architecture)`` to start from (``--init``: its
     architecture replaces the plan's; the optimiser and its learning-rate schedule start
     afresh), None: seeded random weights; ``exclude``: more labelled sets never trained
-    on (``--exclude``: a held-out set), besides ``judge``. The record: the curve (time, step, losses, win
-    rates, good-move rates by stage), the rounds' positions and seconds."""
+    on (``--exclude``: a held-out set), besides ``judge``. The record: the curve (time,
+    step, losses, win rates, good-move rates by stage), the rounds' positions, children,
+    openings and seconds."""
     import jax
 
     from agents.players.network import network_bytes
