@@ -23,6 +23,19 @@ def _network(path, rows, columns, inarow, architecture, seed):
     return path
 
 
+def _stopped_run(monkeypatch):
+    """Replace ``scripts.learn.run.run`` with a stub that records what the command hands
+    it (``plan``, ``init``, ``exclude``) and stops there; returns the record (a dict)."""
+    import scripts.learn.run as run
+    got = {}
+
+    def fake_run(cfg, plan, seed, out, judge, workers, progress, log, command, init, exclude=()):
+        got.update(plan=plan, init=init, exclude=exclude)
+        raise OSError("stopped here")
+    monkeypatch.setattr(run, "run", fake_run)
+    return got
+
+
 def test_init_continues_the_network_and_value_weight_weighs_the_loss(tmp_path):
     """One optimiser step from a network of another size than the default: the trained
     network has the start's architecture and stays within a few learning rates of its
@@ -47,15 +60,9 @@ def test_init_continues_the_network_and_value_weight_weighs_the_loss(tmp_path):
 def test_the_command_passes_init_and_value_weight_to_the_run(tmp_path, monkeypatch):
     """``connectx learn --init NET --value-weight 3`` hands the run the network and a plan
     weighing the value 3 times (the run itself: the test above)."""
-    import scripts.learn.run as run
     from scripts.commands.learn import main
     start = _network(tmp_path / "start.npz", 4, 5, 3, SIZED, seed=5)
-    got = {}
-
-    def fake_run(cfg, plan, seed, out, judge, workers, progress, log, command, init, exclude=()):
-        got.update(plan=plan, init=init)
-        raise OSError("stopped here")
-    monkeypatch.setattr(run, "run", fake_run)
+    got = _stopped_run(monkeypatch)
     with pytest.raises(SystemExit):
         main(SMALL + ["--init", str(start), "--value-weight", "3", "--quiet", "--out",
                       str(tmp_path)])
@@ -173,34 +180,30 @@ def test_children_join_every_batch_on_the_value_alone(monkeypatch):
     assert all(len(x) == plan.batch and (w >= 1).all() for x, _, _, w in seen)
 
 
-def test_the_command_passes_children_to_the_plan(tmp_path, monkeypatch):
+def test_the_command_passes_children_to_the_plan(tmp_path, monkeypatch, capsys):
     """``connectx learn --children 32`` hands the run a plan with 32 children a batch;
     ``--children`` in another mode, or below 0, is one line and exit status 2."""
-    import scripts.learn.run as run
     from scripts.commands.learn import main
-    got = {}
-
-    def fake_run(cfg, plan, seed, out, judge, workers, progress, log, command, init, exclude=()):
-        got.update(plan=plan)
-        raise OSError("stopped here")
-    monkeypatch.setattr(run, "run", fake_run)
+    got = _stopped_run(monkeypatch)
     with pytest.raises(SystemExit):
         main(SMALL + ["--children", "32", "--quiet", "--out", str(tmp_path)])
     assert got["plan"].children == 32
     from scripts.learn.teacher import Plan
     assert Plan().children == Plan().openings == 0
+    capsys.readouterr()
     for bad, word in ((["--mode", "zero", "--children", "2"], "--children is an option of "
                        "--mode teacher"), (["--children", "-1"], "expected an integer >= 0")):
         with pytest.raises(SystemExit) as e:
             main(SMALL + ["--out", str(tmp_path)] + bad)
         assert e.value.code == 2
+        err = capsys.readouterr().err.strip()
+        assert len(err.splitlines()) == 1 and word in err, err
 
 
 def test_the_command_passes_openings_and_exclude(tmp_path, monkeypatch, capsys):
     """``--openings 3 --exclude A --exclude B`` hands the run a plan with openings 3 and
     the two sets read; a set of another board, a missing file, a count past the board or
     either option in another mode is one line and exit status 2."""
-    import scripts.learn.run as run
     from agents.solver.labels import load_labels
     from scripts.commands.learn import main
     from agents.solver.labels import save_labels
@@ -210,12 +213,7 @@ def test_the_command_passes_openings_and_exclude(tmp_path, monkeypatch, capsys):
         sets[name] = tmp_path / f"{name}.npz"
         save_labels(sets[name], make_set(*shape, 6, seed={"a": 0, "b": 1, "other": 2}[name],
                                          database=False, command="test"))
-    got = {}
-
-    def fake_run(cfg, plan, seed, out, judge, workers, progress, log, command, init, exclude=()):
-        got.update(plan=plan, exclude=exclude)
-        raise OSError("stopped here")
-    monkeypatch.setattr(run, "run", fake_run)
+    got = _stopped_run(monkeypatch)
     with pytest.raises(SystemExit):
         main(SMALL + ["--openings", "3", "--exclude", str(sets["a"]), "--exclude",
                       str(sets["b"]), "--quiet", "--out", str(tmp_path)])
