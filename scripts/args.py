@@ -68,6 +68,17 @@ def positive_float_arg(text):
     return value
 
 
+def share_arg(text):
+    """argparse type: a number from 0 to 1 (a share, a weight of a mix)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = None
+    if value is None or not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, got {text!r}")
+    return value
+
+
 def count_arg(text):
     """argparse type: an integer >= 0."""
     return _int_at_least(text, 0)

@@ -93,6 +93,56 @@ def test_visit_targets_sum_to_one_and_skip_full_columns():
     assert target.sum() == pytest.approx(1.0) and target[3] == 1.0
 
 
+def test_search_value_is_exact_on_proven_roots_and_the_mean_elsewhere():
+    """``search_value`` (``--search-value``'s target): on solver-labelled 4x4/3 positions
+    every root MCTS-Solver proves gets the solver's value for the side to move (the sign
+    of its best column's score), every other root the mean of its simulations for the
+    side to move, in -1..1."""
+    from agents.solver.labels import FULL
+    from scripts.learn.zero import search_value
+    from scripts.tools.dataset import make_set
+    rows, columns, _ = SMALL
+    cfg = board_config(*SMALL)
+    net = packed_net(rows, columns)
+    labelled = make_set(*SMALL, 40, seed=3)
+    proven = searched = 0
+    for i in range(len(labelled)):
+        board, mark = labelled.observation(i)
+        tree, _ = search(np.array(board, dtype=np.int64), mark, cfg, 30, network=net,
+                         max_nodes=2000)
+        v = search_value(tree)
+        if tree.proof[0] != 0:
+            s = labelled.scores[i]
+            assert v == np.sign(s[s != FULL].max()), i
+            proven += 1
+        else:
+            assert v == pytest.approx(1 - 2 * tree.wins[0] / tree.visits[0]) and -1 <= v <= 1
+            searched += 1
+    assert proven >= 10 and searched >= 5  # both kinds checked (17 and 23 here)
+
+
+def test_value_targets_mix_the_games_result_and_the_search():
+    """``SelfPlay.search_value`` = w: the same games (w changes the targets only), the
+    value targets ``(1 - w) * result + w * search_value``: w = 0 gives the results
+    (+1/0/-1), w = 1 the searched values, which differ from the results, and w = 0.5
+    their average."""
+    from agents.players.network import Network, network_bytes
+    from scripts.learn.model import init_params
+    from scripts.learn.zero import SelfPlay, play_games
+    data = network_bytes(Network(*SMALL, ARCH, init_params(4, 4, ARCH, 0)))
+    got = {w: play_games(SelfPlay(*SMALL, data, 4, 24, 4, 1.0, 0.25, 1.5, 7, w))
+           for w in (0.0, 0.5, 1.0)}
+    planes, policy, z, stats = got[0.0]
+    for w in (0.5, 1.0):
+        np.testing.assert_array_equal(got[w][0], planes)
+        np.testing.assert_array_equal(got[w][1], policy)
+        assert got[w][3] == stats
+    assert set(np.unique(z)) <= {-1.0, 0.0, 1.0}
+    q = got[1.0][2]
+    assert np.all(np.abs(q) <= 1) and np.abs(q - z).max() > 0.1
+    np.testing.assert_allclose(got[0.5][2], (z + q) / 2, atol=1e-6)
+
+
 def small_plan(**kw):
     from scripts.learn.zero import Plan
     base = dict(iterations=4, games=32, simulations=32, steps=100, batch=128,
@@ -145,6 +195,8 @@ def test_resume_continues_from_the_saved_iteration(tmp_path):
     (["--mode", "teacher", "--iterations", "3"], "--iterations is an option of --mode zero"),
     (["--mode", "zero", "--resume"], "holds no zero run"),
     (["--mode", "zero", "--init", "nowhere.npz"], "--init nowhere.npz"),
+    (["--mode", "zero", "--search-value", "1.5"], "expected a number from 0 to 1"),
+    (["--mode", "teacher", "--search-value", "0.5"], "--search-value is an option of --mode zero"),
 ])
 def test_zero_command_bad_input_is_one_line(args, word, capsys, tmp_path):
     from scripts.commands.learn import main

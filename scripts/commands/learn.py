@@ -28,7 +28,7 @@ import time
 
 from scripts.args import (ArgumentParser, ProgressCallback, add_config_argument,
                           add_quiet_argument, add_seed_argument, board_shape, count_arg,
-                          positive_float_arg, positive_int_arg, require)
+                          positive_float_arg, positive_int_arg, require, share_arg)
 
 
 def main(argv=None, prog="python -m scripts.commands.learn"):
@@ -72,6 +72,10 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
     zero.add_argument("--judge-simulations", type=positive_int_arg, default=None,
                       help="also judge the search with the network at this many "
                            "simulations a move after each iteration (default: not)")
+    zero.add_argument("--search-value", type=share_arg, default=None, metavar="W",
+                      help="the root's searched value's share in the value target, the "
+                           "game's result the rest (0.5: their average, as in Oracle's "
+                           "Lessons from AlphaZero; default 0: the result alone)")
     zero.add_argument("--minutes", type=positive_float_arg, default=None,
                       help="wall budget of the run (resumed parts included): no iteration "
                            "starts that would end past it (default: none)")
@@ -120,6 +124,7 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
         given = [o for o, v in (("--iterations", args.iterations), ("--games", args.games),
                                 ("--simulations", args.simulations),
                                 ("--judge-simulations", args.judge_simulations),
+                                ("--search-value", args.search_value),
                                 ("--minutes", args.minutes), ("--dask", args.dask),
                                 ("--resume", args.resume or None)) if v is not None]
         if given:
@@ -223,7 +228,8 @@ def _zero_plan(args, cfg, architecture=None):
     for option, name in (("iterations", "iterations"), ("games", "games"),
                          ("simulations", "simulations"), ("steps", "steps"),
                          ("eval_games", "eval_games"),
-                         ("judge_simulations", "judge_simulations"), ("minutes", "minutes")):
+                         ("judge_simulations", "judge_simulations"),
+                         ("search_value", "search_value"), ("minutes", "minutes")):
         if getattr(args, option) is not None:
             setattr(plan, name, getattr(args, option))
     if args.resume:

@@ -17,7 +17,10 @@ Each iteration:
    columns, normalised, the columns proven lost left out (:func:`visit_target`; a
    one-hot on the search's move when the root was proven, since MCTS-Solver then stops
    visiting), its value target the game's
-   result for the side to move (+1, 0, -1). The solver labels nothing.
+   result for the side to move (+1, 0, -1), or with ``search_value`` = ``w`` > 0 that
+   result's ``1 - w`` share plus ``w`` of the root's searched value
+   (:func:`search_value`: exact where MCTS-Solver proved the root). The solver labels
+   nothing.
 3. **Training.** The positions of the last ``window`` iterations, both mirror images, are
    the training set; ``steps`` AdamW steps (constant learning rate) of minibatches of
    ``batch`` on the teacher's loss (:func:`scripts.learn.model.loss_fn`: the policy's
@@ -60,6 +63,8 @@ class Plan:
     dirichlet: float = 1.0          # Dirichlet alpha of the root noise
     noise_weight: float = 0.25      # weight of the noise in the root's priors
     c: float = 1.5                  # PUCT's constant
+    search_value: float = 0.0       # share of the root's searched value in the value
+                                    # target (0: the game's result alone, AlphaZero's)
     window: int = 4                 # iterations of positions trained on
     steps: int = 300                # optimiser steps an iteration
     batch: int = 256
@@ -86,6 +91,25 @@ class SelfPlay:
     noise_weight: float
     c: float
     seed: int
+    search_value: float = 0.0
+
+
+def search_value(tree):
+    """The value of a searched ``tree``'s root (:class:`agents.search.mcts.Tree`, slot 0)
+    for its side to move, in -1..1: exact when MCTS-Solver proved the root (+1 won, 0
+    drawn, -1 lost), else the mean of the root's simulations (the network's values and
+    the proven game ends below it; ``wins`` counts them for the player who moved into
+    the root, so the side to move's mean is ``1 - 2 * wins / visits``)."""
+    from agents.search.mcts import DRAW, LOSS, WIN
+    proof = tree.proof[0]
+    if proof == WIN:  # a win for the player who moved into the root
+        return -1.0
+    if proof == LOSS:
+        return 1.0
+    if proof == DRAW:
+        return 0.0
+    visits = float(tree.visits[0])
+    return 1.0 - 2.0 * float(tree.wins[0]) / visits if visits > 0 else 0.0
 
 
 def visit_target(tree, columns):
@@ -114,8 +138,11 @@ def play_games(task):
     """Self-play of ``task`` (:class:`SelfPlay`): ``(planes, policy, value, stats)`` of every
     position a player moved in: uint8 ``(n, rows, columns, 2)`` (the side to move's
     stones, the opponent's), float32 ``(n, columns)`` visit targets, float32 ``(n,)``
-    results for the side to move; ``stats`` counts the games' ``first`` wins,
-    ``second`` wins, ``draws`` and ``moves``."""
+    value targets for the side to move (the game's result, +1/0/-1, or with
+    ``task.search_value`` = ``w`` > 0, ``(1 - w) * result + w * v`` with ``v`` the root's
+    searched value, :func:`search_value`: the "average of z and q" of Oracle's *Lessons
+    from AlphaZero*, part 4); ``stats`` counts the games' ``first`` wins, ``second`` wins,
+    ``draws`` and ``moves``."""
     from agents.board.grid import center_order, drop, planes_of, wins_by_playing
     from agents.envs.boards import board_config
     from agents.players.network import read_network
@@ -130,10 +157,11 @@ def play_games(task):
     order = center_order(columns)
     planes, policy, value = [], [], []
     stats = {"first": 0, "second": 0, "draws": 0, "moves": 0}
+    w = float(task.search_value)
     for _ in range(task.games):
         grid = np.zeros(rows * columns, dtype=np.int64)
         heights = np.zeros(columns, dtype=np.int64)
-        movers, winner, mark, ply = [], 0, 1, 0
+        movers, searched, winner, mark, ply = [], [], 0, 1, 0
         while True:
             tree.reset()
             legal = int(sum(1 for c in order if heights[c] < rows))
@@ -150,6 +178,7 @@ def play_games(task):
             planes.append(planes_of(grid, mark, rows, columns))
             policy.append(target)
             movers.append(mark)
+            searched.append(search_value(tree))
             won = wins_by_playing(grid, heights, rows, columns, task.inarow, col, mark)
             drop(grid, heights, rows, columns, col, mark)
             ply += 1
@@ -159,7 +188,8 @@ def play_games(task):
             if ply == rows * columns:
                 break
             mark = 3 - mark
-        value += [0.0 if winner == 0 else (1.0 if m == winner else -1.0) for m in movers]
+        value += [(1.0 - w) * (0.0 if winner == 0 else (1.0 if m == winner else -1.0)) + w * v
+                  for m, v in zip(movers, searched)]
         stats["moves"] += ply
         stats[{0: "draws", 1: "first", 2: "second"}[winner]] += 1
     return (np.array(planes, dtype=np.uint8).reshape(-1, rows, columns, 2),
@@ -385,7 +415,8 @@ def train(cfg, plan, seed, out, judge=None, pool=None, progress=None, log=None, 
             counts.append(plan.games % GAMES_PER_TASK)
         tasks = [SelfPlay(rows, columns, inarow, net_bytes, n, plan.simulations,
                           plan.temperature_plies, plan.dirichlet, plan.noise_weight, plan.c,
-                          seed * 1_000_003 + it * 1009 + k) for k, n in enumerate(counts)]
+                          seed * 1_000_003 + it * 1009 + k, plan.search_value)
+                 for k, n in enumerate(counts)]
         got = _map(play_games, tasks, pool, progress,
                    f"iteration {it + 1}/{plan.iterations}: self-play")
         data = tuple(np.concatenate([g[i] for g in got]) for i in range(3))
