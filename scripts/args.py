@@ -59,23 +59,21 @@ def positive_int_arg(text):
 
 def positive_float_arg(text):
     """argparse type: a finite number > 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = None
-    if value is None or not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a number > 0, got {text!r}")
-    return value
+    return _float_where(text, lambda v: 0 < v < float("inf"), "a number > 0")
 
 
 def share_arg(text):
     """argparse type: a number from 0 to 1 (a share, a weight of a mix)."""
+    return _float_where(text, lambda v: 0 <= v <= 1, "a number from 0 to 1")
+
+
+def _float_where(text, ok, expected):
     try:
         value = float(text)
     except ValueError:
         value = None
-    if value is None or not 0 <= value <= 1:
-        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, got {text!r}")
+    if value is None or not ok(value):
+        raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}")
     return value
 
 

@@ -143,8 +143,7 @@ class MCTSAgent(Agent):
                                    for k in range(tree.first[0], tree.first[0] + tree.nchild[0])}
             # the root's mean value for the mover; None when it has no visit (its move was
             # proven when the root was expanded, or no simulation fitted the time)
-            visits = float(tree.visits[0])
-            self.last["value"] = 1.0 - 2.0 * float(tree.wins[0]) / visits if visits > 0 else None
+            self.last["value"] = tree.root_value()
         return col
 
     def _kernel_ready(self):

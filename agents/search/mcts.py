@@ -555,6 +555,12 @@ class Tree:
         self.prior[0] = 1.0
         self.count[0] = 1
 
+    def root_value(self):
+        """The root's mean result for its side to move, in -1..1 (None before its first
+        visit): ``wins`` counts results for the player who moved into a node."""
+        visits = float(self.visits[0])
+        return 1.0 - 2.0 * float(self.wins[0]) / visits if visits > 0 else None
+
     def children(self, node=0):
         """``[(column, slot)]`` of ``node``'s children."""
         f, n = int(self.first[node]), int(self.nchild[node])

@@ -98,18 +98,14 @@ def search_value(tree):
     """The value of a searched ``tree``'s root (:class:`agents.search.mcts.Tree`, slot 0)
     for its side to move, in -1..1: exact when MCTS-Solver proved the root (+1 won, 0
     drawn, -1 lost), else the mean of the root's simulations (the network's values and
-    the proven game ends below it; ``wins`` counts them for the player who moved into
-    the root, so the side to move's mean is ``1 - 2 * wins / visits``)."""
-    from agents.search.mcts import DRAW, LOSS, WIN
-    proof = tree.proof[0]
-    if proof == WIN:  # a win for the player who moved into the root
-        return -1.0
-    if proof == LOSS:
-        return 1.0
-    if proof == DRAW:
-        return 0.0
-    visits = float(tree.visits[0])
-    return 1.0 - 2.0 * float(tree.wins[0]) / visits if visits > 0 else 0.0
+    the proven game ends below it: :meth:`~agents.search.mcts.Tree.root_value`; 0
+    before any visit)."""
+    from agents.search.mcts import _proof_reward
+    reward = _proof_reward(tree.proof[0])  # for the player who moved into the root
+    if reward >= 0:
+        return 1.0 - 2.0 * reward
+    value = tree.root_value()
+    return 0.0 if value is None else value
 
 
 def visit_target(tree, columns):
