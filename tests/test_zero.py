@@ -244,3 +244,32 @@ def test_judging_a_network_on_another_labelled_set(tmp_path, capsys):
         main([str(net_path), "20", "--eval-set", str(tmp_path / "missing.npz")])
     assert e.value.code == 2
     assert "--eval-set" in capsys.readouterr().err.strip().splitlines()[-1]
+
+
+def test_judging_the_search_reports_stages_and_the_missed_positions(tmp_path, monkeypatch):
+    """``judge_search``'s ``stages`` count each stage's positions and rates by the one
+    verdict, and ``missed`` lists exactly the positions whose move is not good (the
+    searched columns replaced by a known answer: column 0 where legal)."""
+    from agents.players.network import Network, save_network
+    from agents.solver.labels import FULL, STAGES, save_labels, verdicts
+    from scripts.learn import zero
+    from scripts.learn.model import init_params
+    from scripts.tools.dataset import make_set
+    net_path, set_path = tmp_path / "net.npz", tmp_path / "set.npz"
+    save_network(net_path, Network(*SMALL, ARCH, init_params(4, 4, ARCH, 0)))
+    labelled = make_set(*SMALL, 30, seed=3)
+    save_labels(set_path, labelled)
+    cols = np.array([0 if s[0] != FULL else int(np.flatnonzero(s != FULL)[0])
+                     for s in labelled.scores], dtype=np.int64)
+    monkeypatch.setattr(zero, "search_columns", lambda *a, **k: cols)
+    result = zero.judge_search(str(net_path), 10, judge=str(set_path))
+    perfect, good, _ = verdicts(labelled.scores, cols)
+    assert result["missed"] == [int(i) for i in np.flatnonzero(~good)]
+    assert 0 < len(result["missed"]) < 30  # column 0 keeps the value on some, not all
+    assert result["good"] == good.mean() and result["perfect"] == perfect.mean()
+    assert sum(s["n"] for s in result["stages"].values()) == 30
+    for k, name in enumerate(STAGES):
+        m = labelled.stage == k
+        if m.any():
+            assert result["stages"][name] == {"n": int(m.sum()), "good": good[m].mean(),
+                                              "perfect": perfect[m].mean()}

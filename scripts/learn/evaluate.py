@@ -68,8 +68,14 @@ def good_moves(params, labelled, architecture=None):
     """``{stage: (good-move rate, perfect-move rate)}`` of the policy on ``labelled`` (an
     :class:`agents.solver.labels.LabelledSet`), the stages and ``"all"``, by the package's
     one verdict (:func:`agents.solver.labels.verdicts`)."""
-    cols = greedy(params, labelled.planes, architecture)
-    perfect, good, _ = verdicts(labelled.scores, cols)
+    return rates_by_stage(labelled, greedy(params, labelled.planes, architecture))
+
+
+def rates_by_stage(labelled, columns):
+    """``{stage: (good-move rate, perfect-move rate)}`` of the moves ``columns`` (one a
+    position) on ``labelled``: the stages that have positions and ``"all"``, by the
+    package's one verdict (:func:`agents.solver.labels.verdicts`)."""
+    perfect, good, _ = verdicts(labelled.scores, columns)
     out = {}
     for k, name in enumerate(STAGES):
         m = labelled.stage == k

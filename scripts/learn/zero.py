@@ -239,14 +239,19 @@ def _map(function, tasks, pool, progress=None, kind=""):
     return out
 
 
-def search_good_moves(net_bytes, cfg, judge, simulations, c, pool=None, progress=None):
-    """``(good-move rate, perfect-move rate)`` on ``judge`` of the network's search."""
-    from agents.solver.labels import verdicts
+def search_columns(net_bytes, cfg, judge, simulations, c, pool=None, progress=None):
+    """The network's searched column on each position of ``judge`` (int64, in order),
+    in tasks of 50 positions on ``pool``."""
     chunks = np.array_split(np.arange(len(judge)), max(1, len(judge) // 50))
     tasks = [JudgeTask(*cfg, net_bytes, judge.subset(i), simulations, c) for i in chunks]
-    cols = np.concatenate(_map(search_moves, tasks, pool, progress, "judging the search"))
-    perfect, good, _ = verdicts(judge.scores, cols)
-    return float(good.mean()), float(perfect.mean())
+    return np.concatenate(_map(search_moves, tasks, pool, progress, "judging the search"))
+
+
+def search_good_moves(net_bytes, cfg, judge, simulations, c, pool=None, progress=None):
+    """``(good-move rate, perfect-move rate)`` on ``judge`` of the network's search."""
+    from scripts.learn.evaluate import rates_by_stage
+    cols = search_columns(net_bytes, cfg, judge, simulations, c, pool, progress)
+    return rates_by_stage(judge, cols)["all"]
 
 
 def training_set(window):
@@ -465,9 +470,12 @@ def train(cfg, plan, seed, out, judge=None, pool=None, progress=None, log=None, 
 
 
 def judge_search(path, simulations, first=None, workers=1, judge=None, c=1.5):
-    """``{"good", "perfect", "n", "seconds"}`` of the network in the file ``path`` with
-    search (``simulations`` a move, as ``mcts:prior=PATH,iterations=N``) on the first
-    ``first`` positions (None: all) of ``judge`` (default: the shipped 7x6 set)."""
+    """``{"good", "perfect", "n", "seconds", "stages", "missed"}`` of the network in the
+    file ``path`` with search (``simulations`` a move, as ``mcts:prior=PATH,iterations=N``)
+    on the first ``first`` positions (None: all) of ``judge`` (default: the shipped 7x6
+    set): the good- and perfect-move rates, ``stages`` the same by stage
+    (``{stage: {"n", "good", "perfect"}}``), ``missed`` the indices of the positions
+    where the searched move throws the value away (not good)."""
     from concurrent.futures import ProcessPoolExecutor
 
     from agents.players.network import read_network
@@ -485,19 +493,27 @@ def judge_search(path, simulations, first=None, workers=1, judge=None, c=1.5):
     start = time.perf_counter()
     pool = ProcessPoolExecutor(workers, mp_context=fork_context()) if workers > 1 else None
     try:
-        good, perfect = search_good_moves(data, net.config, labelled, simulations, c, pool)
+        cols = search_columns(data, net.config, labelled, simulations, c, pool)
     finally:
         if pool is not None:
             pool.shutdown()
-    return {"good": good, "perfect": perfect, "n": len(labelled),
-            "seconds": round(time.perf_counter() - start, 1)}
+    from agents.solver.labels import STAGES, verdicts
+    from scripts.learn.evaluate import rates_by_stage
+    rates = rates_by_stage(labelled, cols)
+    good = verdicts(labelled.scores, cols)[1]
+    stages = {name: {"n": int((labelled.stage == k).sum()), "good": rates[name][0],
+                     "perfect": rates[name][1]} for k, name in enumerate(STAGES) if name in rates}
+    return {"good": rates["all"][0], "perfect": rates["all"][1], "n": len(labelled),
+            "seconds": round(time.perf_counter() - start, 1), "stages": stages,
+            "missed": [int(i) for i in np.flatnonzero(~good)]}
 
 
 def main(argv=None):
     """``python -m scripts.learn.zero NET SIMULATIONS [FIRST [WORKERS]] [--eval-set FILE]``:
     the network ``NET`` with search at ``SIMULATIONS`` a move on the judge's set (or the
     labelled set ``FILE``; its ``FIRST`` positions, on ``WORKERS`` processes), one JSON
-    line with Wilson intervals."""
+    line with Wilson intervals (:func:`judge_search`'s dict: by stage, and the positions
+    missed)."""
     from scripts.args import ArgumentParser, positive_int_arg
     from scripts.arena.stats import wilson
     ap = ArgumentParser(prog="python -m scripts.learn.zero",
