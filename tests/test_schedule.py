@@ -46,3 +46,42 @@ def test_each_worker_opens_with_its_heaviest_and_the_loads_are_balanced():
         light = [i for i in part if not weights[i]]
         assert light == sorted(light)
     assert schedule(weights, 1)[:3] == [3, 5, 7]
+
+
+class _Report:
+    """The fields of a pytest report that the skip guard reads."""
+
+    def __init__(self, reason):
+        self.outcome = "skipped" if reason is not None else "passed"
+        self.longrepr = ("tests/test_x.py", 3, f"Skipped: {reason}") if reason else None
+
+    @property
+    def skipped(self):
+        return self.outcome == "skipped"
+
+
+def test_an_unlisted_skip_fails_under_no_skip_and_a_listed_one_stays(monkeypatch):
+    """``CONNECTX_NO_SKIP=1`` (.ci/run): a skip whose reason has no phrase of
+    ``ALLOWED_SKIPS`` becomes a failure naming the reason; a listed one stays a skip;
+    without the variable every skip stays one."""
+    from conftest import ALLOWED_SKIPS, NO_SKIP_ENV, fail_unexpected_skip
+    allowed = f"the busy thread got 10% of a core ({ALLOWED_SKIPS[0][0]})"
+    monkeypatch.delenv(NO_SKIP_ENV, raising=False)
+    report = _Report("could not import 'jax'")
+    fail_unexpected_skip(report)
+    assert report.skipped
+    monkeypatch.setenv(NO_SKIP_ENV, "1")
+    fail_unexpected_skip(report)
+    assert report.outcome == "failed" and "could not import 'jax'" in report.longrepr
+    report = _Report(allowed)
+    fail_unexpected_skip(report)
+    assert report.skipped
+    passed = _Report(None)
+    fail_unexpected_skip(passed)
+    assert passed.outcome == "passed"
+
+
+def test_the_allowed_skips_are_few_and_reasoned():
+    from conftest import ALLOWED_SKIPS
+    assert len(ALLOWED_SKIPS) <= 5
+    assert all(len(why) > 40 for _, why in ALLOWED_SKIPS)
