@@ -126,6 +126,48 @@ def test_every_verdict_is_the_solvers_on_a_kaggle_replay():
         assert p["accuracy"] == pytest.approx(100 * sum(m["accuracy"] for m in mine) / n)
 
 
+def accuracy_by_hand(scores, column):
+    """The accuracy of docs/judging.md, written out: 0 for a move that loses value (its
+    score's sign is not the best's), else (score - worst + 1) / (best - worst + 1), best
+    and worst over the legal columns."""
+    legal = [s for s in scores if s != FULL]
+    best, worst, score = max(legal), min(legal), scores[column]
+    if (score > 0) - (score < 0) != (best > 0) - (best < 0):
+        return 0.0
+    return (score - worst + 1) / (best - worst + 1)
+
+
+def test_each_moves_accuracy_and_each_players_are_the_documented_formula():
+    """Two scripted 5x5 games, the players in both seats: every move's accuracy is
+    worked out here from Solver.analyze of the position before it, and each player's
+    is 100 times the mean of those over both games."""
+    solver = Solver(*SHAPE)
+    games = [{"agents": agents, "moves": scripted_game(solver, start)[0]}
+             for agents, start in ((["A", "B"], 0), (["B", "A"], 2))]
+    result = judge_games(games, SHAPE, seconds=30.0, solver=solver)
+    assert result["unjudged"] == 0
+    mine = {"A": [], "B": []}
+    for g, judged in zip(games, result["games"]):
+        assert [m["column"] for m in judged["moves"]] == g["moves"]
+        for m in judged["moves"]:
+            scores = solver.analyze("".join(str(c + 1) for c in g["moves"][:m["ply"]]))
+            assert m["scores"] == scores
+            want = accuracy_by_hand(scores, m["column"])
+            assert m["accuracy"] == pytest.approx(want, abs=1e-12), m["ply"]
+            mine[g["agents"][m["ply"] % 2]].append((want, FULL in scores))
+    # the games hold every case of the formula: a thrown value (0), a slower win or a
+    # faster loss (strictly between 0 and 1) for each player, one beside a full column
+    for name, own in mine.items():
+        assert any(0 < a < 1 for a, _ in own), name
+    assert any(a == 0 for own in mine.values() for a, _ in own)
+    assert any(0 < a < 1 and full for own in mine.values() for a, full in own)
+    assert list(result["players"]) == ["A", "B"]
+    for name, p in result["players"].items():
+        assert p["moves"] == len(mine[name])
+        assert p["accuracy"] == pytest.approx(100 * sum(a for a, _ in mine[name])
+                                              / len(mine[name]), abs=1e-9)
+
+
 def test_the_one_value_losing_move_is_found_and_named(tmp_path, capsys):
     rows, columns, inarow = SHAPE
     solver = Solver(rows, columns, inarow)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import agents
-from agents.board.rules_reference import random_position
+from agents.board.rules_reference import board_from_moves, random_position
 from agents.board.bitboard import bb_from_grid, fits_bitboard
 from agents.board.rules import parse_config
 from agents.board.grid import planes_of
@@ -120,6 +120,79 @@ def test_kernel_builds_the_reference_tree_until_a_proof(bitboard):
 
 def uniform(p):
     return np.zeros(p.columns), 0.0
+
+
+# Hand-drawn positions, row 0 at the top, x the first player (mark 1), and the network's
+# input planes written out beside each: the stones of the side to move, the opponent's,
+# the cell each non-full column's next stone takes (plane 2 of features; plane 3 is all
+# ones). The move string (1-based) is checked against the drawing.
+PLANE_CASES = [
+    ((6, 7, 4), "4453", "x", """
+        board    mover    opponent next
+        .......  0000000  0000000  0000000
+        .......  0000000  0000000  0000000
+        .......  0000000  0000000  0000000
+        .......  0000000  0000000  0001000
+        ...o...  0000000  0001000  0010100
+        ..oxx..  0001100  0010000  1100011
+    """),
+    ((6, 7, 4), "4444471", "o", """
+        board    mover    opponent next
+        .......  0000000  0000000  0001000
+        ...x...  0000000  0001000  0000000
+        ...o...  0001000  0000000  0000000
+        ...x...  0000000  0001000  0000000
+        ...o...  0001000  0000000  1000001
+        x..x..o  0000001  1001000  0110110
+    """),
+    ((5, 4, 4), "111112", "x", """
+        board  mover  opponent next
+        x...   1000   0000     0000
+        o...   0000   1000     0000
+        x...   1000   0000     0000
+        o...   0000   1000     0100
+        xo..   1000   0100     0011
+    """),
+    ((5, 4, 4), "23242", "o", """
+        board  mover  opponent next
+        ....   0000   0000     0000
+        ....   0000   0000     0100
+        .x..   0000   0100     0000
+        .x..   0000   0100     0011
+        .xoo   0011   0100     1000
+    """),
+]
+
+
+def drawing_columns(text):
+    """The side-by-side drawing's columns, each a list of its rows (the header dropped)."""
+    lines = [line.split() for line in text.strip().splitlines()[1:]]
+    return [[line[k] for line in lines] for k in range(len(lines[0]))]
+
+
+@pytest.mark.parametrize("shape,moves,mover,drawing", PLANE_CASES)
+def test_planes_of_hand_drawn_positions(shape, moves, mover, drawing):
+    """planes_of, planes_of_position and features give the planes written out by hand
+    (on 7x6 and on a board taller than wide, either side to move)."""
+    rows, columns, inarow = shape
+    board, mine, theirs, following = drawing_columns(drawing)
+    flat = [".xo".index(ch) for row in board for ch in row]
+    assert flat == board_from_moves(moves, rows, columns)
+    mark = ".xo".index(mover)
+    assert mark == 1 + len(moves) % 2
+    mine, theirs, following = (np.array([[int(ch) for ch in row] for row in plane])
+                               for plane in (mine, theirs, following))
+    planes = np.stack([mine, theirs], axis=-1)
+    assert planes.shape == (rows, columns, 2)
+    np.testing.assert_array_equal(planes_of(flat, mark, rows, columns), planes)
+    np.testing.assert_array_equal(planes_of_position(Position.from_moves(moves, rows, columns,
+                                                                         inarow)),
+                                  planes[None])
+    np.testing.assert_array_equal(features(planes[None])[0],
+                                  np.stack([mine, theirs, following, np.ones_like(mine)], -1))
+    # the course's one plane: 1 the mover's stone, 2 the opponent's
+    np.testing.assert_array_equal(features(planes[None], {"inputs": "marks"})[0, ..., 0],
+                                  mine + 2 * theirs)
 
 
 @pytest.mark.parametrize("rows,columns,inarow", [(6, 7, 4), (4, 5, 3), (7, 9, 5)])
