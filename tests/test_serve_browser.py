@@ -2,8 +2,10 @@
 
 Plays a full game against alphabeta by clicking, checking every board the page
 draws against :mod:`agents.board.rules`; toggles the analysis on a known position and
-checks the scores against :class:`agents.solver.solver.Solver`; plays two games in two tabs
-at once; replays a game of a ``connectx match --json`` file step by step.
+checks the scores against :class:`agents.solver.solver.Solver` (and the "win in N" or
+"loss in N" under each, from the score by the solver's documented scale); plays two
+games in two tabs at once; replays a game of a ``connectx match --json`` file step by
+step.
 
 Needs the system's Chromium (Debian: ``apt-get install chromium``) and the pip
 package ``playwright`` (its driver only; it never downloads a browser here). Without
@@ -121,6 +123,26 @@ def board_after(moves, cfg=CONFIG):
     return board
 
 
+def words(scores, stones):
+    """What a 7x6 scores row writes under the solver's ``scores`` (-1000: a full column,
+    nothing) with ``stones`` on the board, derived from the scale in
+    agents/solver/solver.py: a win scores 22 minus the winner's stones at the end, and
+    "in" counts the winner's moves from now (the side to move has ``stones // 2``
+    stones, the other side ``(stones + 1) // 2``)."""
+    return ["" if s == -1000 else "draw" if s == 0 else
+            f"win in {22 - s - stones // 2}" if s > 0 else
+            f"loss in {22 + s - (stones + 1) // 2}" for s in scores]
+
+
+def told(cells):
+    """The words under each score of a scores row (a locator of its cells), by column
+    ("" for a full column)."""
+    found = cells.evaluate_all(
+        "cells => cells.map(c => [+c.dataset.col,"
+        " c.querySelector('small') ? c.querySelector('small').textContent : ''])")
+    return [t for _, t in sorted(found)]
+
+
 def dom_board(page, selector):
     return page.eval_on_selector_all(f"{selector} .cell",
                                      "cells => cells.map(c => [+c.dataset.index, +c.dataset.mark])"
@@ -219,6 +241,7 @@ def test_analysis_shows_the_solver_scores(page, tmp_path):
     for cls, s in zip(classes, expected):
         assert ({True: "win", False: "loss"}[s > 0] if s else
                 ("none" if s == -1000 else "draw")) in cls.split() or s == -1000
+    assert told(page.locator("#scores .score")) == words(expected, len(moves_text))
     assert "exact scores (solver)" in page.text_content("#analysis-status")
     # a move and the agent's reply: the analysis follows the new position
     page.click("#board .column[data-col='3']")
@@ -228,6 +251,8 @@ def test_analysis_shows_the_solver_scores(page, tmp_path):
     shown = page.eval_on_selector_all(
         "#scores .score", "cells => cells.map(c => [+c.dataset.col, c.dataset.score])")
     assert [int(s) if s else -1000 for _, s in sorted(shown)] == Solver(tt_bits=20).analyze(after)
+    assert told(page.locator("#scores .score")) == words(Solver(tt_bits=20).analyze(after),
+                                                         len(after))
     shot = tmp_path / "serve.png"
     page.screenshot(path=str(shot), full_page=True)
     assert shot.stat().st_size > 10_000
@@ -263,12 +288,16 @@ def test_empty_board_scores_and_its_line_with_the_database(browser, url_db):
         shown = page.eval_on_selector_all(
             "#scores .score", "cells => cells.map(c => [+c.dataset.col, c.dataset.score])")
         assert [int(s) for _, s in sorted(shown)] == [-2, -1, 0, 1, 0, -1, -2]
+        assert told(page.locator("#scores .score")) == [
+            "loss in 20", "loss in 21", "draw", "win in 21", "draw", "loss in 21", "loss in 20"]
         assert page.get_attribute("#scores", "data-complete") == "1"
         page.wait_for_selector("#line:not([hidden])")
         page.wait_for_selector("#line-text[data-complete='1']")  # finished by /api/line if cut
         line = [int(c) for c in page.get_attribute("#line-text", "data-moves").split(",")]
         assert line[0] == 3
         assert_wins(line, first=True, stones=2 * (22 - 1) - 1)  # +1: red's 21st stone
+        text = page.text_content("#line-text")
+        assert text.startswith("Line of column 4 (win in 21): "), text
         for k in (1, 2, 3):
             page.click("#line-forward")
             page.wait_for_selector(f"#board[data-preview='{k}']")
@@ -282,6 +311,8 @@ def test_empty_board_scores_and_its_line_with_the_database(browser, url_db):
         other = [int(c) for c in page.get_attribute("#line-text", "data-moves").split(",")]
         assert other[0] == 0
         assert_wins(other, first=False, stones=2 * (22 - 2))  # -2: yellow's 20th stone
+        text = page.text_content("#line-text")
+        assert text.startswith("Line of column 1 (loss in 20): "), text
         assert dom_board(page, "#board") == [0] * 42  # the preview was left
     finally:
         context.close()

@@ -232,17 +232,26 @@ def write_network(path):
 
 @pytest.fixture(scope="module")
 def folders(tmp_path_factory):
-    """``(allowed, outside)``: allowed holds net.npz, bot.py, deeper/net2.npz and a link
-    to outside/net.npz; outside holds net.npz and bot.py."""
+    """``(allowed, outside)``: allowed holds net.npz, bot.py, deeper/net2.npz, a link to
+    outside/net.npz, a link to allowed2/net.npz and a link ``out`` to the outside folder;
+    outside and allowed2 (a sibling whose name starts with allowed's: a containment test
+    by string prefix would take it for inside) hold net.npz and bot.py::
+
+        files*/allowed/   net.npz bot.py deeper/net2.npz link.npz sibling.npz out/
+        files*/allowed2/  net.npz bot.py
+        files*/outside/   net.npz bot.py
+    """
     root = tmp_path_factory.mktemp("files")
-    allowed, outside = root / "allowed", root / "outside"
+    allowed, outside, sibling = root / "allowed", root / "outside", root / "allowed2"
     (allowed / "deeper").mkdir(parents=True)
-    outside.mkdir()
-    for folder in (allowed, outside):
+    for folder in (allowed, outside, sibling):
+        folder.mkdir(exist_ok=True)
         write_network(folder / "net.npz")
         (folder / "bot.py").write_text(BOT)
     write_network(allowed / "deeper" / "net2.npz")
     (allowed / "link.npz").symlink_to(outside / "net.npz")
+    (allowed / "sibling.npz").symlink_to(sibling / "net.npz")
+    (allowed / "out").symlink_to(outside, target_is_directory=True)
     return allowed, outside
 
 
@@ -271,9 +280,18 @@ def test_file_specs_are_400_without_files(small, agent, words):
 @pytest.mark.parametrize("agent", ["policy:file=../outside/net.npz",
                                    "policy:file={outside}/net.npz", "policy:file=link.npz",
                                    "mcts:prior=deeper/../../outside/net.npz",
-                                   "../outside/bot.py", "{outside}/bot.py"])
+                                   "../outside/bot.py", "{outside}/bot.py",
+                                   "policy:file=out/net.npz", "out/bot.py",
+                                   # the sibling allowed2/: inside only by string prefix
+                                   "policy:file=../allowed2/net.npz",
+                                   "policy:file={allowed}2/net.npz",
+                                   "mcts:prior=deeper/../../allowed2/net.npz",
+                                   "policy:file=sibling.npz", "../allowed2/bot.py",
+                                   "{allowed}2/bot.py"])
 def test_files_outside_the_folder_are_400(with_files, folders, agent):
-    agent = agent.format(outside=folders[1])
+    """By ``..``, an absolute path or a symbolic link (to a file or a folder), into the
+    folder beside it or into the sibling whose name extends the folder's."""
+    agent = agent.format(allowed=folders[0], outside=folders[1])
     status, _, reply = post(with_files, "/api/move", {"moves": "4", "agent": agent})
     assert status == 400 and "is outside the server's --files folder" in reply["error"], reply
 

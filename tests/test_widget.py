@@ -38,6 +38,34 @@ def shown(snapshot):
     return [FULL if s is None else s["score"] for s in snapshot["analysis"]["scores"]]
 
 
+def told(snapshot):
+    """``(outcome, in)`` of each column of the snapshot's analysis (None for a full one)."""
+    return [None if s is None else (s["outcome"], s["in"])
+            for s in snapshot["analysis"]["scores"]]
+
+
+def words(scores, stones):
+    """``(outcome, in)`` of each column scored ``scores`` by the solver (FULL: None) with
+    ``stones`` on the board, from the scale in agents/solver/solver.py: a win whose last
+    stone is dropped with ``m`` stones on the board scores ``(N + 1 - m) // 2``, which on
+    a board of an even number ``N`` of cells (here 20) is ``N / 2 + 1`` minus the
+    winner's stones at the end. ``in`` counts the winner's moves from now: the side to
+    move has ``stones // 2`` stones, the other side ``(stones + 1) // 2``."""
+    n = CFG.rows * CFG.columns
+    assert n % 2 == 0
+    out = []
+    for s in scores:
+        if s == FULL:
+            out.append(None)
+        elif s == 0:
+            out.append(("draw", None))
+        elif s > 0:
+            out.append(("win", n // 2 + 1 - s - stones // 2))
+        else:
+            out.append(("loss", n // 2 + 1 + s - (stones + 1) // 2))
+    return out
+
+
 def test_a_click_plays_the_agent_replies_and_the_analysis_follows():
     s = session(agent="alphabeta:depth=2")
     first = s.snapshot()
@@ -53,6 +81,7 @@ def test_a_click_plays_the_agent_replies_and_the_analysis_follows():
     assert [2] in changes  # your move was sent before the agent's reply
     assert snap["last"] == next(i for i in range(moves[1], 20, 5) if snap["board"][i])
     assert shown(snap) == exact(moves)
+    assert told(snap) == words(exact(moves), len(moves))
     assert snap["history"][0] == "red (you): column 3"
     assert snap["history"][1].startswith("yellow (alphabeta:depth=2): column ")
     # the best column's line, to the end of the game, each board along it
@@ -67,7 +96,52 @@ def test_a_click_plays_the_agent_replies_and_the_analysis_follows():
     s.handle({"action": "line", "column": 0})
     assert s.line["column"] == 0 and s.line["moves"][0] == 0
     assert s.line["score"]["score"] == exact(moves)[0]
+    said = s.line["score"]
+    assert (said["outcome"], said["in"]) == words(exact(moves), len(moves))[0]
     json.dumps(s.snapshot())  # what the widget sends is JSON
+
+
+# "5152", red (X) to move: column 5 wins at once; columns 1, 2 and 4 leave yellow's
+# column 3 to complete the bottom row at once (column 3 blocks it).
+#     . . . . .
+#     . . . . .
+#     . . . . X
+#     O O . . X
+#     1 2 3 4 5
+WIN_IN_ONE = "5152"
+# "22", red (X) to move: no column wins at once; column 3 makes two in the bottom row
+# with both ends open, yellow blocks one end and red's second stone from now takes the
+# other.
+#     . . . . .
+#     . . . . .
+#     . O . . .
+#     . X . . .
+#     1 2 3 4 5
+WIN_IN_TWO = "22"
+BY_HAND = [(WIN_IN_ONE, {4: ("win", 1), 0: ("loss", 1), 1: ("loss", 1), 3: ("loss", 1)}),
+           (WIN_IN_TWO, {2: ("win", 2)})]
+
+
+@pytest.mark.parametrize("moves,known", BY_HAND)
+def test_wins_and_losses_count_the_winners_moves(moves, known):
+    """The outcome and its count on positions whose ends are known by hand (the boards
+    above), in the analysis of a game, in each column's line (whose length agrees) and in
+    a replay stopped at the same position."""
+    s = session(agent="rules", moves=moves)
+    assert s.human == 1 and len(s.moves) == len(moves)
+    for c, want in known.items():
+        assert told(s.snapshot())[c] == want, (c, s.snapshot()["analysis"]["scores"][c])
+        s.handle({"action": "line", "column": c})
+        assert (s.line["score"]["outcome"], s.line["score"]["in"]) == want
+        winner_moves = (len(s.line["moves"]) + (want[0] == "win")) // 2
+        assert s.line["complete"] and winner_moves == want[1], s.line
+    assert max(n for o, n in known.values() if o == "win") == min(
+        n for o, n in filter(None, told(s.snapshot())) if o == "win")  # none faster
+    r = session(replay=moves + "1")
+    r.seek(len(moves))
+    assert r.pos == len(moves) and told(r.snapshot()) == told(s.snapshot())
+    for c, want in known.items():
+        assert told(r.snapshot())[c] == want
 
 
 def test_undo_takes_back_your_move_and_the_reply():
@@ -166,6 +240,7 @@ def test_a_kaggle_replay_is_judged_move_by_move(tmp_path):
     for k in range(len(GAME)):
         scores = exact(GAME[:k])
         assert shown(s.snapshot()) == scores  # the position's scores before move k + 1
+        assert told(s.snapshot()) == words(scores, k)
         s.handle({"action": "seek", "pos": k + 1})
         snap = s.snapshot()
         assert snap["moves"] == GAME[:k + 1] and snap["board"] == board_after(GAME[:k + 1])

@@ -5,7 +5,8 @@ One JupyterLab on loopback serves a notebook of two cells: the first shows
 ``widget(agent="alphabeta:depth=2")``; a click on a column plays it, and the agent's reply
 and every column's exact score appear (checked against the rules and the package's
 opening scores, :class:`agents.solver.openings.Openings`, not the solver the widget
-used). The second shows a kaggle replay (``tests/data/records/kaggle_connectx.json``,
+used), with the words under it ("win in N", "loss in N", "draw") derived from that score
+by the solver's documented scale. The second shows a kaggle replay (``tests/data/records/kaggle_connectx.json``,
 ``env.toJSON()``) stepped move by move, each with its verdict and the position's
 scores, the played column outlined.
 
@@ -30,7 +31,8 @@ import pytest
 from agents.board.rules import legal_moves, winner
 from agents.solver.openings import Openings
 from agents.solver.position import Position
-from tests.test_serve_browser import CONFIG, _unavailable, board_after, browser  # noqa: F401
+from tests.test_serve_browser import (CONFIG, _unavailable, board_after,  # noqa: F401
+                                     browser, told, words)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REPLAY = os.path.join(ROOT, "tests", "data", "records", "kaggle_connectx.json")
@@ -163,6 +165,7 @@ def test_a_notebook_cell_plays_analyses_and_replays_with_verdicts(browser, lab, 
         assert play.get_attribute("data-mode") == "play"
         assert play.locator(".scores").get_attribute("data-ready") == "1"
         assert shown_scores(play) == openings_scores([])
+        assert told(play.locator(".scores .score")) == words(openings_scores([]), 0)
         # a click on column 4 (0-based 3): the agent's reply, then the analysis
         play.locator(".board .column[data-col='3']").click()
         wait_moves(play, 2)
@@ -172,9 +175,14 @@ def test_a_notebook_cell_plays_analyses_and_replays_with_verdicts(browser, lab, 
         assert "alphabeta:depth=2 played column" in play.locator(".cx-status").text_content()
         play.locator(".scores[data-ready='1']").wait_for()
         assert shown_scores(play) == openings_scores(moves)
+        said = words(openings_scores(moves), len(moves))
+        assert told(play.locator(".scores .score")) == said
         assert "exact scores (solver)" in play.locator(".cx-analysis-status").text_content()
         line = play.locator(".cx-line-text").get_attribute("data-moves")
         assert line and int(line.split(",")[0]) in legal_moves(board_after(moves), CONFIG)
+        first = int(line.split(",")[0])
+        text = play.locator(".cx-line-text").text_content()
+        assert text.startswith(f"Line of column {first + 1} ({said[first]}): "), text
         history = play.locator(".cx-history li").all_text_contents()
         assert len(history) == 2 and history[0].startswith("red (you): column 4")
         shot = tmp_path / "widget.png"
@@ -197,6 +205,10 @@ def test_a_notebook_cell_plays_analyses_and_replays_with_verdicts(browser, lab, 
             assert int(played) == expected[k - 1]
             if k - 1 < Openings().ply:
                 assert before == openings_scores(expected[:k - 1])
+            said = told(replay.locator(".scores .score"))
+            assert said == words(before, k - 1), (k, before, said)
+            if k == len(expected):  # the last move won the game: at once
+                assert said[expected[k - 1]] == "win in 1", said
             replay.locator(".cx-forward").click()
             replay.locator(f".board[data-pos='{k}']").wait_for()
             assert dom_board(replay) == board_after(expected[:k])
