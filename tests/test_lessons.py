@@ -28,7 +28,7 @@ MATERIAL = {
     "0.197 0.055 0.0 0.001 s",   # the depth-pruned minimax(env, depth=3)'s
     "29.12 s / 0.197 s",         # the two first moves' seconds
     "68-6-26",      # Connect Four: minimax(env, depth=3) against think-3, 100 games
-    # 001: book, the coin game chapter: minimax's wins of 100 games
+    # 001: book, chapter 4 (the coin game): minimax's wins of 100 games
     "96/100 won",   # moving first against random
     "100/100 won",  # moving second against random, and against the rule-based player
     "0/100 won",    # moving first against the rule-based player

@@ -92,7 +92,7 @@ def solved(quick=False, seed=0, progress=False):
     ]
 
 
-BOOK_SCENARIOS = "less than 3^9=19,683"  # the book's tic-tac-toe chapter
+BOOK_SCENARIOS = "less than 3^9=19,683"  # the book's chapter 5
 
 
 def tree_counts(game, state):
