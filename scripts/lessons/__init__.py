@@ -51,8 +51,8 @@ def experiments():
          "deepening, symmetries", adversarial.search5),
         ("textbook-trees", ARTICLE, "a small tree backed up by minimax, and the "
          "leaves alpha-beta never reads", pruning.trees),
-        ("search-windows", LESSON, "aspiration, null windows, MTD(f) and SSS* (MT form) "
-         "against alpha-beta, by nodes", pruning.windows),
+        ("search-windows", LESSON, "aspiration, null windows, SSS* (MT form) and the "
+         "package's MTD(f) against alpha-beta, by nodes", pruning.windows),
         ("branching-factor", LESSON, "Connect Four: the effective branching factor per "
          "depth of minimax, alpha-beta and each ordering option, and a depth limit "
          "chosen from it", branching.experiment),

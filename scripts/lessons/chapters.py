@@ -126,8 +126,10 @@ def coins(quick=False, seed=0, progress=False):
                     f"{table[-1][1]:+d} for the first player",
                     f"package's reading {'holds' if agree else 'fails'}: the closed form"))
     games = 20 if quick else 100
+    rule = ("the rule-based player (agents.games.coins.RulePlayer, the package's reading "
+            "of the book's rule-based AI, whose code chapter 4 does not show)")
     for name, opponent, first_won in (("random", RandomPlayer(2, seed=seed + 10), 96),
-                                      ("rule-based", RulePlayer(2, seed=seed + 20), 0)):
+                                      (rule, RulePlayer(2, seed=seed + 20), 0)):
         first, _ = match(MinimaxPlayer(2, "minimax", seed=seed + 1), opponent, games, 21, 2)
         rows.append(Row(f"minimax moving first against {name}, {games} games",
                         f"{first_won}/100 won", f"{first}/{games} won",
