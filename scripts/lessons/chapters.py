@@ -1,21 +1,26 @@
 """The book chapters', the tic-tac-toe article's and the Kaggle tutorial's experiments:
 tic-tac-toe think-1/2/3 against minimax (the chapter's 10-game test), tic-tac-toe
 solved, the coin game, and Connect Four's depth-3 minimax against think-3 and random."""
+import copy
 import random
 
-from agents.games.protocol import Counter, alphabeta_value, best_actions, minimax_value, play
-from agents.games.tictactoe import EMPTY, O, X, PerfectPlayer, ThinkPlayer, TicTacToe
+from agents.games.protocol import (Counter, alphabeta_value, best_actions, minimax_value,
+                                   play_env)
+from agents.games.tictactoe import (EMPTY, O, X, PerfectPlayer, ThinkPlayer, TicTacToe,
+                                    TicTacToeEnv)
 from scripts.lessons.rows import Row, better_than_even, wilson
 
 
 def tally(first, second, games, seed):
     """(won, tied, lost) for ``first(seed)`` against ``second(seed)`` (player factories),
-    colours alternating, ``first`` x in the even games."""
+    colours alternating, ``first`` x in the even games, each game played on the book's
+    environment (:class:`agents.games.tictactoe.TicTacToeEnv`) as its test loop does."""
     won = tied = lost = 0
     for i in range(games):
         a, b = first(seed * 100003 + i), second(seed * 100003 + i + 50000)
-        end, _ = play(TicTacToe(), {X: a, O: b} if i % 2 == 0 else {X: b, O: a})
-        w = TicTacToe().winner(end) or EMPTY
+        env = TicTacToeEnv()
+        play_env(env, {X: a, O: b} if i % 2 == 0 else {X: b, O: a})
+        w = TicTacToe().winner(env.state) or EMPTY
         me = X if i % 2 == 0 else O
         won += w == me
         tied += w == EMPTY
@@ -49,7 +54,55 @@ def think(quick=False, seed=0, progress=False):
     rows.append(Row(f"think-3 against think-1, {games} games (won-tied-lost)", "-",
                     f"{w}-{t}-{l}", "package's reading (think-3 is stronger): " +
                     better_than_even(w + t / 2, games)))
+    n = 4 if quick else 20
+    same = sum(env_payoff(env) == _sign(minimax_value(env.game, env.state, 9,
+                                                      env.game.to_move(env.state)))
+               for env in env_positions(n, random.Random(seed + 3)))
+    rows.append(Row(f"chapter 5's search on the environment (each move tried on a deep copy, "
+                    f"step and validinputs; scripts.lessons.chapters.env_payoff) against the "
+                    f"reference minimax: the same payoff on {n} seeded positions of 3-6 "
+                    f"stones", "-", f"{same}/{n}",
+                    f"package's reading {'holds' if same == n else 'fails'}: the book's "
+                    f"search on its environment is minimax"))
     return rows
+
+
+def _sign(v):
+    return (v > 0) - (v < 0)
+
+
+def env_payoff(env, reward=0, done=False, depth=None):
+    """Chapter 5's search on its environment, in the package's code: the payoff of the
+    position in ``env`` for the side to move, +1 a win, 0 a draw, -1 a loss with best
+    play; ``reward`` and ``done`` are what the last ``step`` returned. Each move is tried
+    on a deep copy of the environment, as the chapter does; ``depth`` plies at most (0
+    at the horizon), None: to the end of the game."""
+    if done:
+        return -1 if reward else 0  # the previous move won, or filled the board
+    if depth == 0:
+        return 0
+    best = -1
+    for cell in env.validinputs:
+        child = copy.deepcopy(env)
+        _, r, d, _ = child.step(cell)
+        best = max(best, -env_payoff(child, r, d, None if depth is None else depth - 1))
+    return best
+
+
+def env_positions(n, rng):
+    """``n`` seeded environments after 3-6 random moves, none finished."""
+    out = []
+    while len(out) < n:
+        env = TicTacToeEnv()
+        env.reset()
+        done = False
+        for _ in range(rng.randint(3, 6)):
+            _, _, done, _ = env.step(rng.choice(env.validinputs))
+            if done:
+                break
+        if not done:
+            out.append(env)
+    return out
 
 
 def solved(quick=False, seed=0, progress=False):
