@@ -440,3 +440,33 @@ def test_chapter5s_search_on_the_env_is_the_reference_minimax():
         assert env_payoff(env) == (v > 0) - (v < 0)
         v2 = minimax_value(game, state, 2, game.to_move(state))
         assert env_payoff(env, depth=2) == (v2 > 0) - (v2 < 0)
+
+
+def test_the_stored_tree_is_the_reference_minimax():
+    """StoredTree (the article's whole tree, kept) below tic-tac-toe positions of 3-4
+    stones and below coin games: its node count is the tree's (every child, the root
+    included), each node's value the reference minimax's, its best actions best_actions'."""
+    from agents.games.searches.stored import StoredTree
+    from scripts.lessons.chapters import tree_counts
+    game = TicTacToe()
+    rng = random.Random(7)
+    for _ in range(4):
+        state = game.initial()
+        for _ in range(rng.randint(3, 4)):
+            state = game.result(state, rng.choice(game.actions(state)))
+        if game.is_terminal(state):
+            continue
+        tree = StoredTree(game, state)
+        assert len(tree) == sum(tree_counts(game, state)[0])
+        me = game.to_move(state)
+        for c in tree.children(0):
+            assert tree.value(c) == minimax_value(game, tree.state[c], 9, me)
+            assert tree.state[c] == game.result(state, tree.action[c])
+        assert tree.best_actions(0) == best_actions(game, state, 9)
+    for coins in (5, 9):
+        coin = CoinGame(coins)
+        tree = StoredTree(coin)
+        assert tree.value(0) == minimax_value(coin, coin.initial(), coins, 1)
+        assert tree.node([1, 2]) in tree.children(tree.node([1]))
+    with pytest.raises(ValueError, match="no child 3"):
+        tree.node([3])
