@@ -378,3 +378,95 @@ def test_the_one_play_loop_plays_tictactoe_perfectly_to_a_draw_and_reports_each_
     assert [a for _, a, _ in seen] == cells and len(cells) == 9
     assert all(GAME.result(s, a) == t for s, a, t in seen)
     assert seen[0][0] == GAME.initial() and seen[-1][2] == end
+
+
+def test_tictactoe_env_has_the_books_interface():
+    """reset, step, validinputs; rewards from x's side; bad steps rejected. x's line
+    after x 0, o 3, x 1, o 4, x 2; o's after x 0, o 3, x 1, o 4, x 8, o 5::
+
+        x x x      x x .
+        o o .      o o o
+        . . .      . . x
+    """
+    from agents.games.tictactoe import TicTacToeEnv
+    env = TicTacToeEnv()
+    assert env.validinputs == []
+    with pytest.raises(ValueError, match="reset"):
+        env.step(4)
+    assert env.reset() == (0,) * 9 and env.validinputs == list(range(9))
+    board, reward, done, info = env.step(0)
+    assert (reward, done, info) == (0, False, {"player": 1, "cell": 0}) and board[0] == 1
+    with pytest.raises(ValueError, match="not one of the valid inputs"):
+        env.step(0)
+    for cell in (3, 1, 4):
+        assert env.step(cell)[1:3] == (0, False)
+    assert env.validinputs == [2, 5, 6, 7, 8]
+    assert env.step(2)[1:3] == (1, True)
+    assert env.validinputs == []
+    with pytest.raises(ValueError, match="reset"):
+        env.step(5)
+    env.reset()
+    for cell in (0, 3, 1, 4, 8):
+        env.step(cell)
+    assert env.step(5)[1:4] == (-1, True, {"player": 2, "cell": 5})  # o's win: -1
+
+
+def test_the_lessons_players_play_on_the_env_as_on_the_game():
+    """play_env with seeded players ends as play does with the same players, every game."""
+    from agents.games.protocol import play_env
+    from agents.games.tictactoe import PerfectPlayer, ThinkPlayer, TicTacToe, TicTacToeEnv
+    for seed in range(6):
+        players = lambda: {1: ThinkPlayer(1 + seed % 3, seed=seed), 2: PerfectPlayer(seed)}  # noqa: E731
+        end, moves = play(TicTacToe(), players())
+        env = TicTacToeEnv()
+        reward, env_moves = play_env(env, players())
+        assert env_moves == moves and env.state == end
+        assert reward == {1: 1, 2: -1}.get(TicTacToe().winner(end), 0)
+    env = CoinEnv(coins=7)
+    reward, takes = play_env(env, {1: MinimaxPlayer(seed=1), 2: RulePlayer(seed=2)})
+    assert sum(takes) == 7 and reward == 1 and len(takes) % 2 == 1  # 7 coins: the first wins
+
+
+def test_chapter5s_search_on_the_env_is_the_reference_minimax():
+    """scripts.lessons.chapters.env_payoff (deep copies, step, validinputs) gives the sign
+    of the reference minimax's value at seeded positions, and at a depth limit the
+    reference minimax with no evaluation (0 at the horizon)."""
+    import random
+    from agents.games.protocol import minimax_value
+    from scripts.lessons.chapters import env_payoff, env_positions
+    for env in env_positions(12, random.Random(5)):
+        game, state = env.game, env.state
+        v = minimax_value(game, state, 9, game.to_move(state))
+        assert env_payoff(env) == (v > 0) - (v < 0)
+        v2 = minimax_value(game, state, 2, game.to_move(state))
+        assert env_payoff(env, depth=2) == (v2 > 0) - (v2 < 0)
+
+
+def test_the_stored_tree_is_the_reference_minimax():
+    """StoredTree (the article's whole tree, kept) below tic-tac-toe positions of 3-4
+    stones and below coin games: its node count is the tree's (every child, the root
+    included), each node's value the reference minimax's, its best actions best_actions'."""
+    from agents.games.searches.stored import StoredTree
+    from scripts.lessons.chapters import tree_counts
+    game = TicTacToe()
+    rng = random.Random(7)
+    for _ in range(4):
+        state = game.initial()
+        for _ in range(rng.randint(3, 4)):
+            state = game.result(state, rng.choice(game.actions(state)))
+        if game.is_terminal(state):
+            continue
+        tree = StoredTree(game, state)
+        assert len(tree) == sum(tree_counts(game, state)[0])
+        me = game.to_move(state)
+        for c in tree.children(0):
+            assert tree.value(c) == minimax_value(game, tree.state[c], 9, me)
+            assert tree.state[c] == game.result(state, tree.action[c])
+        assert tree.best_actions(0) == best_actions(game, state, 9)
+    for coins in (5, 9):
+        coin = CoinGame(coins)
+        tree = StoredTree(coin)
+        assert tree.value(0) == minimax_value(coin, coin.initial(), coins, 1)
+        assert tree.node([1, 2]) in tree.children(tree.node([1]))
+    with pytest.raises(ValueError, match="no child 3"):
+        tree.node([3])

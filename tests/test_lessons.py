@@ -2,7 +2,9 @@
 tiny sizes (the full sizes are for ``connectx lessons all``), the figures that must
 match the material do, the rollout book's bookkeeping, the tic-tac-toe think-N
 players on drawn positions and the terminal games' answers to bad input."""
+import os
 import random
+import re
 
 import pytest
 
@@ -28,7 +30,7 @@ MATERIAL = {
     "0.197 0.055 0.0 0.001 s",   # the depth-pruned minimax(env, depth=3)'s
     "29.12 s / 0.197 s",         # the two first moves' seconds
     "68-6-26",      # Connect Four: minimax(env, depth=3) against think-3, 100 games
-    # 001: book, the coin game chapter: minimax's wins of 100 games
+    # 001: book, chapter 4 (the coin game): minimax's wins of 100 games
     "96/100 won",   # moving first against random
     "100/100 won",  # moving second against random, and against the rule-based player
     "0/100 won",    # moving first against the rule-based player
@@ -56,19 +58,33 @@ MATERIAL = {
     # 004: the tic-tac-toe article
     "e (the centre)",  # its minimax's reply to x in the corner a
     "3",               # its small tree's value
+    "2.99 s",          # its determine_move's seconds for the reply to a (2.986...)
 }
-# what a verdict may say: against a material figure, or of a package's own reading
-VERDICTS = ("same", "differs", "not shown")
+# what a verdict may say, the words docs/lessons.md promises: against a material figure,
+# or of a package's own reading (its claim in brackets or after the word, then the measure)
+VERDICTS = ("same", "differs", "not shown at this size", "not shown at this depth")
+READING = re.compile(r"package's reading( \([^)]*\))?( (holds|fails)\b|: (stronger|weaker|"
+                     + "|".join(VERDICTS) + "))")
 
 
 def check_row(r):
-    """A row's material cell holds only the material's words, and its verdict tests it."""
+    """A row's material cell holds only the material's words, and its verdict tests it
+    in the promised words."""
     assert r.figure and r.ours and r.verdict, r
     assert r.material == "-" or r.material in MATERIAL, r
     if r.material == "-":
-        assert r.verdict.startswith("package's reading"), r
+        assert READING.match(r.verdict), r
     else:
-        assert r.verdict.startswith(VERDICTS), r
+        assert re.match("(" + "|".join(VERDICTS) + r")(:|$)", r.verdict), r
+
+
+def test_the_docs_promise_the_verdict_words():
+    docs = re.sub(r"\s+", " ", open(os.path.join(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))), "docs", "lessons.md"), encoding="utf-8").read())
+    for word in VERDICTS + ("holds", "fails", "stronger", "weaker"):
+        assert f"`{word}`" in docs, word
+    assert not READING.match("package's reading: fewer")
+    assert READING.match("package's reading (its count) holds: 6")
 
 
 def test_listing_names_every_experiment_and_bad_names_exit_2(capsys):

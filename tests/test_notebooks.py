@@ -87,3 +87,29 @@ def test_writing_the_notebooks_keeps_the_stored_outputs(tmp_path, capsys):
     kept = nbformat.read(tmp_path / "coin-game.ipynb", as_version=4)
     assert any(c.get("outputs") for c in kept.cells)
     assert len(list(tmp_path.glob("*.ipynb"))) == len(all_notebooks())
+
+
+def test_writing_the_notebooks_rewrites_only_the_text_of_one_whose_code_is_unchanged(
+        tmp_path, capsys):
+    """A stored notebook whose markdown differs from the generator's but whose code cells
+    are the same gets the generator's text and keeps its outputs; one whose code differs
+    is written without outputs."""
+    from scripts.lessons.notebooks import main
+    for name in ("coin-game.ipynb", "mini-isolation.ipynb"):
+        nb = nbformat.read(os.path.join(FOLDER, name), as_version=4)
+        if name == "coin-game.ipynb":
+            nb.cells[0].source = "# an old title\n\nSource: an old source."
+        else:
+            nb.cells[1].source += "\n# changed"
+        nbformat.write(nb, tmp_path / name)
+    assert main(["--out", str(tmp_path)]) == 0
+    made = all_notebooks()
+    coins = nbformat.read(tmp_path / "coin-game.ipynb", as_version=4)
+    assert [c.source for c in coins.cells] == [c.source for c in made["coin-game.ipynb"].cells]
+    stored = nbformat.read(os.path.join(FOLDER, "coin-game.ipynb"), as_version=4)
+    assert [c.get("outputs") for c in coins.cells] == [c.get("outputs") for c in stored.cells]
+    assert any(c.get("outputs") for c in coins.cells)
+    mini = nbformat.read(tmp_path / "mini-isolation.ipynb", as_version=4)
+    assert not any(c.get("outputs") for c in mini.cells)
+    out = capsys.readouterr().out
+    assert "coin-game.ipynb (its text; the stored outputs kept)" in out

@@ -156,6 +156,22 @@ def play(game, players, state=None, rng=None, watch=None):
     return state, actions
 
 
+def play_env(env, players):
+    """Play ``players`` on a book-style environment (``reset()``, ``step(action)`` ->
+    ``(state, reward, done, info)``, with its ``game`` and ``state``:
+    :class:`agents.games.tictactoe.TicTacToeEnv`, :class:`agents.games.coins.CoinEnv`) from
+    a reset to the end, as the book's game loops do; ``(last reward, actions played)``.
+    ``players[env.game.to_move(env.state)]`` is called as ``player(env.game, env.state)``,
+    the protocol's players, as in :func:`play`."""
+    env.reset()
+    actions, done, reward = [], False, 0
+    while not done:
+        action = players[env.game.to_move(env.state)](env.game, env.state)
+        actions.append(action)
+        _, reward, done, _ = env.step(action)
+    return reward, actions
+
+
 def random_playout(game, state, rng, plies=None):
     """Play uniformly random moves (``rng``: a ``random.Random``) from ``state`` (None:
     the start) to the end, or for at most ``plies`` moves; the state reached."""

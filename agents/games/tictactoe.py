@@ -18,6 +18,9 @@ Scores (same convention as :class:`agents.search.reference.ConnectX`): a won gam
 higher; a draw is 0. Every value in this module is from the point of view named
 next to it (``player`` for the reference searches, the side to move for the solver).
 
+:class:`TicTacToeEnv` is the book's environment interface (``reset``, ``step``,
+``validinputs``) over the same rules.
+
 The solver is a memoised negamax over the 5478 positions reachable from the empty
 board (terminal ones included); the agent looks its moves up in that table. The
 plain :func:`agents.games.protocol.minimax_value` and :func:`agents.games.protocol.alphabeta_value`
@@ -399,3 +402,40 @@ class PerfectPlayer:
     def __call__(self, game, state):
         _, cells = best_cells(state[0])
         return cells[self.rng.randrange(len(cells))]
+
+
+class TicTacToeEnv:
+    """Tic-tac-toe with the book's environment interface, as
+    :class:`agents.games.coins.CoinEnv` is the coin game's: ``reset()`` -> board;
+    ``step(cell)`` -> ``(board, reward, done, info)``; ``validinputs``, the cells the
+    side to move may take. ``reward`` is from x's side, as the book's: +1 when x's move
+    completes a line, -1 when o's does, else 0 (a draw ends with ``done`` and 0); ``info``
+    holds ``{"player": who moved, "cell": cell}``. Cells are the package's 0-8 (the book
+    numbers them 1-9). ``game`` and ``state`` are the :class:`TicTacToe` game and its
+    state, so the lessons' players (``player(game, state) -> cell``) play on it
+    (:func:`agents.games.protocol.play_env`). An illegal cell, or a step with no game in
+    progress, raises ``ValueError``."""
+
+    def __init__(self):
+        self.game = TicTacToe()
+        self.state = None
+
+    def reset(self):
+        self.state = self.game.initial()
+        return self.state[0]
+
+    @property
+    def validinputs(self):
+        return [] if self.state is None else list(legal_cells(self.state[0]))
+
+    def step(self, cell):
+        if self.state is None or self.game.is_terminal(self.state):
+            raise ValueError("call reset() before step(): no game in progress")
+        if cell not in self.validinputs:
+            raise ValueError(f"cell {cell!r} is not one of the valid inputs {self.validinputs}")
+        player = self.state[1]
+        self.state = self.game.result(self.state, cell)
+        board = self.state[0]
+        won = winner(board)
+        reward = 0 if won == EMPTY else (1 if won == X else -1)
+        return board, reward, is_over(board), {"player": player, "cell": cell}

@@ -4,8 +4,9 @@ lessons' games in the terminal (:mod:`scripts.lessons.terminal`, for ``connectx 
 --game``) and the older one-lesson scripts (:mod:`scripts.lessons.coin_game`,
 :mod:`scripts.lessons.tictactoe_match`, :mod:`scripts.lessons.seed_experiments`).
 
-Each :class:`Experiment` names its source (the book's chapters 4 and 5, the Kaggle
-N-step lookahead tutorial, the adversarial-search lesson, the tic-tac-toe article),
+Each :class:`Experiment` names its source as the source names itself (the book's chapter 4
+and chapter 5 by their titles, the Kaggle Learn tutorial, the lesson, the article: the
+constants below),
 what it measures, and a ``run(quick, seed, progress)`` returning a list of :class:`Row`: a
 figure, what the material reports (or why it gives no number), what the package
 measures now, and whether they agree. ``quick`` shrinks every size so that the
@@ -28,9 +29,14 @@ import textwrap
 from scripts.lessons.rows import Experiment
 
 
-LESSON = "adversarial-search lesson"
-BOOK4 = "book, tic-tac-toe chapter"
-BOOK5 = "book, Connect Four chapter"
+# The seed material, each work as it names itself; the book's chapters by number and
+# title (tests/test_lesson_sources.py holds the titles as the material writes them).
+BOOK4 = 'the book, chapter 4 "Recursion and MiniMax Tree Search"'  # the 21-coin game
+BOOK5 = 'the book, chapter 5 "Depth Pruning in Minimax"'  # tic-tac-toe, then Connect Four
+TUTORIAL = 'the Kaggle Learn tutorial "N-step lookahead"'
+LESSON = 'the lesson "Adversarial Search"'
+ARTICLE = ('the article "An AI agent plays tic-tac-toe (part 1): building the opponent to '
+           'play against"')
 
 
 def experiments():
@@ -43,10 +49,10 @@ def experiments():
          "the five openings", adversarial.mini),
         ("isolation-search", LESSON, "5x5 Isolation: minimax against alpha-beta, iterative "
          "deepening, symmetries", adversarial.search5),
-        ("textbook-trees", "tic-tac-toe article", "a small tree backed up by minimax, and the "
+        ("textbook-trees", ARTICLE, "a small tree backed up by minimax, and the "
          "leaves alpha-beta never reads", pruning.trees),
-        ("search-windows", LESSON, "aspiration, null windows, MTD(f) and SSS* (MT form) "
-         "against alpha-beta, by nodes", pruning.windows),
+        ("search-windows", LESSON, "aspiration, null windows, SSS* (MT form) and the "
+         "package's MTD(f) against alpha-beta, by nodes", pruning.windows),
         ("branching-factor", LESSON, "Connect Four: the effective branching factor per "
          "depth of minimax, alpha-beta and each ordering option, and a depth limit "
          "chosen from it", branching.experiment),
@@ -63,17 +69,17 @@ def experiments():
          "rollouts, judged by exact values and played as a book", sampling.book_experiment),
         ("mcts-uniform-vs-uct", LESSON, "MCTS with a uniform tree policy against UCT: how "
          "fast each converges to the minimax value", sampling.uct_experiment),
-        ("tictactoe-think", BOOK4, "tic-tac-toe: think-1, think-2, think-3 against minimax, "
+        ("tictactoe-think", BOOK5, "tic-tac-toe: think-1, think-2, think-3 against minimax, "
          "and the chapter's 10-game test", chapters.think),
-        ("tictactoe-depth", BOOK4, "tic-tac-toe: the full minimax against the book's "
+        ("tictactoe-depth", BOOK5, "tic-tac-toe: the full minimax against the book's "
          "depth-limited one, move by move, timed", chapters.depth_limited),
-        ("tictactoe-solved", "tic-tac-toe article", "tic-tac-toe solved by minimax and "
+        ("tictactoe-solved", ARTICLE, "tic-tac-toe solved by minimax and "
          "alpha-beta", chapters.solved),
-        ("coin-game", "coin game lesson", "the coin game: 21 coins, take 1 or 2, the last coin "
+        ("coin-game", BOOK4, "the coin game: 21 coins, take 1 or 2, the last coin "
          "wins", chapters.coins),
         ("connect4-think3", BOOK5, "Connect Four: depth-3 minimax against the think-3 player",
          chapters.connect4_think),
-        ("tutorial-lookahead", "Kaggle N-step lookahead tutorial", "the tutorial's depth-3 "
+        ("tutorial-lookahead", TUTORIAL, "the tutorial's depth-3 "
          "minimax: its columns, and against random", chapters.tutorial),
     ]]
 

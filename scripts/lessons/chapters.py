@@ -1,21 +1,26 @@
 """The book chapters', the tic-tac-toe article's and the Kaggle tutorial's experiments:
 tic-tac-toe think-1/2/3 against minimax (the chapter's 10-game test), tic-tac-toe
 solved, the coin game, and Connect Four's depth-3 minimax against think-3 and random."""
+import copy
 import random
 
-from agents.games.protocol import Counter, alphabeta_value, best_actions, minimax_value, play
-from agents.games.tictactoe import EMPTY, O, X, PerfectPlayer, ThinkPlayer, TicTacToe
+from agents.games.protocol import (Counter, alphabeta_value, best_actions, minimax_value,
+                                   play_env)
+from agents.games.tictactoe import (EMPTY, O, X, PerfectPlayer, ThinkPlayer, TicTacToe,
+                                    TicTacToeEnv)
 from scripts.lessons.rows import Row, better_than_even, wilson
 
 
 def tally(first, second, games, seed):
     """(won, tied, lost) for ``first(seed)`` against ``second(seed)`` (player factories),
-    colours alternating, ``first`` x in the even games."""
+    colours alternating, ``first`` x in the even games, each game played on the book's
+    environment (:class:`agents.games.tictactoe.TicTacToeEnv`) as its test loop does."""
     won = tied = lost = 0
     for i in range(games):
         a, b = first(seed * 100003 + i), second(seed * 100003 + i + 50000)
-        end, _ = play(TicTacToe(), {X: a, O: b} if i % 2 == 0 else {X: b, O: a})
-        w = TicTacToe().winner(end) or EMPTY
+        env = TicTacToeEnv()
+        play_env(env, {X: a, O: b} if i % 2 == 0 else {X: b, O: a})
+        w = TicTacToe().winner(env.state) or EMPTY
         me = X if i % 2 == 0 else O
         won += w == me
         tied += w == EMPTY
@@ -49,7 +54,55 @@ def think(quick=False, seed=0, progress=False):
     rows.append(Row(f"think-3 against think-1, {games} games (won-tied-lost)", "-",
                     f"{w}-{t}-{l}", "package's reading (think-3 is stronger): " +
                     better_than_even(w + t / 2, games)))
+    n = 4 if quick else 20
+    same = sum(env_payoff(env) == _sign(minimax_value(env.game, env.state, 9,
+                                                      env.game.to_move(env.state)))
+               for env in env_positions(n, random.Random(seed + 3)))
+    rows.append(Row(f"chapter 5's search on the environment (each move tried on a deep copy, "
+                    f"step and validinputs; scripts.lessons.chapters.env_payoff) against the "
+                    f"reference minimax: the same payoff on {n} seeded positions of 3-6 "
+                    f"stones", "-", f"{same}/{n}",
+                    f"package's reading {'holds' if same == n else 'fails'}: the book's "
+                    f"search on its environment is minimax"))
     return rows
+
+
+def _sign(v):
+    return (v > 0) - (v < 0)
+
+
+def env_payoff(env, reward=0, done=False, depth=None):
+    """Chapter 5's search on its environment, in the package's code: the payoff of the
+    position in ``env`` for the side to move, +1 a win, 0 a draw, -1 a loss with best
+    play; ``reward`` and ``done`` are what the last ``step`` returned. Each move is tried
+    on a deep copy of the environment, as the chapter does; ``depth`` plies at most (0
+    at the horizon), None: to the end of the game."""
+    if done:
+        return -1 if reward else 0  # the previous move won, or filled the board
+    if depth == 0:
+        return 0
+    best = -1
+    for cell in env.validinputs:
+        child = copy.deepcopy(env)
+        _, r, d, _ = child.step(cell)
+        best = max(best, -env_payoff(child, r, d, None if depth is None else depth - 1))
+    return best
+
+
+def env_positions(n, rng):
+    """``n`` seeded environments after 3-6 random moves, none finished."""
+    out = []
+    while len(out) < n:
+        env = TicTacToeEnv()
+        env.reset()
+        done = False
+        for _ in range(rng.randint(3, 6)):
+            _, _, done, _ = env.step(rng.choice(env.validinputs))
+            if done:
+                break
+        if not done:
+            out.append(env)
+    return out
 
 
 def solved(quick=False, seed=0, progress=False):
@@ -68,6 +121,7 @@ def solved(quick=False, seed=0, progress=False):
         Row("the best replies to x in the corner a (cell 0)", "e (the centre)",
             " ".join("abcdefghi"[c] for c in replies),
             "same" if replies == [4] else "differs")]
+    rows += stored_tree_rows(game, quick)
     if quick:
         return rows
     mm = Counter()
@@ -92,7 +146,39 @@ def solved(quick=False, seed=0, progress=False):
     ]
 
 
-BOOK_SCENARIOS = "less than 3^9=19,683"  # the book's tic-tac-toe chapter
+BOOK_SCENARIOS = "less than 3^9=19,683"  # the book's chapter 5
+ARTICLE_REPLY_TIME = "2.99 s"  # the article's determine_move(tree, 'a'), its printed 2.986...
+
+
+def stored_tree_rows(game, quick):
+    """The article's way: the whole tree built and kept, then x's corner ``a`` answered
+    by a minimax over the stored nodes, timed beside the article's 2.99 s (``quick``:
+    the tree below ``a`` only)."""
+    import time
+
+    from agents.games.searches.stored import StoredTree
+    start = time.perf_counter()
+    tree = StoredTree(game, game.result(game.initial(), 0) if quick else None)
+    built = time.perf_counter() - start
+    below_a = 0 if quick else tree.node([0])
+    start = time.perf_counter()
+    _, replies = tree.best_actions(below_a)
+    took = time.perf_counter() - start
+    where = "below a" if quick else "from the empty board"
+    want = 59705 if quick else 549946  # tree_counts' sums
+    return [
+        Row(f"the whole tree {where} built and kept, as the article builds it "
+            f"(agents.games.searches.stored.StoredTree): nodes, seconds", "-",
+            f"{len(tree):,} nodes in {built:.2f} s",
+            f"package's reading {'holds' if len(tree) == want else 'fails'}: the tree the "
+            f"book's minimax walks, {want:,} nodes"),
+        Row("the reply to x in a, searched in the stored tree as the article does: the "
+            "reply and its seconds", ARTICLE_REPLY_TIME,
+            " ".join("abcdefghi"[c] for c in replies) + f" in {took:.3g} s",
+            "not shown at this size: --quick judges no times" if quick else
+            f"differs: {2.986 / took:.0f}x faster than the article's (machines differ; "
+            f"its tree is a treelib Tree); the reply {'e, the same' if replies == [4] else 'differs'}"),
+    ]
 
 
 def tree_counts(game, state):
@@ -126,8 +212,10 @@ def coins(quick=False, seed=0, progress=False):
                     f"{table[-1][1]:+d} for the first player",
                     f"package's reading {'holds' if agree else 'fails'}: the closed form"))
     games = 20 if quick else 100
+    rule = ("the rule-based player (agents.games.coins.RulePlayer, the package's reading "
+            "of the book's rule-based AI, whose code chapter 4 does not show)")
     for name, opponent, first_won in (("random", RandomPlayer(2, seed=seed + 10), 96),
-                                      ("rule-based", RulePlayer(2, seed=seed + 20), 0)):
+                                      (rule, RulePlayer(2, seed=seed + 20), 0)):
         first, _ = match(MinimaxPlayer(2, "minimax", seed=seed + 1), opponent, games, 21, 2)
         rows.append(Row(f"minimax moving first against {name}, {games} games",
                         f"{first_won}/100 won", f"{first}/{games} won",

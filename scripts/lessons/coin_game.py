@@ -1,4 +1,5 @@
-"""The coin game lesson's experiments: ``python -m scripts.lessons.coin_game [--games 100]``.
+"""The coin game's experiments (the book's chapter 4):
+``python -m scripts.lessons.coin_game [--games 100]``.
 
 21 coins, take 1 or 2, whoever takes the last coin wins. Prints
 

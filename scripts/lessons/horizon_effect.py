@@ -110,9 +110,10 @@ def horizon(quick=False, seed=0, progress=False):
             " / ".join(str(nodes[k]) for k in ("plain", "quiet", "deeper")),
             f"package's reading {'holds' if nodes['quiet'] < nodes['deeper'] else 'fails'}: "
             f"quiescence costs less than two more plies"),
-        Row(f"the lesson's quiescence, on evaluation swings (a horizon position where a move "
-            f"wins or moves the {HEURISTIC} evaluation by >= {record.aspiration} is searched "
-            f"one ply more, at most {SWING_PLIES} on a line; its own kernel, no table), "
+        Row(f"quiescence on evaluation swings, the package's reading of the lesson's (a "
+            f"horizon position where a move wins or moves the {HEURISTIC} evaluation by >= "
+            f"{record.aspiration} is searched one ply more, at most {SWING_PLIES} on a line: "
+            f"threshold, evaluation and cap the package's choices; its own kernel, no table), "
             f"depth {depth}: of the {lost} the exact value kept; positions where it loses a "
             f"value the plain search kept", QUIESCENCE_CLAIM,
             f"{kept_swing}/{lost}; {broken_swing}",

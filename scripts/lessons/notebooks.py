@@ -9,8 +9,9 @@ position's search beside the solver's exact values).
 Each notebook's first code cell is its parameters (``QUICK = False``): the stored
 notebooks hold the outputs of a full run (``--execute``; ``--quick``: of a quick one),
 pictures included, so that a repository page shows them. A notebook not executed by a
-run keeps its stored file while its cells are the generator's (a new or changed one is
-written without outputs, and says so). The suite runs the cheap ones
+run keeps its stored file while its cells are the generator's, and its stored outputs
+while its code cells are (only its text is rewritten); a new one, or one whose code
+changed, is written without outputs, and says so. The suite runs the cheap ones
 again at full size and checks that they print the stored figures
 (tests/test_notebooks_drift.py), and runs most others with ``QUICK = True``
 (tests/test_notebooks.py, nbclient), so that none rots. ``--check`` runs the stored
@@ -31,7 +32,7 @@ FULL_SECONDS = {"horizon-effect": 40, "connect4-think3": 20, "branching-factor":
 
 # the notebooks whose figures include times (move times, nodes a second, positions the
 # solver did not finish within a second): a fresh run cannot print the stored figures
-TIMED = ("tictactoe-depth", "branching-factor", "horizon-effect")
+TIMED = ("tictactoe-depth", "tictactoe-solved", "branching-factor", "horizon-effect")
 
 # the lessons whose subject is a search tree: their notebooks draw one
 PICTURES = {
@@ -239,6 +240,12 @@ def main(argv=None):
                                                or name[:-len(".ipynb")] in args.execute)
         if not chosen and _same_cells(path, nb):
             continue  # not executed and its cells unchanged: its stored outputs stay
+        if not chosen and _same_code(path, nb):
+            # only its text changed: the stored outputs are still its code's
+            nb = _with_text(nbformat.read(path, as_version=4), nb)
+            nbformat.write(nb, path)
+            print(f"wrote {path} (its text; the stored outputs kept)", flush=True)
+            continue
         if chosen:
             from nbclient import NotebookClient
             run = with_parameters(nbformat.from_dict(nb), True) if args.quick else nb
@@ -260,6 +267,26 @@ def _same_cells(path, nb):
     stored = nbformat.read(path, as_version=4)
     return [(c.cell_type, c.source) for c in stored.cells] == \
         [(c.cell_type, c.source) for c in nb.cells]
+
+
+def _same_code(path, nb):
+    """Whether the notebook stored at ``path`` has ``nb``'s code cells (and its cells
+    in the same places): only its markdown differs."""
+    import nbformat
+    if not os.path.exists(path):
+        return False
+    stored = nbformat.read(path, as_version=4)
+    return [(c.cell_type, c.source if c.cell_type == "code" else "") for c in stored.cells] == \
+        [(c.cell_type, c.source if c.cell_type == "code" else "") for c in nb.cells]
+
+
+def _with_text(stored, nb):
+    """``stored`` (the same code cells as ``nb``) with ``nb``'s markdown: its outputs
+    and the run's metadata stay."""
+    for mine, theirs in zip(nb.cells, stored.cells):
+        if mine.cell_type == "markdown":
+            theirs.source = mine.source
+    return stored
 
 
 def with_parameters_back(nb):

@@ -83,9 +83,10 @@ def windows(quick=False, seed=0, progress=False):
     pvs, lab = counts["pvs"].nodes, counts["lab"].nodes
     rows = [
         Row(f"tic-tac-toe, {n} seeded positions to the end: nodes alpha-beta / alpha-beta "
-            f"with a table of bounds / PVS / Lalphabeta / aspiration (0 +- 1) / MTD(f) (from "
-            f"0) / MT-SSS* (the second and the last two keep a table of bounds, the others "
-            f"none); the same value", "-",
+            f"with a table of bounds / PVS / Lalphabeta / aspiration (0 +- 1) / MTD(f) (the "
+            f"package's addition, which the lesson does not name; from 0) / MT-SSS* (the "
+            f"second and the last two keep a table of bounds, the others none); the same "
+            f"value", "-",
             " / ".join(str(counts[k].nodes) for k in counts) + f"; {same}/{n}",
             f"package's reading {'holds' if same == n else 'fails'}: every search returns "
             f"alpha-beta's value"),
@@ -147,7 +148,8 @@ def connect4_windows(quick, seed):
         same += len(set(runs.values())) == 1
     n = len(boards)
     return [Row(f"Connect Four 7x6, {n} seeded positions, depth {depth}, the grid kernel with "
-                f"its table: nodes {' / '.join(names)} (guesses from depth {depth - 1}, "
+                f"its table: nodes {' / '.join(names)} (MTD(f) the package's addition; "
+                f"guesses from depth {depth - 1}, "
                 f"whose own search is not counted; aspiration +-8); the same value", "-",
                 " / ".join(str(nodes[k]) for k in names) + f"; {same}/{n}",
                 f"package's reading {'holds' if same == n else 'fails'}: every search "
