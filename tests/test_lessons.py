@@ -123,6 +123,18 @@ def test_the_material_figures_that_must_match(capsys):
     assert "reproduce: connectx lessons mini-isolation --quick" in out
 
 
+def test_an_interval_from_no_wins_or_all_wins_prints_0_and_100_percent():
+    """The Wilson interval of 0 or all wins ends at 0 and 1 exactly: rounded below 0 it
+    printed "[-0%, 16%]"."""
+    from scripts.lessons.chapters import rate_verdict
+    from scripts.lessons.rows import better_than_even, wilson
+    assert better_than_even(0, 20) == "differs: 95% interval [0%, 16%]"
+    assert rate_verdict(0, 10, 0.0).endswith("[0%, 28%]")
+    for games in (4, 10, 20, 100):
+        low, high = wilson(0, games)
+        assert low == 0.0 < high and wilson(games, games)[1] == 1.0
+
+
 def test_the_lessons_rollout_book_sums_plus_minus_one_over_two_plies():
     """The lesson's build_tree: every round adds +-1 to one move at the root and one at
     depth 1 (for the side that moved), so the root's sums have the rounds' parity and

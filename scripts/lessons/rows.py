@@ -2,6 +2,8 @@
 the verdict of a win rate (its progress bar: :class:`scripts.arena.bars.ProgressCallback`)."""
 from dataclasses import dataclass, field
 
+from scripts.arena.stats import score_interval
+
 
 @dataclass
 class Row:
@@ -24,11 +26,10 @@ class Experiment:
 
 
 def wilson(wins, games, z=1.96):
-    """The 95% Wilson interval ``(low, high)`` of a rate of ``wins`` in ``games``."""
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * ((p * (1 - p) / games + z * z / (4 * games * games)) ** 0.5) / (1 + z * z / games)
-    return centre - half, centre + half
+    """The 95% Wilson interval ``(low, high)`` of a rate of ``wins`` in ``games``, inside
+    [0, 1] (:func:`scripts.arena.stats.score_interval`: no end rounded below 0, so none
+    prints as -0%)."""
+    return score_interval(wins / games, games, z)
 
 
 def better_than_even(wins, games):
