@@ -343,13 +343,20 @@ def test_rule_player_beats_random_and_minimax_first_loses_to_rules():
 
 def test_coin_env_and_bad_input():
     env = CoinEnv(coins=4)
+    assert env.validinputs == []
     with pytest.raises(ValueError, match="reset"):
         env.step(1)
-    assert env.reset() == (4, 1)
+    assert env.reset() == (4, 1) and env.validinputs == [1, 2]
     assert env.step(2) == ((2, 2), 0, False, {"player": 1, "take": 2})
     with pytest.raises(ValueError, match="takes 1 to 2, got 3"):
         env.step(3)
     assert env.step(2) == ((0, 1), 1, True, {"player": 2, "take": 2})
+    assert env.validinputs == []
+    env.reset()
+    env.step(2)
+    env.step(1)
+    assert env.validinputs == [1]  # one coin left
+    env.step(1)
     with pytest.raises(ValueError, match="reset"):
         env.step(1)
     with pytest.raises(ValueError, match="coins must be an integer >= 1"):

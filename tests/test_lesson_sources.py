@@ -25,7 +25,7 @@ SEED_OF = {
     "mcts-uniform-vs-uct": "003",
     "textbook-trees": "004", "tictactoe-solved": "004",
     "tictactoe-think": "000", "tictactoe-depth": "000", "connect4-think3": "000",
-    "coin-game": "001",
+    "coin-game": "001", "coin-game-times": "001",
     "tutorial-lookahead": "002",
 }
 CHAPTER = re.compile(r"\bchapters?\s+(\d+)", re.IGNORECASE)

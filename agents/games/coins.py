@@ -10,7 +10,7 @@ player wins every game.
 * :class:`CoinGame` (an :class:`agents.games.protocol.Game`) for the reference searches.
   States are ``(coins left, player to move)`` with players 1 and 2; a finished game
   is worth +1 to the player who took the last coin and -1 to the other.
-* :class:`CoinEnv`: a tiny gym-style environment (``reset``, ``step``).
+* :class:`CoinEnv`: a tiny gym-style environment (``reset``, ``step``, ``validinputs``).
 * Players, each ``player(game, state) -> coins to take`` (the protocol's players:
   :func:`agents.games.protocol.play` plays them): :class:`RandomPlayer`,
   :class:`RulePlayer` (rule-based: leave the opponent a multiple of
@@ -78,10 +78,11 @@ class CoinGame(Game):
 
 
 class CoinEnv:
-    """Gym-style environment. ``reset()`` -> state; ``step(take)`` -> ``(state, reward,
-    done, info)`` where ``reward`` is +1 for the player who just took the last coin,
-    else 0, and ``info`` holds ``{"player": who moved, "take": take}``. An illegal take
-    raises ``ValueError``."""
+    """Gym-style environment, the book's interface. ``reset()`` -> state;
+    ``validinputs``, the legal takes; ``step(take)`` -> ``(state, reward, done, info)``
+    where ``reward`` is +1 for the player who just took the last coin, else 0, and
+    ``info`` holds ``{"player": who moved, "take": take}``. An illegal take raises
+    ``ValueError``."""
 
     def __init__(self, coins=21, max_take=2):
         self.game = CoinGame(coins, max_take)
@@ -90,6 +91,12 @@ class CoinEnv:
     def reset(self):
         self.state = self.game.initial()
         return self.state
+
+    @property
+    def validinputs(self):
+        """The takes the side to move may make (the book's name; none before ``reset``
+        or after the end)."""
+        return [] if self.state is None else self.game.actions(self.state)
 
     def step(self, take):
         if self.state is None or self.game.is_terminal(self.state):

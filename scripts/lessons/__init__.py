@@ -77,6 +77,8 @@ def experiments():
          "alpha-beta", chapters.solved),
         ("coin-game", BOOK4, "the coin game: 21 coins, take 1 or 2, the last coin "
          "wins", chapters.coins),
+        ("coin-game-times", BOOK4, "the coin game: minimax timed at each of its moves of "
+         "the book's game", chapters.coin_times),
         ("connect4-think3", BOOK5, "Connect Four: depth-3 minimax against the think-3 player",
          chapters.connect4_think),
         ("tutorial-lookahead", TUTORIAL, "the tutorial's depth-3 "

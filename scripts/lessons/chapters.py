@@ -227,6 +227,71 @@ def coins(quick=False, seed=0, progress=False):
     return rows
 
 
+# The book's game of chapter 4 against a human, from 21 coins: the human's takes and
+# minimax's replies in turn, and the seconds it printed for each reply.
+BOOK_COIN_GAME = (2, 1, 1, 2, 2, 1, 1, 2, 2, 1)
+BOOK_COIN_REPLIES = "1 2 1 2 1"
+BOOK_COIN_TIMES = "0.31630 0.12109 0.02154 0.00852 0.00100 s"
+
+
+def env_best(env):
+    """The moves of best payoff at ``env`` by chapter 4's and chapter 5's search on
+    the environment (:func:`env_payoff` below each move, on a deep copy)."""
+    payoffs = {}
+    for move in env.validinputs:
+        child = copy.deepcopy(env)
+        _, reward, done, _ = child.step(move)
+        payoffs[move] = -env_payoff(child, reward, done)
+    top = max(payoffs.values())
+    return [m for m, v in payoffs.items() if v == top]
+
+
+def coin_times(quick=False, seed=0, progress=False):
+    """Chapter 4's minimax timed at each of its moves of the book's game (the human
+    takes 2 1 2 1 2, minimax answers at 19 17 13 11 7 coins): its search on the
+    environment, each move tried on a deep copy, as the chapter does; ``quick`` times
+    only the moves from 13 coins on (the 19 and 17 coins' trees are most of the work)."""
+    import time
+
+    from agents.games.coins import CoinEnv
+    env = CoinEnv(21, 2)
+    env.reset()
+    times, nodes, replies, positions = [], [], [], None
+    for i, take in enumerate(BOOK_COIN_GAME):
+        if i % 2 == 1 and not (quick and env.state[0] > 13):
+            start = time.perf_counter()
+            best = env_best(env)
+            times.append(time.perf_counter() - start)
+            per_ply, _, seen = tree_counts(env.game, env.state)
+            nodes.append(sum(per_ply))
+            positions = seen if positions is None else positions
+            replies.append(" ".join(map(str, best)))
+        env.step(take)
+    coins = "13 11 7" if quick else "19 17 13 11 7"
+    first = 13 if quick else 19
+    return [
+        Row(f"minimax's takes at the book's own game (the human takes 2 1 2 1 2; minimax "
+            f"answers at {coins} coins): every winning take",
+            BOOK_COIN_REPLIES if not quick else "-", " ".join(replies),
+            ("same" if " ".join(replies) == BOOK_COIN_REPLIES else "differs") if not quick
+            else "package's reading " + ("holds" if " ".join(replies) == "1 2 1" else "fails")
+            + ": one winning take each, the book's 1 2 1"),
+        Row(f"chapter 4's minimax on the environment (each move tried on a deep copy; "
+            f"scripts.lessons.chapters.env_best) timed at those moves (at {coins} coins), "
+            f"and the nodes of each search's tree", BOOK_COIN_TIMES,
+            " ".join(f"{t:.3g}" for t in times) + " s; nodes " +
+            " ".join(f"{n:,}" for n in nodes),
+            _ratio_verdict([times[0], times[-1]], [nodes[0], nodes[-1]], 0.31630 / 0.00100,
+                           quick)),
+        Row(f"the distinct positions (coins left, side to move) in the tree below {first} "
+            f"coins, against its nodes", "-", f"{positions} positions, {nodes[0]:,} nodes",
+            f"package's reading {'holds' if positions <= 2 * (first + 1) else 'fails'}: "
+            f"at most two a count of coins, so a table that searched each once would "
+            f"visit {positions} where the tree, growing about 1.6x a coin, has "
+            f"{nodes[0]:,}"),
+    ]
+
+
 def rate_verdict(wins, games, rate):
     """Whether the material's winning ``rate`` lies in the 95% Wilson interval of
     ``wins`` of ``games``."""

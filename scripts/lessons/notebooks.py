@@ -32,7 +32,8 @@ FULL_SECONDS = {"horizon-effect": 40, "connect4-think3": 20, "branching-factor":
 
 # the notebooks whose figures include times (move times, nodes a second, positions the
 # solver did not finish within a second): a fresh run cannot print the stored figures
-TIMED = ("tictactoe-depth", "tictactoe-solved", "branching-factor", "horizon-effect")
+TIMED = ("coin-game-times", "tictactoe-depth", "tictactoe-solved", "branching-factor",
+         "horizon-effect")
 
 # the lessons whose subject is a search tree: their notebooks draw one
 PICTURES = {
