@@ -30,6 +30,8 @@ MATERIAL = {
     "0.197 0.055 0.0 0.001 s",   # the depth-pruned minimax(env, depth=3)'s
     "29.12 s / 0.197 s",         # the two first moves' seconds
     "68-6-26",      # Connect Four: minimax(env, depth=3) against think-3, 100 games
+    "5 6 4",        # Connect Four: its columns (1-7) at its moves of its game against a human
+    "0.143 0.148 0.140 s",  # and the seconds it printed for each (0.14301..., 0.14829..., 0.13970...)
     # 001: book, chapter 4 (the coin game): minimax's wins of 100 games
     "96/100 won",   # moving first against random
     "100/100 won",  # moving second against random, and against the rule-based player
@@ -170,11 +172,14 @@ def test_the_lessons_rollout_book_sums_plus_minus_one_over_two_plies():
 
 def test_the_depth_limited_tictactoe_search_counts_the_books_four_plies():
     """The book's depth=3 looks 4 plies ahead: from the empty board 9 + 9*8 + 9*8*7 +
-    9*8*7*6 positions (no line before the fifth stone)."""
+    9*8*7*6 positions (no line before the fifth stone). In its Connect Four game, after
+    5 1 6 1 (columns 1-7) red's 4 makes a double threat: the one column rated best."""
     from scripts.lessons.chapters import depth_limited
     rows = depth_limited(quick=True)
     assert "nodes 3,609 " in rows[1].ours and 9 + 72 + 504 + 3024 == 3609
-    assert all(r.verdict.startswith("not shown") for r in rows)  # quick judges no times
+    assert rows[-2].ours == "4" and rows[-1].material == "0.143 0.148 0.140 s"
+    timed = [r for r in rows if r.material.endswith(" s")]
+    assert len(timed) == 3 and all(r.verdict.startswith("not shown") for r in timed)  # quick judges no times
 
 
 def test_mcts_uniform_policy_is_not_uct():

@@ -72,7 +72,8 @@ def experiments():
         ("tictactoe-think", BOOK5, "tic-tac-toe: think-1, think-2, think-3 against minimax, "
          "and the chapter's 10-game test", chapters.think),
         ("tictactoe-depth", BOOK5, "tic-tac-toe: the full minimax against the book's "
-         "depth-limited one, move by move, timed", chapters.depth_limited),
+         "depth-limited one, move by move, timed; then Connect Four's depth-limited moves, "
+         "timed", chapters.depth_limited),
         ("tictactoe-solved", ARTICLE, "tic-tac-toe solved by minimax and "
          "alpha-beta", chapters.solved),
         ("coin-game", BOOK4, "the coin game: 21 coins, take 1 or 2, the last coin "

@@ -331,26 +331,31 @@ TUTORIAL_AGENT = "minimax:depth=3,tactics=False"
 THINK3 = "rules:lookahead=3"
 
 
-def book_payoff(game, state, depth):
+def book_payoff(game, state, depth, counter=None):
     """The book chapter's rule, in the package's own code: the payoff of ``state`` for
     the side to move, -1 if the previous move won, 0 for a draw or at ``depth`` 0,
-    else the best of the negated payoffs of its children searched ``depth - 1``."""
+    else the best of the negated payoffs of its children searched ``depth - 1``
+    (``counter``: a :class:`agents.games.protocol.Counter` of the positions visited)."""
+    if counter is not None:
+        counter.nodes += 1
     if game.winner(state):
         return -1
     if game.is_terminal(state) or depth == 0:
         return 0
-    return max(-book_payoff(game, game.result(state, a), depth - 1) for a in game.actions(state))
+    return max(-book_payoff(game, game.result(state, a), depth - 1, counter)
+               for a in game.actions(state))
 
 
-def book_columns(game, state, depth=3):
+def book_columns(game, state, depth=3, counter=None):
     """The columns the book's ``minimax(env, depth)`` chooses among: a move that wins at
-    once, else the moves of best payoff, each searched ``depth`` plies below the move."""
+    once, else the moves of best payoff, each searched ``depth`` plies below the move
+    (``counter``: as :func:`book_payoff`'s, the root's children included)."""
     values = {}
     for a in game.actions(state):
         child = game.result(state, a)
         if game.winner(child):
             return [a]
-        values[a] = -book_payoff(game, child, depth)
+        values[a] = -book_payoff(game, child, depth, counter)
     top = max(values.values())
     return [a for a, v in values.items() if v == top]
 
@@ -456,6 +461,11 @@ BOOK_FULL_TIMES = "29.12 0.395 0.016 0.0 s"
 BOOK_DEPTH_GAME = (2, 5, 7, 1, 9, 8, 4, 3)
 BOOK_DEPTH_TIMES = "0.197 0.055 0.0 0.001 s"
 BOOK_DEPTH = 4  # the book's minimax(env, depth=3): a move, then 3 more plies below it
+# The book's Connect Four game against a human (columns 1-7; red, the agent, first):
+# the moves, the agent's three (5, 6, 4), and the seconds it printed for each of them.
+BOOK_CONNECT4_GAME = (5, 1, 6, 1, 4)
+BOOK_CONNECT4_COLUMNS = "5 6 4"
+BOOK_CONNECT4_TIMES = "0.143 0.148 0.140 s"  # its 0.14301..., 0.14829..., 0.13970...
 
 
 def depth_limited(quick=False, seed=0, progress=False):
@@ -502,6 +512,59 @@ def depth_limited(quick=False, seed=0, progress=False):
                         f"package's reading {'holds' if f_tied == d_tied == 9 else 'fails'}: "
                         f"every first move ties (a draw, and 0 at the 4-ply horizon), so the "
                         f"book's 5 and 2 are its tie-breaks"))
+    return rows + connect4_times(quick)
+
+
+def connect4_times(quick):
+    """The book's Connect Four rule (:func:`book_columns`, depth 3: 4 plies) timed at
+    each of the agent's moves of the book's own game, with its nodes and its columns;
+    ``quick``: the third move only, the one the rule decides (a double threat). Each
+    time is the quickest of 3 runs over the positions in turn (1 with ``quick``): the
+    moves' spread is the verdict's, and a single run's first search is the slowest (the
+    machine warming up)."""
+    import time
+
+    from agents.search.reference import ConnectX
+    game = ConnectX(6, 7, 4)
+    state, positions = game.initial(), []
+    for i, column in enumerate(BOOK_CONNECT4_GAME):
+        if i % 2 == 0 and not (quick and i < 4):
+            positions.append((state, column))
+        state = game.result(state, column - 1)
+    times, nodes, chosen = [float("inf")] * len(positions), [], []
+    for run in range(1 if quick else 3):  # the positions in turn, each run
+        for k, (state, column) in enumerate(positions):
+            counter, start = Counter(), time.perf_counter()
+            best = book_columns(game, state, 3, counter)
+            times[k] = min(times[k], time.perf_counter() - start)
+            if run == 0:
+                nodes.append(counter.nodes)
+                chosen.append((column, sorted(c + 1 for c in best)))
+    kept = all(column in best for column, best in chosen)
+    shown = " / ".join("all" if len(best) == 7 else " ".join(map(str, best))
+                       for _, best in chosen)
+    moves = "the third, after 5 1 6 1" if quick else "5 6 4"
+    rows = [Row(f"Connect Four: the book's rule (scripts.lessons.chapters.book_columns, "
+                f"depth=3: 4 plies, payoffs only) at the agent's moves of the book's game "
+                f"(5 1 6 1 4, red the agent): the columns it rates best", "-" if quick else
+                BOOK_CONNECT4_COLUMNS, shown,
+                (f"package's reading {'holds' if kept else 'fails'}: the book's 4 the one "
+                 f"best column" if quick else
+                 f"{'same' if kept else 'differs'}: each of the book's columns is among the "
+                 f"best (its 5 and 6 are tie-breaks)"))]
+    ours = " ".join(f"{t:.3g}" for t in times) + " s; nodes " + \
+        " ".join(f"{n:,}" for n in nodes)
+    if quick:
+        verdict = "not shown at this size: --quick judges no times"
+    else:
+        spread = max(times) / min(times)
+        verdict = (f"{'same' if spread <= 3 else 'differs'}: the moves take alike, "
+                   f"{spread:.2f}x from the slowest to the quickest against the book's 1.06x "
+                   f"(nodes {max(nodes) / min(nodes):.2f}x; machines differ, so the spread "
+                   f"is compared: {0.143 / times[0]:.2f}x the book's speed here)")
+    rows.append(Row(f"Connect Four: the same rule's seconds (the quickest of "
+                    f"{1 if quick else 3} runs) and nodes at the agent's moves ({moves})",
+                    BOOK_CONNECT4_TIMES, ours, verdict))
     return rows
 
 
