@@ -83,7 +83,7 @@ def test_writing_the_notebooks_keeps_the_stored_outputs(tmp_path, capsys):
     shutil.copy(os.path.join(FOLDER, "coin-game.ipynb"), tmp_path)
     assert main(["--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert "coin-game" not in out and "wrote" in out and "(not executed)" in out
+    assert "coin-game.ipynb" not in out and "wrote" in out and "(not executed)" in out
     kept = nbformat.read(tmp_path / "coin-game.ipynb", as_version=4)
     assert any(c.get("outputs") for c in kept.cells)
     assert len(list(tmp_path.glob("*.ipynb"))) == len(all_notebooks())
