@@ -31,7 +31,7 @@ MATERIAL = {
     "29.12 s / 0.197 s",         # the two first moves' seconds
     "68-6-26",      # Connect Four: minimax(env, depth=3) against think-3, 100 games
     "5 6 4",        # Connect Four: its columns (1-7) at its moves of its game against a human
-    "0.143 0.148 0.140 s",  # and the seconds it printed for each (0.14301..., 0.14829..., 0.13970...)
+    "0.143 0.148 0.140 s",  # and its seconds for each (0.14301..., 0.14829..., 0.13970...)
     # 001: book, chapter 4 (the coin game): minimax's wins of 100 games
     "96/100 won",   # moving first against random
     "100/100 won",  # moving second against random, and against the rule-based player
@@ -179,7 +179,8 @@ def test_the_depth_limited_tictactoe_search_counts_the_books_four_plies():
     assert "nodes 3,609 " in rows[1].ours and 9 + 72 + 504 + 3024 == 3609
     assert rows[-2].ours == "4" and rows[-1].material == "0.143 0.148 0.140 s"
     timed = [r for r in rows if r.material.endswith(" s")]
-    assert len(timed) == 3 and all(r.verdict.startswith("not shown") for r in timed)  # quick judges no times
+    # --quick judges no times
+    assert len(timed) == 3 and all(r.verdict.startswith("not shown") for r in timed)
 
 
 def test_mcts_uniform_policy_is_not_uct():
