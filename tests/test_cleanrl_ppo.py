@@ -5,6 +5,7 @@ import re
 
 import numpy as np
 import pytest
+from conftest import family_seed, learned_margin
 
 pytest.importorskip("gymnasium")
 pytest.importorskip("jax")
@@ -12,21 +13,28 @@ pytest.importorskip("optax")
 
 
 def test_ppo_example_learns_to_beat_random(capsys):
+    """The example's mean return rises by 0.3 from its first three updates to its last
+    three, and its greedy policy scores clearly more of 1,000 seeded games against
+    ``random`` than untrained networks.
+
+    The margin: over seed families 0-3, and 0-1 again with XLA, numba and BLAS on one
+    thread (docs/development.md), the returns rose by 0.5-0.65 and the trained policy
+    scored 0.858-0.907, 0.33-0.40 over the mean of 8 untrained networks and 0.19-0.55
+    over the run's own start. The trained score varies by 0.02 across those runs and
+    0.01 from 1,000 games: the asserted 0.15 and 0.1 lie more than 4 such standard
+    deviations under every gap seen, and a run that learns nothing fails."""
     from scripts.learn import cleanrl_ppo
-    from scripts.learn.evaluate import win_rate
-    from scripts.learn.model import init_params
-    _, architecture, (w, d, lost) = cleanrl_ppo.main([
-        "--rows", "4", "--columns", "5", "--inarow", "3", "--seed", "0",
+    seed = family_seed(0)
+    params, architecture, (w, d, lost) = cleanrl_ppo.main([
+        "--rows", "4", "--columns", "5", "--inarow", "3", "--seed", str(seed),
         "--total-steps", "32768", "--learning-rate", "3e-3"])
     out = capsys.readouterr().out
     returns = [float(r) for r in re.findall(r"mean return ([-+][0-9.]+)", out)]
     assert len(returns) == 16 and np.mean(returns[-3:]) > np.mean(returns[:3]) + 0.3
     assert f"W-D-L {w}-{d}-{lost} in 200 games" in out
-    # an untrained network's greedy policy (a fixed strategy) already beats random at
-    # times (131, 142 and 71 wins of 200 at seeds 0-2): the trained one must do better
-    untrained = win_rate(init_params(4, 5, architecture, 0), (4, 5, 3), "random", 200, 1,
-                         architecture)
-    assert w >= 160 and w > untrained[0] + 20 and w > 4 * lost, (w, d, lost, untrained)
+    trained, start, untrained = learned_margin(params, (4, 5, 3), architecture, seed)
+    print("trained", trained, "start", start, "untrained", untrained, "returns", returns)
+    assert trained >= untrained + 0.15 and trained >= start + 0.1, (trained, start, untrained)
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -382,7 +382,11 @@ def test_import_agents_stays_free_of_gymnasium():
 
 def test_the_masked_policy_example_of_rl_md_learns():
     """docs/rl.md's numpy masked-policy example, run as written there: the mean return of
-    its last 2,000 episodes against ``random`` beats its first 2,000's by 0.1 at least."""
+    its last 2,000 episodes against ``random`` beats its first 2,000's by 0.1 at least.
+
+    The margin: with the example's seeds set to 0-3 (and BLAS on one thread) the rise was
+    0.24-0.30; the standard error of the difference of two means of 2,000 returns of +-1
+    is under 0.03, so 0.1 lies more than 4 of them under every rise seen."""
     doc = (Path(__file__).parent.parent / "docs" / "rl.md").read_text()
     section = doc.split("### A masked policy with numpy alone", 1)[1]
     code = section.split("```python\n", 1)[1].split("```", 1)[0]

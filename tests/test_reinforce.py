@@ -6,6 +6,7 @@ import os
 
 import numpy as np
 import pytest
+from conftest import family_seed, learned_margin
 
 from agents.players.network import Network, features, forward, network_bytes, read_network
 
@@ -179,22 +180,27 @@ def test_recipe_rewards_on_scripted_kaggle_games():
 
 
 def test_tiny_reinforce_run_beats_random(tmp_path):
-    """PPO on 5x4 with 3 in a row against random: the trained pure policy wins clearly
-    more games than the untrained network on the same seeded games, and the command's
-    three files are written with ``"mode": "reinforce"``."""
-    from scripts.learn.evaluate import win_rate
-    from scripts.learn.model import init_params
+    """PPO on 5x4 with 3 in a row against random: the trained pure policy scores clearly
+    more of 1,000 seeded games than untrained networks, and the command's three files
+    are written with ``"mode": "reinforce"``.
+
+    The margin: over seed families 0-3, and 0-1 again with XLA, numba and BLAS on one
+    thread (docs/development.md), the trained policy scored 0.835-0.864, 0.27-0.31 over
+    the mean of 8 untrained networks and 0.22-0.26 over the run's own start. The trained
+    score varies by 0.012 across those runs and 0.012 from 1,000 games: the asserted 0.15
+    and 0.05 lie more than 5 such standard deviations under every gap seen, and a run
+    that learns nothing fails."""
     from scripts.learn.reinforce import Plan, train
     cfg = (4, 5, 3)
     small = {"trunk": [16, 16], "kernel": 3, "value_hidden": 16}
-    plan = Plan(steps=8192, boards=64, horizon=16, batch=256, evals=1, eval_games=20,
+    plan = Plan(steps=16384, boards=64, horizon=16, batch=256, evals=1, eval_games=20,
                 learning_rate=2e-3, curriculum=(("random",),), architecture=small)
-    params, record = train(cfg, plan, 0)
-    before = win_rate(init_params(*cfg[:2], small, 0), cfg, "random", 200, 5)
-    after = win_rate(params, cfg, "random", 200, 5)
-    print(before, after)
-    assert after[0] > before[0] + 20 and after[0] > after[2] + 60, (before, after)
-    assert record["mode"] == "reinforce" and 0.7 * 8192 < record["moves"] <= 8192
+    seed = family_seed(0)
+    params, record = train(cfg, plan, seed)
+    trained, start, untrained = learned_margin(params, cfg, small, seed)
+    print("trained", trained, "start", start, "untrained", untrained)
+    assert trained >= untrained + 0.15 and trained >= start + 0.05, (trained, start, untrained)
+    assert record["mode"] == "reinforce" and 0.7 * 16384 < record["moves"] <= 16384
     from scripts.commands.learn import main
     assert main(["--mode", "reinforce", "--config", "rows=4,columns=5,inarow=3", "--steps",
                  "500", "--eval-games", "4", "--quiet", "--out", str(tmp_path)]) == 0

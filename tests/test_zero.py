@@ -9,6 +9,7 @@ import pytest
 from agents.envs.boards import board_config
 from agents.search.mcts import Tree, search
 from agents.search.network_kernel import pack_network
+from conftest import family_seed, learned_margin
 
 pytest.importorskip("jax")
 pytest.importorskip("optax")
@@ -152,17 +153,30 @@ def small_plan(**kw):
 
 
 def test_zero_learns_a_small_board(tmp_path):
-    """4x4 with 3 in a row, 6 iterations of 32 self-play games: the loss falls (2.01 to
-    0.43) and the pure policy (greedy, no search) beats ``random`` (0.85 of 40 games,
-    both seats; 0.43 untrained). The run's files are there, as the teacher's."""
+    """4x4 with 3 in a row, 6 iterations of 32 self-play games: the loss falls by half and
+    the pure policy (greedy, no search) scores clearly more against ``random`` than
+    untrained networks do, on the same 1,000 seeded games. The run's files are there, as
+    the teacher's.
+
+    The margin: over seed families 0-3, and 0-1 again with XLA, numba and BLAS on one
+    thread (docs/development.md), the trained policy scored 0.756-0.796, 0.196-0.370 over
+    the mean of 8 untrained networks (which depends on the seeds alone) and 0.126-0.358
+    over the run's own start, evaluated on the same games. The trained score is what
+    varies from machine to machine (0.016 across those runs, 0.013 from 1,000 games):
+    the asserted 0.1 and 0.03 lie about 4 of its standard deviations under the smallest
+    gaps seen, and a run that learns nothing (a gap of 0 to its start) fails."""
     from scripts.learn.zero import STATE, train
-    paths, record = train(SMALL, small_plan(iterations=6), 0, str(tmp_path))
+    seed = family_seed(0)
+    paths, record = train(SMALL, small_plan(iterations=6), seed, str(tmp_path))
     its = record["iterations"]
     assert [i["iteration"] for i in its] == [1, 2, 3, 4, 5, 6]
     assert its[-1]["loss_last"][0] < 0.5 * its[0]["loss_first"][0]
     assert record["curve"][-1]["loss"] < record["curve"][1]["loss"]
-    assert record["curve"][-1]["win_rates"]["random"]["score"] >= 0.8
-    assert record["curve"][0]["win_rates"]["random"]["score"] < 0.6  # the untrained net
+    from agents.players.network import read_network
+    net = read_network((tmp_path / "net.npz").read_bytes())
+    trained, start, untrained = learned_margin(net.params, SMALL, ARCH, seed)
+    print("trained", trained, "start", start, "untrained", untrained)
+    assert trained >= untrained + 0.1 and trained >= start + 0.03, (trained, start, untrained)
     assert all(i["positions"] > 0 for i in its)
     for p in paths + [str(tmp_path / STATE)]:
         assert (tmp_path / p.split("/")[-1]).exists()
@@ -208,21 +222,27 @@ def test_zero_command_bad_input_is_one_line(args, word, capsys, tmp_path):
 
 
 def test_the_search_is_judged_on_the_positions_side_to_move():
-    """``search_good_moves`` (``--judge-simulations``): on a solver-labelled 4x4/3 set the
-    search (MCTS-Solver proves most of these small positions in 100 simulations) keeps
-    the value far more often than the untrained network alone (0.975 against 0.575); a
-    search given the wrong side to move does not."""
+    """``search_good_moves`` (``--judge-simulations``): on 200 solver-labelled 4x4/3
+    positions the search (MCTS-Solver proves most of these small positions in 100
+    simulations) keeps the value on at least 95% of them, and more often than the
+    untrained network alone; a search given the wrong side to move does not.
+
+    The margin: over seed families 0-3 the search kept the value on 0.99-0.995 of the
+    200 (the network alone 0.645-0.77); on 40 positions a search from the wrong side kept
+    it on 0.875. The binomial's standard error at 200 positions is 0.007 at 0.99 and
+    0.023 at 0.875: 0.95 lies more than 3 of them from each side."""
     from agents.players.network import Network, network_bytes
     from scripts.learn.evaluate import good_moves
     from scripts.learn.model import init_params
     from scripts.learn.zero import search_good_moves
     from scripts.tools.dataset import make_set
-    judge = make_set(*SMALL, 40, seed=1)
-    params = init_params(4, 4, ARCH, 0)
+    judge = make_set(*SMALL, 200, seed=family_seed(1))
+    params = init_params(4, 4, ARCH, family_seed(0))
     data = network_bytes(Network(*SMALL, ARCH, params))
     good, perfect = search_good_moves(data, SMALL, judge, 100, 1.5)
     alone = good_moves(params, judge, ARCH)["all"][0]
-    assert good >= 0.95 and good > alone + 0.2 and 0 <= perfect <= good  # wrong side: 0.875
+    print("search", good, perfect, "alone", alone)
+    assert good >= 0.95 and good > alone and 0 <= perfect <= good
 
 
 def test_judging_a_network_on_another_labelled_set(tmp_path, capsys):
