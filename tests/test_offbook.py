@@ -13,13 +13,20 @@ import random
 import subprocess
 import sys
 import tempfile
+import time
 
 import numpy as np
 import pytest
 
 from agents.board.bitboard import popcount
+from agents.board.rules import parse_config
+from agents.board.rules_reference import board_from_moves
+from agents.players.base import Clock
 from agents.players.budget import COMPILE_MARGIN, COMPILE_SHARE, OVERAGE_KEEP, SHALLOW_MAX
+from agents.players import perfect
 from agents.players.perfect import PerfectAgent
+from agents.players.warmup import ranked_columns
+from agents.solver import shallow
 from agents.solver.bits import winning_cells as winning_cells_kernel
 from agents.solver.book import load_book
 from agents.solver.labels import FULL
@@ -55,6 +62,23 @@ def _labelled(solver, p):
 
 def _sign(x):
     return (x > 0) - (x < 0)
+
+
+def _search_inputs(moves):
+    """What the perfect agent's shallow search gets for the 7x6 position ``moves``: the
+    Position, Kaggle's grid, the heights, the mark and the column order it searches in."""
+    p = Position.from_moves(moves)
+    grid = np.array(board_from_moves(moves, 6, 7), dtype=np.int8)
+    heights = [moves.count(str(c + 1)) for c in range(7)]
+    mark = 1 + len(moves) % 2
+    return p, grid, heights, mark, ranked_columns(grid, heights, mark, 6, 7, 4)
+
+
+def _nodes_through(moves, depth):
+    """The nodes the agent's shallow search visits on ``moves`` to finish depths 1 to
+    ``depth`` (plain Python on integers: the same count on every machine)."""
+    p, _, _, _, order = _search_inputs(moves)
+    return shallow_move(p, float("inf"), order, max_depth=depth)[3]
 
 
 def offbook_positions(seed=52):
@@ -102,9 +126,10 @@ def call(agent, moves, left):
     col = agent({"board": board_of(moves), "mark": 1 + len(moves) % 2, "step": len(moves),
                  "remainingOverageTime": left}, cfg)
     state = agent.__globals__["_STATE"]
+    last = state["player"].last
     return {"moves": moves, "column": col, "type": type(col).__name__,
             "seconds": time.perf_counter() - t0, "reason": state["moves"][-1],
-            "depth": state["player"].last.get("depth")}
+            "depth": last.get("depth"), "value": last.get("value"), "nodes": last.get("nodes")}
 
 def won(board, mark):
     for r in range(rows):
@@ -174,14 +199,25 @@ def test_off_the_book_first_calls_keep_the_value_and_the_overage_lasts(perfect_f
 
     The game: both copies' first calls come before the kernels are compiled (the first
     waits for them, the second for the rest); each copy's overage, counted as Kaggle
-    counts it, never reaches zero."""
+    counts it, never reaches zero.
+
+    Only the process's first call may fall back to the shallow search after waiting out
+    its wait (``most``, 38.7 s of wall: the compile's 8-12 s of CPU need 21-31% of a
+    core in it, more than a 2-core machine gives at load 7-10). The second copy's first
+    call comes after that whole wait and may wait as long again (its own 60 s of
+    overage), the last position's after the whole game: 77 s of wall and more, which the
+    compile misses only below 10-16% of a core (load 13-19 on 2 cores). So at least 11
+    of the 12 first calls are judged, at least 2 of them by the solver. With the process
+    stopped (SIGSTOP) 80% and 88% of the time the first call fell back after 38.7 s and
+    the second copy's waited 1.5 and 19 s; unstopped, none fell back."""
     opening, *positions = offbook_positions()
     run, err = _play(perfect_file, 60.0, opening, positions)
     first = run["first"]
     assert len(first) == len(offbook_positions()) + 1  # the game's second copy too
     # the longest a first call waits for the compile with 60 s of overage (budget.py)
     most = 2 + COMPILE_SHARE * (60 - OVERAGE_KEEP) - COMPILE_MARGIN - SHALLOW_MAX
-    for r in first:
+    excused = []
+    for i, r in enumerate(first):
         p = Position.from_moves(r["moves"])
         scores = _labelled(judge, p)
         col = r["column"]
@@ -192,6 +228,7 @@ def test_off_the_book_first_calls_keep_the_value_and_the_overage_lasts(perfect_f
             # by design on a machine too loaded to compile 10-12 s of CPU in the wait
             # (seen at load 10+ with five other sessions): nothing to judge
             print(f"the compile did not finish in {most:.1f} s: {r}")
+            excused.append(i)
             continue
         best = max(s for s in scores if s is not None)
         assert _sign(scores[col]) == _sign(best), (r, scores)
@@ -205,6 +242,10 @@ def test_off_the_book_first_calls_keep_the_value_and_the_overage_lasts(perfect_f
     # the whole game: the overage never ran out
     assert len(run["game"]) > 8 + 2
     assert min(run["least"]) > 0, run["least"]
+    # the floor (see the docstring): a fallback later than the first call is no longer
+    # the machine's load, it is a compile that did not finish or a wait that gave up
+    assert excused in ([], [0]), [first[i] for i in excused]
+    assert sum(r["reason"]["source"] == "solver" for r in first) >= 2, first
 
 
 @pytest.mark.slow
@@ -217,6 +258,12 @@ def test_a_nearly_spent_overage_still_answers_in_time(perfect_file):
     p = Position.from_moves(r["moves"])
     assert r["type"] == "int" and p.can_play(r["column"])
     assert r["reason"]["source"] == "shallow search" and r["depth"] >= 2, r
+    # an unproven search stops only when its time is up: into the depth after its last
+    # finished one, past that depth's nodes (counted again here). One that stopped at a
+    # fixed depth would have visited exactly those nodes. (How deep the time goes on a
+    # slow machine: test_the_shallow_search_reaches_depth_6_in_its_time_on_a_slow_machine.)
+    if r["value"] == 0:
+        assert r["nodes"] > _nodes_through(r["moves"], r["depth"]), r
     assert r["seconds"] < 2 + 3, r
     assert "by shallow search" in err
 
@@ -242,6 +289,55 @@ def test_only_full_strength_waits_on_its_first_move():
 # ---------------------------------------------------------------------------
 # The shallow search
 # ---------------------------------------------------------------------------
+
+
+# Nodes a second of the shallow search on a slow machine: a fifth of the 45,000-60,000
+# it runs on one core of the development machine (2026-11, CPython 3.11, 8-stone 7x6
+# positions), as a 2-core machine at load 10 gives it.
+SLOW_NODES_PER_SECOND = 10_000
+
+
+class _NodeClock:
+    """A stand-in for ``time`` in :mod:`agents.solver.shallow` and in the agent's module
+    (which sets the search's deadline): each look at the clock (the search's: one every
+    ``_CHECK_EVERY + 1`` nodes) moves it on by what those nodes take at ``rate`` nodes a
+    second, so that the search's seconds are a node budget, the same anywhere."""
+
+    def __init__(self, rate):
+        self.now = time.perf_counter()
+        self.step = (shallow._CHECK_EVERY + 1) / rate
+
+    def perf_counter(self):
+        self.now += self.step
+        return self.now
+
+
+def test_the_shallow_search_reaches_depth_6_in_its_time_on_a_slow_machine(monkeypatch):
+    """docs/submission.md: the shallow search reaches depth 6-7 in its ``SHALLOW_MAX``
+    (0.8 s). The perfect agent's own search (``_unready_move``, as the Kaggle file plays
+    it with 3 s of overage left) on the off-book 8-stone positions, its clock a node
+    budget: 0.8 s at :data:`SLOW_NODES_PER_SECOND` is 8,000 nodes, where depth 6 takes
+    2,495 and 3,488 nodes (2.3x to spare; depth 7 takes 5,971 and 9,347). The depth is a
+    function of the node count alone, so the test holds on any machine; the file gets
+    depth 6 wherever the search runs 4,400 nodes a second (a tenth of the development
+    machine's rate)."""
+    cfg = parse_config(None)
+    eight = [m for m in offbook_positions() if len(m) >= OPENING_PLY]
+    assert len(eight) == 2
+    for moves in eight:
+        p, grid, heights, mark, _ = _search_inputs(moves)
+        agent = PerfectAgent(warmup="lazy")
+        clock = Clock(time.perf_counter(), {"remainingOverageTime": 3.0}, {"actTimeout": 2.0})
+        node_clock = _NodeClock(SLOW_NODES_PER_SECOND)
+        with monkeypatch.context() as m:
+            m.setattr(shallow, "time", node_clock)
+            m.setattr(perfect, "time", node_clock)
+            col = agent._unready_move(p, grid, heights, mark, cfg, clock, 0.0)
+        last = agent.last
+        assert last["source"] == "shallow search" and p.can_play(col), last
+        assert last["depth"] >= 6 and _nodes_through(moves, 6) * 2 < 8_000, (moves, last)
+        # the node budget held (the clock is read every 128 nodes)
+        assert last["nodes"] <= SHALLOW_MAX * SLOW_NODES_PER_SECOND + 128, last
 
 
 @pytest.mark.parametrize("shape", [(6, 7, 4), (4, 5, 3), (5, 4, 4), (7, 8, 5), (3, 3, 3)])
