@@ -186,6 +186,7 @@ def judge():
     return solver
 
 
+@pytest.mark.e2e
 @pytest.mark.slow
 def test_off_the_book_first_calls_keep_the_value_and_the_overage_lasts(perfect_file, judge):
     """One process (one compile, 30-36 s of CPU: one test, so that xdist never runs it

@@ -27,6 +27,9 @@ from agents.solver.solver import Solver
 from scripts.server import app as serve
 from scripts.commands.match import main as match_main
 
+# a real browser: end-to-end, run by ``pytest -m e2e`` and CI, not by the default run
+pytestmark = pytest.mark.e2e
+
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                   "--no-first-run", "--disable-background-networking",
                   "--disable-component-update", "--disable-sync"]

@@ -85,6 +85,7 @@ def test_validate_plays_the_schedule_and_judges_each_episode(tmp_path, monkeypat
     assert out.getvalue().count("FAIL: numba in use") == 3
 
 
+@pytest.mark.e2e
 @pytest.mark.slow
 @pytest.mark.parametrize("agent,seat,options", [("alphabeta", 0, {"depth": 7}),
                                                 ("mcts", 1, {"iterations": 4000, "seed": 1})])
@@ -152,6 +153,7 @@ def test_validate_command_line(tmp_path, capsys):
     assert "chess" in capsys.readouterr().err
 
 
+@pytest.mark.e2e
 @pytest.mark.slow
 def test_default_file_is_perfect_and_passes_kaggles_upload_check(tmp_path):
     """``connectx build`` with no options writes the perfect file (its

@@ -34,6 +34,10 @@ from agents.solver.position import Position
 from tests.test_serve_browser import (CONFIG, _unavailable, board_after,  # noqa: F401
                                      browser, told, words)
 
+# a real browser and JupyterLab: end-to-end, run by ``pytest -m e2e`` and CI, not by the
+# default run
+pytestmark = pytest.mark.e2e
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REPLAY = os.path.join(ROOT, "tests", "data", "records", "kaggle_connectx.json")
 CELLS = ['from scripts.server.notebook import widget\nwidget(agent="alphabeta:depth=2")',
