@@ -123,6 +123,10 @@ def run(python, code, cwd, env=None):
                           capture_output=True, text=True, timeout=300)
 
 
+def same_file(a, b):
+    return os.path.realpath(a) == os.path.realpath(b)
+
+
 def result(done):
     assert done.returncode == 0, done.stderr[-3000:]
     line = next(l for l in done.stdout.splitlines() if l.startswith("RESULT "))
@@ -168,8 +172,8 @@ def test_readme_examples_run_outside_the_checkout_after_the_readme_install(build
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     found = result(run(python, code, elsewhere))
-    assert found["agents"] == os.path.join(ROOT, "agents", "__init__.py")
-    assert found["scripts"] == os.path.join(ROOT, "scripts", "__init__.py")
+    assert same_file(found["agents"], os.path.join(ROOT, "agents", "__init__.py"))
+    assert same_file(found["scripts"], os.path.join(ROOT, "scripts", "__init__.py"))
     assert found["kind"] == "kaggle" and 7 <= found["moves"] == found["judged"]
 
 
@@ -193,7 +197,7 @@ def test_imports_from_the_built_wheel_outside_the_checkout(builder, tmp_path):
             "'move': agents.make('onestep')({'board': [0] * 42, 'mark': 1}, "
             "make('connectx').configuration)}))")
     found = result(run(python, code, tmp_path))
-    assert found["agents"] == os.path.join(own, "agents", "__init__.py")
+    assert same_file(found["agents"], os.path.join(own, "agents", "__init__.py"))
     assert found["move"] in range(7)
 
 
