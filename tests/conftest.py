@@ -263,6 +263,7 @@ HEAVY = {
     "test_entry_points.py::test_a_module_that_shows_a_command_line_has_a_main_guard": 7,
     "test_serve_browser.py::test_two_tabs_play_two_games": 7,
     "test_golden.py::test_golden_moves_unchanged": 6,
+    "test_install.py::test_readme_examples_run_outside_the_checkout_after_the_readme_install": 6,
 }
 SLOW_SECONDS = 3
 
