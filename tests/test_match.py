@@ -122,6 +122,11 @@ def test_schedule_alternates_colours_and_seeds_depend_on_index_only():
 
 
 def test_games_follow_the_rules_and_the_stronger_agent_wins():
+    """Eight seeded games of ``onestep`` against ``random`` on 6x5: at least 6 won.
+
+    The margin: both players decide by integers and a seeded generator, so the games are
+    the same on every machine; over seeds 0-9 ``onestep`` won 78 of 80 games, and at that
+    rate (0.975) 3 games not won of 8 come once in about a thousand seeds."""
     cfg = parse_match_config(SMALL)
     results, summary = match_mod.match("onestep", "random", 8, cfg, seed=1, progress=False)
     for r in results:
