@@ -196,6 +196,33 @@ def test_missing_optional_dependency_names_the_extra():
 
 
 # ---------------------------------------------------------------------------
+# A reader that stops early (connectx ... | head)
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("argv, buffered", [
+    (["blunders", os.path.join("tests", "data", "records", "full_column.txt")], False),
+    (["blunders", os.path.join("tests", "data", "records", "full_column.txt")], True),
+    (["--help"], True)])
+def test_a_closed_pipe_ends_the_command_quietly(argv, buffered):
+    """stdout's reader closes the pipe before the command writes (what ``| head -1``
+    does to a longer output, without the race): exit status 141 and no traceback.
+    Unbuffered (``PYTHONUNBUFFERED``), the pipe error comes inside the command's own
+    ``print``; buffered (Python's default for a pipe), at the entry point's flush."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    if not buffered:
+        env["PYTHONUNBUFFERED"] = "1"
+    proc = subprocess.Popen([sys.executable, "-m", "scripts.cli", *argv], cwd=ROOT, env=env,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    proc.stdout.close()  # before the child has imported anything: every write fails
+    err = proc.stderr.read()
+    status = proc.wait(timeout=120)
+    assert "Traceback" not in err and "BrokenPipe" not in err and "Broken pipe" not in err, err
+    assert status == cli.BROKEN_PIPE, (status, err)
+
+
+# ---------------------------------------------------------------------------
 # One value parser, one entry point
 # ---------------------------------------------------------------------------
 
