@@ -223,6 +223,53 @@ def test_a_closed_pipe_ends_the_command_quietly(argv, buffered):
 
 
 # ---------------------------------------------------------------------------
+# Start-up: the heavy optional modules load only for the work that needs them
+# ---------------------------------------------------------------------------
+
+# imported by no command's start: jax (learn's training), kaggle-environments (kaggle's
+# built-in agents, replays, validation: about 1.6 s of CPU with extras.skip_iri_grammar)
+# and matplotlib (charts); the server, by no command but serve
+HEAVY = ("jax", "kaggle_environments", "matplotlib", "scripts.server")
+HEAVY_ALLOWED = {"connectx serve": ("scripts.server",)}
+
+# In one fresh process: import scripts.cli, then `connectx --help` and each command's
+# --help (those allowed a heavy module last), each followed by one JSON line [prog, the
+# heavy modules loaded so far].
+RUN_HELPS = r"""
+import contextlib, io, json, sys
+HEAVY = json.loads(sys.argv[1])
+def loaded():
+    return sorted(m for m in HEAVY if m in sys.modules)
+from scripts.cli import main
+print(json.dumps(["import scripts.cli", loaded()]))
+for prog in json.loads(sys.argv[2]):
+    argv = prog.split()[1:] + ["--help"]
+    with contextlib.redirect_stdout(io.StringIO()):
+        try:
+            main(argv)
+        except SystemExit:
+            pass
+    print(json.dumps([prog, loaded()]))
+"""
+
+
+def test_no_command_loads_jax_kaggle_or_matplotlib_to_start():
+    """``connectx --help`` and every command's ``--help`` in a fresh process load none
+    of :data:`HEAVY` (the server only for ``connectx serve``): an eager import of one of
+    them at a module's top, anywhere on a command's path, fails here."""
+    progs = ["connectx"] + sorted((prog for prog, _ in leaves()),
+                                  key=lambda prog: prog in HEAVY_ALLOWED)
+    proc = subprocess.run([sys.executable, "-c", RUN_HELPS, json.dumps(HEAVY),
+                           json.dumps(progs)], cwd=ROOT, text=True, stdin=subprocess.DEVNULL,
+                          capture_output=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [prog for prog, _ in lines] == ["import scripts.cli"] + progs
+    for prog, heavy in lines:
+        assert set(heavy) <= set(HEAVY_ALLOWED.get(prog, ())), (prog, heavy)
+
+
+# ---------------------------------------------------------------------------
 # One value parser, one entry point
 # ---------------------------------------------------------------------------
 
