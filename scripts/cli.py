@@ -7,9 +7,13 @@ Each subcommand is the ``main(argv, prog=...)`` of a module (:data:`COMMANDS`: n
 -> (module, one-line summary), or a nested table for a group such as ``bench``); the
 module still runs on its own (``python -m scripts.commands.match ...``). Adding a command is
 one line in a table. Unknown commands exit 2 with one line, like bad arguments.
+
+A reader that stops early (``connectx blunders games.json | head``) ends the command
+quietly with exit status 141 (:data:`BROKEN_PIPE`), no traceback.
 """
 import importlib
 import inspect
+import os
 import sys
 
 from scripts.args import report
@@ -102,11 +106,28 @@ def dispatch(argv, prog="connectx", table=COMMANDS):
     return main(rest)
 
 
+# the exit status when stdout's reader went away: the shell's status of a process killed
+# by SIGPIPE (128 + 13), what `yes | head` reports, so `set -o pipefail` and callers
+# that test for it see the command as they see any other one cut short by its reader;
+# 1 would read as the command's own failure
+BROKEN_PIPE = 141
+
+
 def main(argv=None):
     """Console entry point (``connectx``)."""
     from scripts.args import skip_iri_grammar
     skip_iri_grammar()  # kaggle-environments' import: 3 s of CPU less
-    return dispatch(sys.argv[1:] if argv is None else list(argv))
+    try:
+        try:
+            return dispatch(sys.argv[1:] if argv is None else list(argv))
+        finally:
+            sys.stdout.flush()  # buffered output meets a closed pipe here, not at exit
+    except BrokenPipeError:
+        # Python's recipe (the signal module's "Note on SIGPIPE"): stdout to devnull, so
+        # the interpreter's own flush at exit does not report the closed pipe again
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return BROKEN_PIPE
 
 
 if __name__ == "__main__":

@@ -200,6 +200,31 @@ def test_game_arena_agent_submits_a_dict_and_skips_the_setup_step():
     assert (cfg.rows, cfg.columns, cfg.inarow, moves) == (5, 6, 4, [2, 2, 3, 3, 4, 4])
 
 
+@pytest.mark.parametrize("legal_actions", [None, False])
+def test_kaggles_random_plays_out_a_game_in_make_env(legal_actions):
+    """The environment's built-in ``random`` in both seats against ENGINE on 4x5, three
+    in a row: make_env's environment hands it the legal actions, so every game ends on
+    the board (a line or a full board), random's moves in it. Made with
+    ``includeLegalActions=False`` (kaggle's default) random submits nothing and the game
+    ends at its first move (what docs/arenas.md says)."""
+    given = {} if legal_actions is None else {"includeLegalActions": legal_actions}
+    for seat in (0, 1):
+        env = game_arena.make_env(4, 5, 3, seed=seat, **given)
+        agents = [game_arena.game_arena_agent(ENGINE)] * 2
+        agents[seat] = "random"
+        env.run(agents)
+        moves = game_arena.replay_moves(env.toJSON())
+        game = pyspiel.load_game("connect_four", game_arena.spiel_parameters(4, 5, 3))
+        state = game.new_initial_state()
+        for c in moves:
+            state.apply_action(c)
+        if legal_actions is None:
+            assert state.is_terminal() and len(moves[seat::2]) >= 1, moves
+        else:
+            assert not state.is_terminal() and len(moves) == seat, moves
+            assert [s["reward"] for s in env.state][seat] == -1
+
+
 LEFTMOST = '''
 def agent(obs, config):
     return next(c for c in range(config.columns) if obs.board[c] == 0)

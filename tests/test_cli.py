@@ -196,6 +196,80 @@ def test_missing_optional_dependency_names_the_extra():
 
 
 # ---------------------------------------------------------------------------
+# A reader that stops early (connectx ... | head)
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("argv, buffered", [
+    (["blunders", os.path.join("tests", "data", "records", "full_column.txt")], False),
+    (["blunders", os.path.join("tests", "data", "records", "full_column.txt")], True),
+    (["--help"], True)])
+def test_a_closed_pipe_ends_the_command_quietly(argv, buffered):
+    """stdout's reader closes the pipe before the command writes (what ``| head -1``
+    does to a longer output, without the race): exit status 141 and no traceback.
+    Unbuffered (``PYTHONUNBUFFERED``), the pipe error comes inside the command's own
+    ``print``; buffered (Python's default for a pipe), at the entry point's flush."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    if not buffered:
+        env["PYTHONUNBUFFERED"] = "1"
+    proc = subprocess.Popen([sys.executable, "-m", "scripts.cli", *argv], cwd=ROOT, env=env,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    proc.stdout.close()  # before the child has imported anything: every write fails
+    err = proc.stderr.read()
+    status = proc.wait(timeout=120)
+    assert "Traceback" not in err and "BrokenPipe" not in err and "Broken pipe" not in err, err
+    assert status == cli.BROKEN_PIPE, (status, err)
+
+
+# ---------------------------------------------------------------------------
+# Start-up: the heavy optional modules load only for the work that needs them
+# ---------------------------------------------------------------------------
+
+# imported by no command's start: jax (learn's training), kaggle-environments (kaggle's
+# built-in agents, replays, validation: about 1.6 s of CPU with extras.skip_iri_grammar)
+# and matplotlib (charts); the server, by no command but serve
+HEAVY = ("jax", "kaggle_environments", "matplotlib", "scripts.server")
+HEAVY_ALLOWED = {"connectx serve": ("scripts.server",)}
+
+# In one fresh process: import scripts.cli, then `connectx --help` and each command's
+# --help (those allowed a heavy module last), each followed by one JSON line [prog, the
+# heavy modules loaded so far].
+RUN_HELPS = r"""
+import contextlib, io, json, sys
+HEAVY = json.loads(sys.argv[1])
+def loaded():
+    return sorted(m for m in HEAVY if m in sys.modules)
+from scripts.cli import main
+print(json.dumps(["import scripts.cli", loaded()]))
+for prog in json.loads(sys.argv[2]):
+    argv = prog.split()[1:] + ["--help"]
+    with contextlib.redirect_stdout(io.StringIO()):
+        try:
+            main(argv)
+        except SystemExit:
+            pass
+    print(json.dumps([prog, loaded()]))
+"""
+
+
+def test_no_command_loads_jax_kaggle_or_matplotlib_to_start():
+    """``connectx --help`` and every command's ``--help`` in a fresh process load none
+    of :data:`HEAVY` (the server only for ``connectx serve``): an eager import of one of
+    them at a module's top, anywhere on a command's path, fails here."""
+    progs = ["connectx"] + sorted((prog for prog, _ in leaves()),
+                                  key=lambda prog: prog in HEAVY_ALLOWED)
+    proc = subprocess.run([sys.executable, "-c", RUN_HELPS, json.dumps(HEAVY),
+                           json.dumps(progs)], cwd=ROOT, text=True, stdin=subprocess.DEVNULL,
+                          capture_output=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [prog for prog, _ in lines] == ["import scripts.cli"] + progs
+    for prog, heavy in lines:
+        assert set(heavy) <= set(HEAVY_ALLOWED.get(prog, ())), (prog, heavy)
+
+
+# ---------------------------------------------------------------------------
 # One value parser, one entry point
 # ---------------------------------------------------------------------------
 

@@ -40,12 +40,16 @@ def spiel_parameters(rows=6, columns=7, inarow=4):
 def make_env(rows=6, columns=7, inarow=4, **configuration):
     """kaggle-environments' ``open_spiel_connect_four`` on a ``rows`` x ``columns`` board,
     ``inarow`` to win; ``configuration`` adds the environment's own fields (``seed``,
-    ``strictMode``, ``initialActions``, ...). ``ValueError`` without kaggle-environments."""
+    ``strictMode``, ``initialActions``, ...). ``ValueError`` without kaggle-environments.
+
+    ``includeLegalActions`` is true unless given: the environment's built-in ``random``
+    agent picks from the observation's ``legalActions``, which the environment leaves
+    out by default, and without them it submits nothing and forfeits its first move."""
     require("kaggle_environments", "Kaggle Game Arena's open_spiel_connect_four")
     from kaggle_environments import make
     from kaggle_environments.envs.open_spiel_env import open_spiel_env  # registers the env
     del open_spiel_env
-    configuration = {**configuration,
+    configuration = {"includeLegalActions": True, **configuration,
                      "openSpielGameParameters": spiel_parameters(rows, columns, inarow)}
     return make(ENV_NAME, configuration=configuration)
 
