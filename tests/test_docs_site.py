@@ -60,3 +60,13 @@ def test_readme_links_resolve(site):
         assert os.path.exists(os.path.join(ROOT, path)), f"README.md: {link} does not exist"
         if anchor and path.endswith(".md"):
             assert anchor in page_ids(site, path), f"README.md: no anchor #{anchor} in {path}"
+
+
+README_LIMIT = 10 * 1024
+
+
+def test_readme_is_at_most_10_kb():
+    """The README says what the package is, the two quick-start commands, the ten-line
+    tour and where to go next; everything else lives in docs/."""
+    size = len(readme().encode("utf-8"))
+    assert size <= README_LIMIT, f"README.md is {size} bytes, over {README_LIMIT}: move text to docs/"
