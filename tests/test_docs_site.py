@@ -43,15 +43,13 @@ def page_ids(site, page):
         return set(re.findall(r'\bid="([^"]+)"', f.read()))
 
 
-def test_mkdocs_build_strict_passes(site):
+def test_mkdocs_build_strict_passes_and_the_readme_links_resolve(site):
+    """The strict build passed (the fixture); the notebooks are rendered; every relative
+    link of README.md names a file of the checkout, and a link into a docs page with an
+    anchor names a heading of that page. One test: under xdist a second test of the
+    site could build it again on another worker."""
     assert os.path.exists(os.path.join(site, "index.html"))
-    # the notebooks are rendered with their stored outputs
     assert os.path.exists(os.path.join(site, "notebooks", "tutorial-lookahead", "index.html"))
-
-
-def test_readme_links_resolve(site):
-    """Every relative link of README.md names a file of the checkout, and a link into a
-    docs page with an anchor names a heading of that page."""
     links = re.findall(r"\]\(([^)\s]+)\)", readme())
     relative = [link for link in links if not re.match(r"[a-z]+:", link)]
     assert relative
