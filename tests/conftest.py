@@ -264,6 +264,7 @@ HEAVY = {
     "test_serve_browser.py::test_two_tabs_play_two_games": 7,
     "test_golden.py::test_golden_moves_unchanged": 6,
     "test_install.py::test_readme_examples_run_outside_the_checkout_after_the_readme_install": 6,
+    "test_docs_site.py::test_mkdocs_build_strict_passes_and_the_readme_links_resolve": 8,
 }
 SLOW_SECONDS = 3
 

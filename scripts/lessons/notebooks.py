@@ -89,7 +89,7 @@ def _size_note(name):
     """What the stored outputs are: the lesson's full size, and its time where it is
     long (:data:`FULL_SECONDS`)."""
     seconds = FULL_SECONDS.get(name)
-    took = (f", about {seconds} s on the team's 2-core machine (under load it can take "
+    took = (f", about {seconds} s on a 2-core machine (under load it can take "
             f"twice that)") if seconds else ""
     return (f"\n\nThe outputs below are a full run (`QUICK = False`){took}; set `QUICK = "
             f"True` for tiny sizes in seconds.")
