@@ -35,6 +35,7 @@ import time
 import numpy as np
 
 from agents.players.lookahead import AlphaBetaAgent
+from agents.resources import data_path
 from agents.solver.book import (BOOK_NAME, EXACT, HEURISTIC, KIND_NAMES, WEAK, decode_book,
                                 encode_book)
 from agents.board.rules import parse_config
