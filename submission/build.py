@@ -33,19 +33,19 @@ not end with ``def agent``.
 import ast
 import base64
 import hashlib
+import importlib.util
 import lzma
 import os
 import sys
 import textwrap
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The package's own top-level packages: imports of these are embedded, anything
 # else must be the standard library or one of THIRD_PARTY.
 PACKAGES = ("agents", "heuristics")
 REGISTRY = "agents"                  # make(name, **options), AGENTS
 RESOURCE_MODULE = "agents.resources"  # EMBEDDED: name -> bytes
 JIT_MODULE = "agents.board.jit"      # HAVE_NUMBA
-DATA_DIR = os.path.join(ROOT, "agents", "data")
+DATA = ("agents", "data")           # the resources: package data of agents
 # what a Kaggle ConnectX image provides; llvmlite is numba's own compiler (installed
 # with it), which agents.board.jit uses for its prefetch hint
 THIRD_PARTY = ("numpy", "numba", "llvmlite")
@@ -72,13 +72,28 @@ def parse_option(text):
         raise BuildError(str(exc)) from None
 
 
+def data_folder(data_dir=None):
+    """``data_dir``, or else the folder of the package data :data:`DATA`."""
+    if data_dir is not None:
+        return data_dir
+    from agents.resources import data_path
+    return str(data_path(*DATA))
+
+
 # ---------------------------------------------------------------------------
 # The import graph
 # ---------------------------------------------------------------------------
 
 
-def module_file(name, root=ROOT):
-    """(path, is_package) of the package module ``name`` under ``root``, or None."""
+def module_file(name, root=None):
+    """(path, is_package) of the package module ``name`` under the folder ``root``, by
+    default where the import system finds its top-level package (looked up, not
+    imported); None where there is none."""
+    if root is None:
+        spec = importlib.util.find_spec(name.partition(".")[0])
+        if spec is None or not spec.submodule_search_locations:
+            return None
+        root = os.path.dirname(os.path.abspath(list(spec.submodule_search_locations)[0]))
     base = os.path.join(root, *name.split("."))
     if os.path.isfile(os.path.join(base, "__init__.py")):
         return os.path.join(base, "__init__.py"), True
@@ -118,7 +133,7 @@ def uses_cache_true(tree):
                for node in ast.walk(tree))
 
 
-def collect_modules(roots, root=ROOT, packages=PACKAGES):
+def collect_modules(roots, root=None, packages=PACKAGES):
     """Every package module reachable from ``roots`` by imports, with its parent
     packages: ``{name: (is_package, source)}`` sorted by name, and the sorted
     top-level names of the other modules they import."""
@@ -132,7 +147,8 @@ def collect_modules(roots, root=ROOT, packages=PACKAGES):
             raise BuildError(f"{name} is not in the package ({', '.join(packages)})")
         where = module_file(name, root)
         if where is None:
-            raise BuildError(f"package module {name} not found under {root}")
+            raise BuildError(f"package module {name} not found"
+                             + (f" under {root}" if root else ""))
         path, is_package = where
         with open(path, encoding="utf-8") as f:
             source = f.read()
@@ -179,9 +195,11 @@ def agent_resources(player):
     return tuple(names)
 
 
-def named_resources(modules, data_dir=DATA_DIR):
+def named_resources(modules, data_dir=None):
     """``{file name: [modules]}`` for the files in ``data_dir`` whose name appears as a
-    string constant in a module (``BOOK_NAME = "book7x6.bin"``)."""
+    string constant in a module (``BOOK_NAME = "book7x6.bin"``); ``data_dir``: by
+    default the package data :data:`DATA`."""
+    data_dir = data_folder(data_dir)
     if not os.path.isdir(data_dir):
         return {}
     files = {f for f in os.listdir(data_dir)
@@ -195,7 +213,7 @@ def named_resources(modules, data_dir=DATA_DIR):
     return {f: sorted(set(m)) for f, m in sorted(found.items())}
 
 
-def choose_resources(player, modules, data_dir=DATA_DIR):
+def choose_resources(player, modules, data_dir=None):
     """(names, why): the agent's ``RESOURCES`` if it declares them, else every file
     of ``data_dir`` that a bundled module names in a string constant."""
     names = agent_resources(player)
@@ -206,9 +224,11 @@ def choose_resources(player, modules, data_dir=DATA_DIR):
     return tuple(named), why or "none declared or named"
 
 
-def load_resources(names, data_dir=DATA_DIR, paths=None):
+def load_resources(names, data_dir=None, paths=None):
     """``{name: bytes}`` of the resources, read from ``paths[name]`` (a user's file an
-    option names: the agent's ``RESOURCE_PATHS``) or else from ``data_dir``."""
+    option names: the agent's ``RESOURCE_PATHS``) or else from ``data_dir`` (by default
+    the package data :data:`DATA`)."""
+    data_dir = data_folder(data_dir)
     out = {}
     for name in names:
         path = (paths or {}).get(name) or os.path.join(data_dir, name)
@@ -336,7 +356,7 @@ class Bundle:
         return "\n".join(lines)
 
 
-def build(agent_name=None, options=None, root=ROOT, data_dir=DATA_DIR, check_options=True):
+def build(agent_name=None, options=None, root=None, data_dir=None, check_options=True):
     """Build the submission for ``agent_name`` (default: the package's best agent,
     ``agents.BEST``) with ``options`` (a dict).
 
@@ -344,7 +364,7 @@ def build(agent_name=None, options=None, root=ROOT, data_dir=DATA_DIR, check_opt
     the instance); ``check_options=False`` skips that -- for tests of agents that
     compile everything in their constructor -- and reads the class attribute."""
     options = dict(options or {})
-    if root not in sys.path:
+    if root is not None and root not in sys.path:
         sys.path.insert(0, root)
     import agents
     if agent_name is None:

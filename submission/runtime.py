@@ -79,7 +79,7 @@ class _BundleImporter:
         is_package = _MODULES[name][0]
         spec = _importlib_util.spec_from_loader(
             name, self, origin=_filename(name, is_package), is_package=is_package)
-        spec.has_location = True  # sets module.__file__ (resources.py derives a path from it)
+        spec.has_location = True  # sets module.__file__ (tracebacks name the embedded file)
         return spec
 
     def create_module(self, spec):

@@ -46,7 +46,6 @@ GAMES = ("self", "random", "negamax", "alphabeta", "mcts")
 # opponents that are the package's own agents (at their defaults), each played by
 # submission.opponent in a process of its own
 PACKAGE_OPPONENTS = ("alphabeta", "mcts")
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MIN_OVERAGE = 55.0
 TIMEOUT = 1800  # seconds for one episode process: far above any legal game
 
@@ -72,7 +71,9 @@ def run_episode(path, opponent, seat, seed=0, no_numba=False, configuration=None
                 "no_numba": no_numba, "configuration": configuration or {}}
         if opponent.partition(":")[0] in PACKAGE_OPPONENTS:  # e.g. "alphabeta:depth=9"
             spec["opponent_cmd"] = [sys.executable, "-m", "submission.opponent", opponent]
-            spec["opponent_cwd"] = ROOT
+            # the opponent imports the package as this process does (the worker runs
+            # with -I, which keeps the package off its own path)
+            spec["opponent_path"] = os.pathsep.join(p for p in sys.path if p)
         proc = subprocess.run([sys.executable, "-I", WORKER, json.dumps(spec)], cwd=tmp,
                               capture_output=True, text=True, timeout=TIMEOUT)
     lines = [l for l in proc.stdout.splitlines() if l.startswith(MARKER)]

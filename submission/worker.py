@@ -11,6 +11,7 @@ episode runs with ``debug=False`` so an exception in the agent ends its game
 with status ERROR exactly as on Kaggle. The last line of stdout is a JSON report; it also gives the overage that would be
 left had every move taken only its CPU time, for machines busy with other work.
 """
+import os
 import json
 import random
 import subprocess
@@ -42,10 +43,12 @@ def _cpu_timed(kaggle_agent, log, walls):
     return timed
 
 
-def _process_agent(cmd, cwd):
+def _process_agent(cmd, path):
     """An agent callable that forwards each move to ``cmd`` (``submission.opponent``),
-    a process of its own: one JSON line out, one back. Started (and warmed up) now."""
-    proc = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    a process of its own that imports from ``path`` (a PYTHONPATH): one JSON line out,
+    one back. Started (and warmed up) now."""
+    env = dict(os.environ, PYTHONPATH=path) if path else None
+    proc = subprocess.Popen(cmd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             text=True, bufsize=1)
     ready = proc.stdout.readline()
     if ready.strip() != "READY":
@@ -83,7 +86,7 @@ def run(spec):
     else:
         our_seats = [spec["seat"]]
     if spec.get("opponent_cmd"):
-        opponent = _process_agent(spec["opponent_cmd"], spec.get("opponent_cwd"))
+        opponent = _process_agent(spec["opponent_cmd"], spec.get("opponent_path"))
     cpu = [[] for _ in ours]
     walls = [[] for _ in ours]
     timed = [_cpu_timed(a, log, wall) for a, log, wall in zip(ours, cpu, walls)]

@@ -14,8 +14,8 @@ from scripts.arena.extras import skip_iri_grammar  # noqa: E402
 
 skip_iri_grammar()
 
-# labelled 7x6 positions, notation and provenance in tests/data/positions/README.md
-POSITIONS = os.path.join(ROOT, "tests", "data", "positions")
+# labelled 7x6 positions, notation and provenance in scripts/data/positions/README.md
+POSITIONS = os.path.join(ROOT, "scripts", "data", "positions")
 
 
 def cli_error_line(argv, capsys):

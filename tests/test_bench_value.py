@@ -7,7 +7,7 @@ from agents.solver.solver import Solver
 from scripts.bench import value as bench_value
 from agents.solver.labels import read_lines
 
-ANALYSIS = "tests/data/positions/analysis.txt"  # 7x6, exact scores of every column
+ANALYSIS = "scripts/data/positions/analysis.txt"  # 7x6, exact scores of every column
 
 
 def oracle(lines, pick):

@@ -17,7 +17,8 @@ import os
 
 import pytest
 
-from submission.build import ROOT, imported_names, module_file
+from submission.build import imported_names, module_file
+from tests.conftest import ROOT
 
 PACKAGES = ("agents", "heuristics", "scripts", "submission", "tests")
 

@@ -110,10 +110,31 @@ def build(python, hook, source, out, settings=None):
     return os.path.join(out, done.stdout.strip().splitlines()[-1])
 
 
-def install(wheel, site_packages):
-    """Install the pure wheel ``wheel`` into ``site_packages`` (what pip does with one)."""
+def install(wheel, site_packages, scripts=None):
+    """Install the pure wheel ``wheel`` into ``site_packages`` (what pip does with one)
+    and, given the environment's ``scripts`` folder, its console scripts there (pip's
+    launcher: the entry point's ``main`` called, its result the exit status)."""
     with zipfile.ZipFile(wheel) as z:
         z.extractall(site_packages)
+        names = z.namelist()
+    if scripts is None:
+        return
+    points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
+    python = os.path.join(scripts, "python")
+    section = None
+    with open(os.path.join(site_packages, points), encoding="utf-8") as f:
+        for line in f:
+            line = line.strip()
+            if line.startswith("["):
+                section = line
+            elif section == "[console_scripts]" and "=" in line:
+                name, _, target = (part.strip() for part in line.partition("="))
+                module, _, function = target.partition(":")
+                path = os.path.join(scripts, name)
+                with open(path, "w") as out:
+                    out.write(f"#!{python}\nimport sys\nfrom {module} import {function}\n"
+                              f"sys.exit({function}())\n")
+                os.chmod(path, 0o755)
 
 
 def run(python, code, cwd, env=None):
@@ -133,8 +154,7 @@ def result(done):
     return json.loads(line[len("RESULT "):])
 
 
-@pytest.fixture
-def builder():
+def skip_without_builder():
     """Skips where this environment cannot build the package offline (no dev extra)."""
     try:
         version = metadata.version("setuptools")
@@ -143,6 +163,23 @@ def builder():
     if int(version.split(".")[0]) < 77:
         pytest.skip(f"building the package offline needs setuptools>=77 (the dev extra); "
                     f"this environment has {version}")
+
+
+@pytest.fixture
+def builder():
+    skip_without_builder()
+
+
+def distribution_copy(folder):
+    """A copy of the distribution's files in the new ``folder`` (a build writes into its
+    source: nothing is written into the checkout); ``folder``."""
+    os.makedirs(folder)
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy(os.path.join(ROOT, name), folder)
+    for name in ("agents", "heuristics", "submission", "scripts"):
+        shutil.copytree(os.path.join(ROOT, name), os.path.join(folder, name),
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    return folder
 
 
 def widget_first_cell():
@@ -182,15 +219,9 @@ def test_imports_from_the_built_wheel_outside_the_checkout(builder, tmp_path):
     """A regular install of the built wheel (built from a copy of the distribution's
     files: nothing is written into the checkout), kaggle-environments imported first, in a
     folder outside the checkout: ``agents`` and the widget come from site-packages."""
-    source = tmp_path / "source"
-    source.mkdir()
-    for name in ("pyproject.toml", "README.md", "LICENSE"):
-        shutil.copy(os.path.join(ROOT, name), source)
-    for name in ("agents", "heuristics", "submission", "scripts"):
-        shutil.copytree(os.path.join(ROOT, name), source / name,
-                        ignore=shutil.ignore_patterns("__pycache__"))
+    source = distribution_copy(str(tmp_path / "source"))
     python, own = environment(str(tmp_path / "venv"))
-    install(build(python, "build_wheel", str(source), str(tmp_path / "dist")), own)
+    install(build(python, "build_wheel", source, str(tmp_path / "dist")), own)
     code = ("import json\nfrom kaggle_environments import make\nimport agents\n"
             "from scripts.server.notebook import widget\n"
             "print('RESULT ' + json.dumps({'agents': agents.__file__, "

@@ -28,7 +28,7 @@ import pytest
 from agents.board import jit
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-END = os.path.join(ROOT, "tests", "data", "positions", "end.txt")
+END = os.path.join(ROOT, "scripts", "data", "positions", "end.txt")
 
 needs_numba = pytest.mark.skipif(not jit.HAVE_NUMBA or os.environ.get("NUMBA_DISABLE_JIT") == "1",
                                  reason="needs numba's compiler")
@@ -167,7 +167,7 @@ def test_a_changed_source_gets_a_new_stamp(tmp_path, monkeypatch):
                         ignore=shutil.ignore_patterns("__pycache__", "data"))
 
     def stamp():
-        monkeypatch.setattr(jit, "_ROOT", str(tmp_path))
+        monkeypatch.setattr(jit, "_FOLDERS", {p: str(tmp_path / p) for p in ("agents", "heuristics")})
         monkeypatch.setattr(jit, "_STAMP", None)
         return jit.sources_stamp()
     same = stamp()

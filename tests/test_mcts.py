@@ -218,7 +218,7 @@ def test_proven_values_agree_with_minimax(shape, stones):
 
 
 def analysis_lines():
-    """``(moves, [score of each column])`` of tests/data/positions/analysis.txt: 7x6
+    """``(moves, [score of each column])`` of scripts/data/positions/analysis.txt: 7x6
     positions (end: 26-36 stones, mid: 15-25) labelled by an exact solver; -1000 marks
     a full column; scores are for the side to move (positive: it wins)."""
     with open(os.path.join(POSITIONS, "analysis.txt")) as f:

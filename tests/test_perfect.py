@@ -405,7 +405,7 @@ def test_book_generator_is_resumable(tmp_path):
 
 @pytest.mark.slow
 def test_keeps_the_value_outside_the_book_with_the_overage():
-    """Positions of 6-12 stones (tests/data/positions/early.txt, every 15th line, and
+    """Positions of 6-12 stones (scripts/data/positions/early.txt, every 15th line, and
     5334156, a win that the agent once played into a loss): with a fresh 60 s
     overage each, the chosen column keeps the win, the draw or the loss, within the
     move's budget. The full

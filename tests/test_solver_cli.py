@@ -10,7 +10,7 @@ from agents.solver import solver as S
 from agents.solver.position import Position
 from scripts.commands.solve import main as solver_main
 
-from conftest import POSITIONS
+from conftest import POSITIONS, ROOT
 
 
 @pytest.fixture(scope="module")
@@ -99,7 +99,7 @@ def test_bench_solver_times_references_and_processes(tmp_path, capsys):
     a one-line error."""
     from scripts.bench import solver as bench_solver
     ref = tmp_path / "ref"
-    ref.write_text(f"#!/bin/sh\ncd {bench_solver.ROOT} && exec {sys.executable} -m scripts.commands.solve "
+    ref.write_text(f"#!/bin/sh\ncd {ROOT} && exec {sys.executable} -m scripts.commands.solve "
                    "--tt-bits 16\n")
     ref.chmod(0o755)
     assert bench_solver.main(["--files", "end", "--tt-bits", "16", "--c4", str(ref)]) == 0

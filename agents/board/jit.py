@@ -27,6 +27,7 @@ Every kernel in the package is decorated with :func:`njit` from here, never with
 ``time`` module in nopython mode, so it goes through ``objmode``).
 """
 import hashlib
+import importlib.util
 import os
 import sys
 import time
@@ -39,8 +40,7 @@ except ImportError:  # pragma: no cover
     _numba = None
     HAVE_NUMBA = False
 
-# the project's root (agents/board/jit.py -> ..): kernels under it are cached
-_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# the packages whose kernels are cached
 _KERNEL_PACKAGES = ("agents", "heuristics")
 CACHE_ENV = "CONNECTX_NUMBA_CACHE"
 # set by a submission file's loader (submission/runtime.py) before this module runs
@@ -63,6 +63,29 @@ def cache_dir():
 
 
 _STAMP = None
+_FOLDERS = None
+
+
+def _kernel_folders():
+    """``{package: folder}`` of the kernel packages, where the import system finds them
+    (looked up, not imported: ``heuristics`` imports this module)."""
+    global _FOLDERS
+    if _FOLDERS is None:
+        _FOLDERS = {}
+        for package in _KERNEL_PACKAGES:
+            spec = importlib.util.find_spec(package)
+            if spec is not None and spec.submodule_search_locations:
+                _FOLDERS[package] = os.path.abspath(list(spec.submodule_search_locations)[0])
+    return _FOLDERS
+
+
+def _relative(path):
+    """``path`` (a file or folder under a kernel package) as ``package/...``, else None."""
+    path = os.path.abspath(path)
+    for package, folder in _kernel_folders().items():
+        if path == folder or path.startswith(folder + os.sep):
+            return os.path.join(package, os.path.relpath(path, folder))
+    return None
 
 
 def sources_stamp():
@@ -71,13 +94,13 @@ def sources_stamp():
     global _STAMP
     if _STAMP is None:
         h = hashlib.sha256()
-        for package in _KERNEL_PACKAGES:
-            for folder, dirs, files in sorted(os.walk(os.path.join(_ROOT, package))):
+        for package, top in _kernel_folders().items():
+            for folder, dirs, files in sorted(os.walk(top)):
                 dirs.sort()
                 for name in sorted(files):
                     if name.endswith(".py"):
                         path = os.path.join(folder, name)
-                        h.update(os.path.relpath(path, _ROOT).encode())
+                        h.update(os.path.join(package, os.path.relpath(path, top)).encode())
                         with open(path, "rb") as f:
                             h.update(f.read())
         _STAMP = h.hexdigest()
@@ -89,7 +112,7 @@ def _cacheable(fn):
     submission's embedded code, not a test's or a script's kernel) while caching is on."""
     path = os.path.abspath(fn.__code__.co_filename)
     return (cache_dir() is not None and os.path.isfile(path)
-            and any(path.startswith(os.path.join(_ROOT, p) + os.sep) for p in _KERNEL_PACKAGES))
+            and _relative(path) is not None)
 
 
 if HAVE_NUMBA:
@@ -101,7 +124,7 @@ if HAVE_NUMBA:
 
         def __init__(self, py_func, py_file):
             self._lineno = py_func.__code__.co_firstlineno
-            rel = os.path.relpath(os.path.dirname(os.path.abspath(py_file)), _ROOT)
+            rel = _relative(os.path.dirname(os.path.abspath(py_file)))
             # one folder a version of the sources: two checkouts (or versions) of the
             # package on one machine would otherwise overwrite each other's index files
             # at every start, and each process would compile again (seen: 8-16 s of CPU

@@ -80,7 +80,7 @@ def random_position(rows, columns, inarow, stones, rng, wins=False, as_moves=Fal
 def board_from_moves(moves, rows=6, columns=7):
     """The flat Kaggle board after ``moves`` from the empty board, the first by mark 1:
     a move string of 1-based column digits (``"4453"``, the notation of
-    ``tests/data/positions``) or a sequence of 0-based columns. Checks only that each
+    ``scripts/data/positions``) or a sequence of 0-based columns. Checks only that each
     column has room (``ValueError``); :meth:`agents.solver.position.Position.from_moves`
     is the checked parser of move strings."""
     if isinstance(moves, str):

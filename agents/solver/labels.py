@@ -41,7 +41,7 @@ Two formats of labelled positions:
   :func:`save_labels`);
 * *analysis lines*, a text file of ``moves s1 ... sW`` lines (the 1-based move string,
   then the score of playing each column, :data:`FULL` for a full one; the format of
-  ``tests/data/positions/`` and ``connectx solve -a``): :func:`read_lines`,
+  ``scripts/data/positions/`` and ``connectx solve -a``): :func:`read_lines`,
   :func:`write_lines`.
 
 The arrays of a labelled set:

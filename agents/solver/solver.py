@@ -30,7 +30,7 @@ The classic design of Pascal Pons' solver, written as numba kernels:
   deepening over the interval").
 
 Score convention (side to move, the convention of the public benchmark sets,
-see ``tests/data/positions/README.md``): 0 is a draw; a win with the winning
+see ``scripts/data/positions/README.md``): 0 is a draw; a win with the winning
 stone dropped when ``m`` stones are on the board scores ``(N + 1 - m) // 2``
 (``N = rows * columns``), so a faster win scores higher; a loss is the negated
 score of the opponent's win. On 7x6 this is "22 minus the winner's stones".

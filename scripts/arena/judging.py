@@ -31,6 +31,7 @@ import time
 import numpy as np
 
 from agents.board.grid import planes_of
+from agents.resources import data_path
 from agents.solver.labels import STAGES, LabelledSet, accuracies, move_text, stage_of, verdicts
 from agents.solver.position import Position
 from scripts.arena.games import FAILURES, move_failure
@@ -42,8 +43,7 @@ from scripts.arena.stats import wilson
 
 
 # the shipped 7x6 set (connectx dataset --positions 1000 --seed 0)
-DEFAULT_SET = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data",
-                           "labelled", "7x6.npz")
+DEFAULT_SET = str(data_path("scripts", "data", "labelled", "7x6.npz"))
 
 
 def judge_moves(agent, labelled, index=None, act=2.0, overage=0.0, on_move=None):

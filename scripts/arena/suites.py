@@ -1,6 +1,6 @@
 """Opening suites for matches: ``--openings FILE | balanced:K | none``.
 
-An opening is a move string in the notation of ``tests/data`` (1-based columns from
+An opening is a move string in the notation of ``scripts/data/positions`` (1-based columns from
 the empty board, ``"4453"``: first player in column 4, second in 4, first in 5,
 second in 3). A suite file has one opening a line, its first token; blank lines and
 lines starting with ``#`` are ignored, so the labelled position files
@@ -29,8 +29,10 @@ import os
 
 import numpy as np
 
+from agents.resources import data_path
+
 BOUND = 4  # "close to balanced": |score| <= BOUND (win, if any, at the 18th stone or later)
-DATA_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "suites")
+DATA_DIR = str(data_path("scripts", "data", "suites"))
 STANDARD = (6, 7, 4)  # rows, columns, inarow of the shipped suites
 
 

@@ -24,7 +24,7 @@ and without the opening database, in one run.
    baseline: the line time as long as the analysis's) and cut at the default line time
    (``connectx serve --line-time``): total, slowest and over 0.2 s, of 0-11 stones and of
    12, the ratios, and how many lines were cut;
-5. the labelled positions of ``tests/data/positions`` with at most 12 stones
+5. the labelled positions of ``scripts/data/positions`` with at most 12 stones
    (``begin.txt``: the score, ``early.txt``: every column's) through the database:
    every score must equal its label.
 
@@ -35,10 +35,10 @@ import random
 import sys
 import time
 
+from agents.resources import data_path
 from scripts.args import ArgumentParser, add_positions_arguments, count_arg, positive_int_arg, progress
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-POSITIONS = os.path.join(ROOT, "tests", "data", "positions")
+POSITIONS = data_path("scripts", "data", "positions")
 
 
 def random_positions(n, seed, most=12):

@@ -21,7 +21,6 @@ import time
 from scripts.args import ArgumentParser, SPEC_HELP, add_config_argument, positive_int_arg
 from scripts.arena.specs import parse_match_config, parse_spec
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # fast agents (about 40 ms and 1 ms a move), but enough play per game that 200
 # games outweigh the few seconds of numba compilation each process pays
 DEFAULT_A, DEFAULT_B = "alphabeta:depth=9", "minimax:depth=4"
@@ -36,7 +35,7 @@ def timed_match(a, b, games, workers, seed, path, config=None):
         cmd += ["--config", config]
     start = time.perf_counter()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    proc = subprocess.run(cmd, capture_output=True, text=True)
     elapsed = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)

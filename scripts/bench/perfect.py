@@ -1,11 +1,11 @@
 """Does the ``perfect`` agent keep the game's value? Play it on labelled positions.
 
-    connectx bench perfect [--file tests/data/positions/early.txt]
+    connectx bench perfect [--file scripts/data/positions/early.txt]
                                     [--overage 60] [--act 2] [--limit N] [--json PATH]
 
 Each line of the file is ``moves s1 ... sW`` (1-based move string, then the exact
 score of playing each column, :data:`agents.solver.labels.FULL` for a full one; see
-``tests/data/positions/README.md``; read by :func:`agents.solver.labels.read_lines`).
+``scripts/data/positions/README.md``; read by :func:`agents.solver.labels.read_lines`).
 For each position the agent is called once, as on Kaggle, with ``actTimeout`` =
 ``--act`` and a fresh ``remainingOverageTime`` = ``--overage`` (0: the plain budget
 only), its transposition table emptied first (no help from the previous line). The
@@ -23,15 +23,13 @@ import os
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
 
+from agents.resources import data_path  # noqa: E402
 from agents.solver.labels import FULL, best_score, outcome, read_lines, verdict  # noqa: E402
 from scripts.arena.specs import observation  # noqa: E402
 from scripts.args import ArgumentParser, ProgressCallback, add_quiet_argument  # noqa: E402
 
-DEFAULT_FILE = os.path.join(ROOT, "tests", "data", "positions", "early.txt")
+DEFAULT_FILE = str(data_path("scripts", "data", "positions", "early.txt"))
 
 
 def board_of(moves, rows=6, columns=7):
@@ -90,7 +88,7 @@ def main(argv=None, prog="python -m scripts.bench.perfect"):
                                  description="Play the perfect agent once on each labelled "
                                              "position and check it keeps the value.")
     ap.add_argument("--file", default=DEFAULT_FILE,
-                    help="positions in 'moves s1 ... s7' form (default: tests/data/positions/"
+                    help="positions in 'moves s1 ... s7' form (default: scripts/data/positions/"
                          "early.txt, 6-12 stones)")
     ap.add_argument("--overage", type=float, default=60.0,
                     help="remainingOverageTime given at each position (default 60; 0: the "

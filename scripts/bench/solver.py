@@ -25,14 +25,12 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
 
+from agents.resources import data_path  # noqa: E402
 from agents.solver.solver import DEFAULT_TT_BITS, Solver, warm_up
 from scripts.args import ArgumentParser  # noqa: E402
 
-POSITIONS = os.path.join(ROOT, "tests", "data", "positions")
+POSITIONS = data_path("scripts", "data", "positions")
 
 
 def read(name):
@@ -92,12 +90,12 @@ def references(args, parser):
 def process_mode(args, refs):
     lines = [line for name in args.files for line in read(name)]
     ours = [sys.executable, "-m", "scripts.commands.solve", "--tt-bits", str(args.tt_bits)]
-    run_process(ours, lines[:1], cwd=ROOT)  # fills the kernel cache if it is empty
+    run_process(ours, lines[:1])  # fills the kernel cache if it is empty
     print(f"whole processes, start-up included, on {len(lines)} lines of "
           f"{'+'.join(args.files)} (one process each)")
     print(f"{'program':8} {'wrong':>5} {'wall s':>8} {'cpu s':>8} {'ours/it wall':>12} "
           f"{'ours/it cpu':>11}")
-    wrong, wall, cpu = run_process(ours, lines, cwd=ROOT)
+    wrong, wall, cpu = run_process(ours, lines)
     print(f"{'ours':8} {wrong:5d} {wall:8.2f} {cpu:8.2f}", flush=True)
     for label, binary in refs:
         rw, rwall, rcpu = run_reference(binary, lines)
@@ -109,7 +107,7 @@ def main(argv=None, prog="python -m scripts.bench.solver"):
     ap = ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     ap.add_argument("--files", nargs="+", default=["end", "mid", "begin"],
                     choices=("end", "mid", "begin"),
-                    help="labelled files of tests/data/positions to solve (default: all three)")
+                    help="labelled files of scripts/data/positions to solve (default: all three)")
     ap.add_argument("--reference", metavar="PATH",
                     help="Pascal Pons' c4solver binary, timed on the same lines")
     ap.add_argument("--c4", metavar="PATH",

@@ -34,6 +34,7 @@ import os
 import sys
 import time
 
+from agents.resources import data_path
 from agents.solver.labels import FULL, read_lines, verdict, write_lines
 from scripts.arena.report import load_games
 from scripts.arena.specs import observation, parse_spec
@@ -42,8 +43,7 @@ from scripts.args import (ArgumentParser, add_quiet_argument, add_seconds_argume
                           positive_int_arg, progress_bar)
 from scripts.bench.perfect import board_of
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-DEFAULT_FILE = os.path.join(ROOT, "scripts", "data", "positions", "games.txt")
+DEFAULT_FILE = str(data_path("scripts", "data", "positions", "games.txt"))
 
 
 def kept(column, scores):

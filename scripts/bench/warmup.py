@@ -14,7 +14,7 @@ fresh ``python -I`` processes loaded as kaggle-environments loads a file
 * ``first move`` (and ``first move CPU``, the process's CPU seconds): wall seconds of the first call on the empty board (installing the
   modules, importing numba, the move; what Kaggle's first ``actTimeout`` must cover);
 * ``off-book``: (``perfect`` only) the first call in a fresh process on a 10-stone
-  position outside the opening book (``tests/data/positions/early.txt``'s first line);
+  position outside the opening book (``scripts/data/positions/early.txt``'s first line);
 * ``ready`` (and ``ready CPU``, less sensitive to a loaded machine): seconds from the
   first call until every kernel the agent plays with is
   compiled, the process idle after the move (the background compile's units all run;
@@ -52,9 +52,6 @@ import tarfile
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
 
 from scripts.args import ArgumentParser, positive_int_arg, require  # noqa: E402
 
@@ -87,7 +84,7 @@ def load_file(path):
 
 BASELINE = "4e9cf9d"
 AGENTS = ("alphabeta", "minimax", "mcts", "perfect")
-OFF_BOOK = "4551552445"  # tests/data/positions/early.txt, line 1: 10 stones, not in the book
+OFF_BOOK = "4551552445"  # scripts/data/positions/early.txt, line 1: 10 stones, not in the book
 
 # One cold process: load the file as kaggle-environments does, play one first move on
 # the board given, then wait (idle) until the background compile is done.
@@ -126,16 +123,26 @@ print(json.dumps({"column": col, "first": first, "ready": ready, "solver": solve
 """
 
 
-def build_at(revision, agent, path):
-    """Write the Kaggle file of ``agent`` built by the package at git ``revision`` (None:
-    the working tree) to ``path``."""
+def checkout():
+    """The top folder of the git checkout the command runs in, else None."""
+    try:
+        found = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True,
+                               text=True, check=False)
+    except OSError:  # no git
+        return None
+    return found.stdout.strip() if found.returncode == 0 else None
+
+
+def build_at(revision, agent, path, top=None):
+    """Write the Kaggle file of ``agent`` built by the package at git ``revision`` of the
+    checkout ``top`` (None: the package imported here) to ``path``."""
     if revision is None:
         from submission.build import build
         with open(path, "w") as f:
             f.write(build(agent).text)
         return
     with tempfile.TemporaryDirectory(prefix="connectx-rev-") as tmp:
-        archive = subprocess.run(["git", "-C", ROOT, "archive", revision, "agents", "heuristics",
+        archive = subprocess.run(["git", "-C", top, "archive", revision, "agents", "heuristics",
                                   "submission"], capture_output=True, check=False)
         if archive.returncode != 0:
             raise ValueError(f"cannot read revision {revision!r}: "
@@ -165,8 +172,8 @@ def cold_run(path, moves=""):
     return json.loads(proc.stdout.splitlines()[-1])
 
 
-def cold_section(agents, baseline, runs, out=sys.stdout):
-    """Build each agent's file now and at ``baseline``; print the cold figures and the
+def cold_section(agents, baseline, runs, top, out=sys.stdout):
+    """Build each agent's file now and at ``baseline`` of the checkout ``top``; print the cold figures and the
     ratios; returns {agent: {figure: (new median, baseline median)}}."""
     results = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -174,7 +181,7 @@ def cold_section(agents, baseline, runs, out=sys.stdout):
             paths = {}
             for kind, rev in (("new", None), ("baseline", baseline)):
                 paths[kind] = os.path.join(tmp, f"{agent}-{kind}.py")
-                build_at(rev, agent, paths[kind])
+                build_at(rev, agent, paths[kind], top)
             figures = {}
             for _ in range(runs):
                 for kind in ("new", "baseline"):  # interleaved: the same load for both
@@ -317,11 +324,15 @@ def main(argv=None, prog="python -m scripts.bench.warmup"):
     if unknown or not chosen:
         ap.error(f"--agents: unknown agent(s) {', '.join(unknown) or '(none given)'}; "
                  f"valid: {', '.join(agents.names())}")
+    top = checkout() if args.section in ("cold", "all") else None
+    if args.section in ("cold", "all") and top is None:
+        ap.error("--section cold builds the baseline from a git checkout of the package: run "
+                 "it inside one (strength and opponent run anywhere)")
     try:
         if args.section in ("cold", "all"):
             print(f"cold compile: each file in fresh processes, new vs {args.baseline} "
                   f"(median of {args.runs})", flush=True)
-            cold_section(chosen, args.baseline, args.runs)
+            cold_section(chosen, args.baseline, args.runs, top)
         if args.section in ("strength", "all"):
             strength_section(chosen, args.games)
         if args.section in ("opponent", "all"):

@@ -1,7 +1,7 @@
 """``connectx solve``: the exact solver's command line.
 
     echo 4453 | connectx solve
-    connectx solve -a < tests/data/positions/end.txt
+    connectx solve -a < scripts/data/positions/end.txt
     connectx solve --config rows=5,columns=6,inarow=4 --pv < lines
 
 Reads move strings (1-based columns, first token of each line) on stdin and prints

@@ -58,11 +58,11 @@ import traceback
 from collections import OrderedDict
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 
 import numpy as np
 
 from agents.board.rules import parse_config
+from agents.resources import data_path
 from agents.solver.database import attach, default_database, missing_note
 from agents.solver.openings import Openings
 from agents.solver.solver import Solver
@@ -74,7 +74,7 @@ from scripts.server.game import (MAX_SIDE, MOVE_TIME, UNCLOCKED, AgentFailed, Ba
                                 Files, agent_catalogue, check_unclocked, game_state, make_agent,
                                 parse_agent, parse_game, play_moves, replay)
 
-WEB = Path(__file__).with_name("web")
+WEB = data_path("scripts.server", "web")
 STATIC = {"/": ("index.html", "text/html; charset=utf-8"),
           "/board.js": ("board.js", "text/javascript; charset=utf-8"),
           "/board.css": ("board.css", "text/css; charset=utf-8"),

@@ -5,12 +5,12 @@ the page's ``web/board.css`` and ``web/widget.css``. It syncs one trait, ``state
 browser's messages (a click on a column, a button) to
 :meth:`~scripts.server.notebook.Session.handle`. Needs anywidget (the ``notebook``
 extra); make one with :func:`scripts.server.notebook.widget`."""
-from pathlib import Path
-
 import anywidget
 import traitlets
 
-WEB = Path(__file__).with_name("web")
+from agents.resources import data_path
+
+WEB = data_path("scripts.server", "web")
 
 
 def _read(*names):

@@ -12,7 +12,7 @@ why in its message. Positions are random legal games (seeded) of several shapes:
 largest common shape) and 10x10/5 (array path only). Settings: ``minimax`` depths
 1-4, ``alphabeta`` at fixed depths (and at depth 5 without quiescence), ``mcts`` with a seed and an iteration cap,
 ``perfect`` on book positions and on positions its solver settles at once, and
-``Solver.solve``/``analyze`` on a sample of ``tests/data/positions``.
+``Solver.solve``/``analyze`` on a sample of ``scripts/data/positions``.
 """
 import json
 import os
@@ -20,8 +20,9 @@ import random
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-POSITIONS = os.path.join(ROOT, "tests", "data", "positions")
+from agents.resources import data_path
+
+POSITIONS = data_path("scripts", "data", "positions")
 
 # (rows, columns, inarow, number of positions, fewest stones, most stones)
 SHAPES = ((6, 7, 4, 60, 0, 30), (5, 6, 4, 40, 0, 22), (4, 5, 3, 30, 0, 14),

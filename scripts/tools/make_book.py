@@ -32,13 +32,10 @@ import os
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
-
-import numpy as np  # noqa: E402
+import numpy as np
 
 from agents.players.lookahead import AlphaBetaAgent
+from agents.resources import data_path
 from agents.solver.book import (BOOK_NAME, EXACT, HEURISTIC, KIND_NAMES, WEAK, decode_book,
                                 encode_book)
 from agents.board.rules import parse_config
@@ -189,9 +186,9 @@ def main(argv=None, prog="python -m scripts.tools.make_book"):
                     help="instead of generating: mark EXACT, with the exact score, the entries "
                          "of BOOK whose column is a best one (needs the 12-ply database) and "
                          "write the book to --out")
-    ap.add_argument("--work", default=os.path.join(ROOT, "build", "book"),
-                    help="directory of the resumable progress file")
-    ap.add_argument("--out", default=os.path.join(ROOT, "agents", "data", BOOK_NAME),
+    ap.add_argument("--work", default=os.path.join("build", "book"),
+                    help="directory of the resumable progress file (default build/book)")
+    ap.add_argument("--out", default=str(data_path("agents", "data", BOOK_NAME)),
                     help=f"book file to write (default agents/data/{BOOK_NAME})")
     ap.add_argument("--exact-from", type=int, default=0,
                     help="positions with fewer stones get a fixed-depth alphabeta move")

@@ -21,10 +21,7 @@ import os
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
-
+from agents.resources import data_path
 from agents.solver.book import BOOK_NAME, WEAK, decode_book, encode_book
 from agents.solver.position import Position, canonical
 from agents.solver.solver import Solver
@@ -106,7 +103,7 @@ def main(argv=None, prog="python -m scripts.tools.playout_book"):
     ap.add_argument("--opponents", default=DEFAULT_OPPONENTS,
                     help="';'-separated agent specs (default: an alphabeta ladder)")
     ap.add_argument("--workers", type=int, default=2, help="processes playing games (default 2)")
-    ap.add_argument("--book", default=os.path.join(ROOT, "agents", "data", BOOK_NAME),
+    ap.add_argument("--book", default=str(data_path("agents", "data", BOOK_NAME)),
                     help=f"book to read (default agents/data/{BOOK_NAME})")
     ap.add_argument("--out", default=None, help="book to write (default: --book)")
     ap.add_argument("--dry-run", action="store_true", help="print the choice, write nothing")

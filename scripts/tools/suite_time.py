@@ -1,13 +1,13 @@
 """The test suite's time against another commit's, back to back on this machine.
 
-    python -m scripts.tools.suite_time BASE [--rounds N] [--workers W]
+    python -m scripts.tools.suite_time BASE [--checkout DIR] [--rounds N] [--workers W]
 
 What "the suite is not longer" means on a shared, noisy machine (the same tree's runs
 differ by 20-40 s here): one figure taken days ago cannot answer it, two suites run
 back to back can. In each of ``--rounds`` rounds, in this order:
 
 1. ``base``: BASE's whole suite, in a git worktree of BASE (removed at the end);
-2. ``head``: this checkout's whole suite;
+2. ``head``: the checkout's whole suite (``--checkout``, default the current folder);
 3. ``head, base's tests``: this checkout's suite restricted to the tests whose function
    BASE also has (its test files' functions, any parametrisation): the same checks run
    by today's code, so the time the code's changes cost or saved, apart from the tests
@@ -32,7 +32,6 @@ import time
 
 from scripts.args import ArgumentParser, positive_int_arg
 
-_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 IDS_ENV = "SUITE_TIME_IDS"
 KINDS = ("base", "head", "head, base's tests")
 _SUMMARY = re.compile(r"(\d+) passed.* in ([0-9.]+)s")
@@ -88,39 +87,40 @@ def _collect(tree):
     return ids
 
 
-def _run(tree, workers, ids_file=None):
+def _run(tree, workers, ids_file=None, plugin=None):
     env = dict(os.environ)
     command = [sys.executable, "-m", "pytest", "-q", "-n", workers]
     if ids_file:
         env[IDS_ENV] = ids_file
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [_ROOT, env.get("PYTHONPATH")]))
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [plugin, env.get("PYTHONPATH")]))
         command += ["-p", "scripts.tools.suite_time"]
     t0 = time.perf_counter()
     out = subprocess.run(command, cwd=tree, capture_output=True, text=True, env=env)
     return summary(out.stdout), time.perf_counter() - t0, out.stdout[-2000:]
 
 
-def measure(base, rounds=2, workers="auto", cold=False, log=print):
-    """The runs (module docstring) of BASE against this checkout: a list of dicts
+def measure(base, rounds=2, workers="auto", cold=False, log=print, head="."):
+    """The runs (module docstring) of BASE against the checkout ``head``: a list of dicts
     (``kind``, ``round``, ``tests``, ``seconds``, ``wall``)."""
+    head = os.path.abspath(head)
     runs = []
     with tempfile.TemporaryDirectory() as tmp:
         tree = os.path.join(tmp, "base")
-        subprocess.run(["git", "worktree", "add", "--detach", tree, base], cwd=_ROOT,
+        subprocess.run(["git", "worktree", "add", "--detach", tree, base], cwd=head,
                        check=True, capture_output=True)
         try:
             ids_file = os.path.join(tmp, "ids.txt")
             with open(ids_file, "w") as f:
-                f.write("\n".join(base_tests(_collect(tree), _collect(_ROOT))) + "\n")
-            plan = [("base", tree, None), ("head", _ROOT, None),
-                    ("head, base's tests", _ROOT, ids_file)]
+                f.write("\n".join(base_tests(_collect(tree), _collect(head))) + "\n")
+            plan = [("base", tree, None), ("head", head, None),
+                    ("head, base's tests", head, ids_file)]
             if not cold:
                 for kind, where, _ in plan[:2]:
                     log(f"warming {kind}'s numba cache ...")
                     _run(where, workers)
             for r in range(rounds):
                 for kind, where, ids in plan:
-                    result, wall, tail = _run(where, workers, ids)
+                    result, wall, tail = _run(where, workers, ids, head)
                     if result is None:
                         raise RuntimeError(f"{kind}'s suite did not pass:\n{tail}")
                     runs.append({"kind": kind, "round": r + 1, "tests": result[0],
@@ -129,7 +129,7 @@ def measure(base, rounds=2, workers="auto", cold=False, log=print):
                     log(f"round {r + 1}, {kind}: {result[0]} tests in {result[1]:.1f} s "
                         f"(load {runs[-1]['load']:.1f})")
         finally:
-            subprocess.run(["git", "worktree", "remove", "--force", tree], cwd=_ROOT,
+            subprocess.run(["git", "worktree", "remove", "--force", tree], cwd=head,
                            capture_output=True)
     return runs
 
@@ -139,6 +139,8 @@ def main(argv=None):
                        description="Time the test suite against another commit's, back to "
                                    "back.")
     p.add_argument("base", help="the commit to compare with (any git revision)")
+    p.add_argument("--checkout", default=".",
+                   help="the git checkout whose suite is measured (default: the current folder)")
     p.add_argument("--rounds", type=positive_int_arg, default=2,
                    help="rounds of the three runs (default 2)")
     p.add_argument("--workers", default="auto", help="pytest-xdist's -n (default auto)")
@@ -147,11 +149,11 @@ def main(argv=None):
     p.add_argument("--json", default=None, metavar="FILE", help="write the runs as JSON")
     args = p.parse_args(argv)
     rev = subprocess.run(["git", "rev-parse", "--verify", "--quiet", args.base + "^{commit}"],
-                         cwd=_ROOT, capture_output=True, text=True)
+                         cwd=args.checkout, capture_output=True, text=True)
     if rev.returncode != 0:
         p.error(f"unknown commit {args.base!r}")
     try:
-        runs = measure(args.base, args.rounds, args.workers, args.cold)
+        runs = measure(args.base, args.rounds, args.workers, args.cold, head=args.checkout)
     except RuntimeError as e:
         print(e, file=sys.stderr)
         return 1
