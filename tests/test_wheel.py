@@ -6,9 +6,10 @@ environment's setuptools (offline), into a fresh virtual environment that sees t
 environment's site-packages for the dependencies (``tests/test_install.py``'s helpers);
 its ``connectx`` is the console script pip would write. Each command is one fresh process
 at its smallest size, without PYTHONPATH: what it reads must be the wheel's package data.
-The default run covers the commands and the benchmarks that take a few seconds; the ones
-that import JAX or kaggle-environments' whole game set and play (learn, bench zero, mcts,
-env, levels, warmup's strength) are end-to-end tests (``-m e2e``).
+The default run checks the wheel's contents; running the commands (about 20 fresh processes
+for the light ones, 40 s of CPU, and those that import JAX or kaggle-environments' whole
+game set and play: learn, bench zero, mcts, env, levels, warmup's strength) are end-to-end
+tests (``-m e2e``).
 """
 import json
 import os
@@ -115,6 +116,7 @@ def test_the_wheel_holds_the_package_and_its_data(wheel, tmp_path):
     assert all(found["data"]), found["data"]
 
 
+@pytest.mark.e2e
 @pytest.mark.slow
 def test_every_command_runs_from_the_wheel_outside_the_checkout(wheel, tmp_path):
     """build first (validate plays its file), then the commands and benchmarks of
