@@ -139,10 +139,22 @@ def test_a_disagreement_stops_the_run_with_both_figures(tmp_path, monkeypatch, c
     assert "4x4/3" not in done and len(done) == 3  # the cells before it are kept
 
 
-def test_the_check_catches_a_wrong_score():
-    with pytest.raises(O.Disagreement, match="4x3/3.* 3.*"):
-        O.check_cell(4, 3, 3, 3, 10.0)
+def test_each_check_catches_a_wrong_score():
+    """4x3/3 scores 2 (the first player wins on move 9): 1 and 3 are caught by the probes
+    alone and by the reference alone."""
     assert O.check_cell(4, 3, 3, 2, 10.0) == ["probes", "reference"]
+    for wrong in (1, 3):
+        with pytest.raises(O.Disagreement, match=f"4x3/3: the solver scores {wrong}, the probes"):
+            O.check_cell(4, 3, 3, wrong, 10.0, reference_nodes=0)
+        assert O.probe_score(4, 3, 3, wrong, 10.0) is False
+        assert O.reference_score(4, 3, 3) == 2
+
+
+def test_the_reference_alone_stops_a_score_the_probes_let_pass(monkeypatch):
+    monkeypatch.setattr(O, "probe_score", lambda *a: True)
+    with pytest.raises(O.Disagreement, match=r"scores 3 \(first on move 7\), the reference "
+                                             r"negamax 2 \(first on move 9\)"):
+        O.check_cell(4, 3, 3, 3, 10.0)
 
 
 @pytest.mark.parametrize("argv,words", [
