@@ -30,6 +30,27 @@ PUBLISHED = {
 # 6 x (2n) board" (six columns, an even number of rows).
 NOT_FIRST = ("6x4/4", "6x6/4")
 
+# Connect Four (4 in a row): the outcome ("+" first player, "-" second, "=" draw) and the
+# move on which the perfect game ends, widths 4, 5, 6, ... across, a row per height.
+# Source: Christophe Steininger's c4, readme.md, tables "Outcome" and "Last Move"
+# (https://github.com/ChristopheSteininger/c4, commit 0e1df1ce4258935f236406ad0e9430a8039ff359);
+# its outcomes of boards with width + height <= 15 are John Tromp's of 2006
+# (https://tromp.github.io/c4/c4.html), found again by c4.
+C4_OUTCOME = {4: "==-=-----", 5: "====++++", 6: "==-+--+", 7: "==+=++", 8: "==-+-",
+              9: "==+=+", 10: "==-+", 11: "==+", 12: "==-", 13: "=="}
+C4_END_MOVE = {4: [16, 20, 24, 28, 32, 36, 40, 44, 48], 5: [20, 25, 30, 35, 39, 41, 47, 51],
+               6: [24, 30, 36, 41, 48, 52, 59], 7: [28, 35, 41, 49, 53, 55],
+               8: [32, 40, 48, 55, 62], 9: [36, 45, 53, 63], 10: [40, 50, 60, 69],
+               11: [44, 55, 63], 12: [48, 60, 72], 13: [52, 65]}
+
+
+def c4_published():
+    """``{board: cell text}`` of c4's tables (``+41``, ``-24``, ``=16``; the outcome alone
+    where the last-move table has no entry: 8x9)."""
+    return {O.board_name(4 + i, h, 4): sign + (str(C4_END_MOVE[h][i]) if i < len(C4_END_MOVE[h])
+                                                else "")
+            for h, signs in C4_OUTCOME.items() for i, sign in enumerate(signs)}
+
 
 def small_corner():
     """Every cell of inarow 3, 4 and 5 with both sides <= 5."""
@@ -62,6 +83,19 @@ def test_small_corner_matches_the_docs(corner):
     for board, rec in corner.items():
         assert "probes" in rec["checked_by"], rec
         assert documented[board] == O.cell_text(rec), board
+
+
+def test_every_documented_four_in_a_row_cell_is_c4s(corner):
+    """Every cell of 4 in a row in docs/table.md, outcome and end move, equals c4's
+    published one (and the rebuilt corner's are c4's too)."""
+    published = c4_published()
+    documented = {b: v for b, v in docs_cells().items() if b.endswith("/4") and v != "?"}
+    assert len(documented) == 9
+    for board, text in documented.items():
+        assert published[board] == text, board
+    for board, rec in corner.items():
+        if board.endswith("/4"):
+            assert O.cell_text(rec) == published[board], board
 
 
 def test_small_corner_matches_the_published_outcomes(corner):
