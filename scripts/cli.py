@@ -24,6 +24,7 @@ SUBCOMMANDS = {
     "tournament": "round robin with a cross table and ratings",
     "play": "play against an agent in the terminal",
     "solve": "exact solver: scores of move strings read on stdin",
+    "table": "the table of outcomes: every board's empty position solved, checked twice",
     "blunders": "judge game records move by move (match, kaggle, Game Arena, TextArena, moves)",
     "score": "judge an agent against perfect play on a labelled set",
     "build": "write the one-file Kaggle submission (main.py)",

@@ -14,7 +14,9 @@ package imports nothing (a book move compiles nothing): import the module you ne
 * :mod:`~agents.solver.database`: opening databases (every position of N stones, scored);
 * :mod:`~agents.solver.openings`: the package's shipped 7x6 opening scores (plain Python);
 * :mod:`~agents.solver.book`: the opening (move) book's format and lookup;
-* :mod:`~agents.solver.layers`: every position of N stones (the layers a database holds).
+* :mod:`~agents.solver.layers`: every position of N stones (the layers a database holds);
+* :mod:`~agents.solver.outcomes`: the table of outcomes, the empty board of every board
+  shape solved and checked twice (``connectx table``).
 
 Its command line is ``connectx solve`` (:mod:`scripts.commands.solve`).
 """

@@ -1,0 +1,91 @@
+"""``connectx table``: the table of outcomes, every board's empty position solved.
+
+    connectx table --max-side 6 --results table.jsonl
+    connectx table --inarow 5 --max-side 6 --seconds 60 --results table.jsonl
+    connectx table --board 7x6/4 --seconds 600 --results table.jsonl
+
+For each ``--inarow`` (default 3, 4 and 5), every board with both sides from ``inarow``
+up to ``--max-side`` (default: every board that fits the solver's 64 bits), or the
+``--board WxH/K`` given, smallest first (equal sizes in the order of ``--seed``): the
+empty board solved within ``--seconds``, then checked by a second solver and, where it
+finishes, a plain-Python negamax (:mod:`agents.solver.outcomes`). Each cell is appended to
+``--results`` as a JSON line as soon as it is done; a run resumes from that file (cells
+in it are skipped, open ones are tried again under a larger ``--seconds``). At the end
+the tables are printed in markdown, width across and height down.
+
+Bad input (a board beyond 64 bits, ``inarow`` above both sides, a size below 1, a corrupt
+results file) exits with status 2 and one line, the results file untouched. A cell where
+the two runs disagree stops the run with status 1 and both figures.
+"""
+import sys
+
+from agents.solver import outcomes as O
+from scripts.args import (ArgumentParser, add_quiet_argument, add_seed_argument,
+                          positive_float_arg, positive_int_arg, progress_bar, report)
+
+
+def main(argv=None, prog="connectx table"):
+    ap = ArgumentParser(prog=prog, description="Solve the empty board of every board shape "
+                        "(the table of outcomes), each cell checked twice.")
+    ap.add_argument("--inarow", type=int, action="append", default=None,
+                    help=f"a game to tabulate (repeat for more; default "
+                         f"{', '.join(map(str, O.INAROWS))})")
+    ap.add_argument("--max-side", type=int, default=None,
+                    help="the largest width and height tabulated (default: all that fit 64 bits)")
+    ap.add_argument("--board", action="append", default=None, metavar="WxH/K",
+                    help="a board to solve, e.g. 7x6/4 (repeat for more; instead of the tables)")
+    ap.add_argument("--seconds", type=positive_float_arg, default=60.0,
+                    help="time budget of each run on a board (default 60); past it the board "
+                         "is open")
+    ap.add_argument("--results", required=True, metavar="FILE",
+                    help="the JSON-lines results file, read to resume and appended to")
+    ap.add_argument("--tt-bits", type=positive_int_arg, default=20,
+                    help="the solver's table: about 2**TT_BITS entries (default 20)")
+    add_seed_argument(ap, "the order of boards of one size")
+    add_quiet_argument(ap)
+    args = ap.parse_args(argv)
+    inarows = args.inarow or list(O.INAROWS)
+    try:
+        if args.max_side is not None and args.max_side < 1:
+            raise ValueError(f"--max-side must be >= 1, got {args.max_side}")
+        if args.board:
+            cells = [O.parse_board(text) for text in args.board]
+            inarows = sorted({k for _, _, k in cells})
+        else:
+            cells = []
+            for k in inarows:
+                found = O.boards(k, args.max_side)
+                if not found and args.inarow:  # a default game with no board is left out
+                    raise ValueError(f"inarow {k}: no board with both sides >= {k} fits "
+                                     f"the solver's 64 bits" + (
+                                         f" and --max-side {args.max_side}"
+                                         if args.max_side is not None else ""))
+                cells += found
+        results = O.read_results(args.results)
+    except ValueError as e:
+        ap.error(str(e))
+    left = O.todo(O.seeded_order(cells, args.seed), results, args.seconds)
+    bar = progress_bar(len(left), "boards", "board", enabled=not args.quiet)
+    try:
+        for cell in left:
+            if bar is not None:
+                bar.set_postfix_str(O.board_name(*cell))
+            record = O.run_cell(*cell, args.seconds, tt_bits=args.tt_bits)
+            O.append_record(args.results, record)
+            results[record["board"]] = record
+            if bar is not None:
+                bar.update(1)
+    except O.Disagreement as e:
+        report(f"{prog}: disagreement: {e}")
+        return 1
+    finally:
+        if bar is not None:
+            bar.close()
+    side = args.max_side or max(max(c, r) for c, r, _ in cells)
+    for k in sorted({k for _, _, k in cells}):
+        print(f"\n{k} in a row\n\n{O.markdown_table(results, k, side)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,222 @@
+"""The table of outcomes (agents/solver/outcomes.py, ``connectx table``): the small corner
+rebuilt against docs/table.md and published outcomes, the end move's arithmetic, the
+resume, the stop on a disagreement, and each bad input's one line."""
+import json
+import os
+
+import pytest
+
+from agents.solver import outcomes as O
+from scripts.commands import table as T
+
+from conftest import ROOT, cli_error_line
+
+DOCS = os.path.join(ROOT, "docs", "table.md")
+
+# Published outcomes of small boards, "WxH/K": outcome (no end moves are given there).
+# Source: P. Kirlin, "Project 2: Connect Four: Part A Details" (Rhodes College, CS AI
+# course, fall 2014), https://cs.rhodes.edu/~kirlinp/courses/ai/f14/projects/proj2/parta.html,
+# its tables of "guaranteed wins" for Connect-Three (columns 3-6 by rows 3-6) and
+# Connect-Four (boards of 4 or 5 columns and 4-6 rows), found by full minimax.
+PUBLISHED = {
+    "3x3/3": "draw", "4x3/3": "first", "5x3/3": "first", "6x3/3": "first",
+    "3x4/3": "draw", "4x4/3": "first", "5x4/3": "first",
+    "3x5/3": "draw", "4x5/3": "first",
+    "3x6/3": "draw", "4x6/3": "first",
+    "4x4/4": "draw", "5x4/4": "draw", "4x5/4": "draw", "4x6/4": "draw",
+}
+# V. Allis, "A Knowledge-based Approach of Connect-Four" (master's thesis, Vrije
+# Universiteit Amsterdam, 1988), abstract: the second player at least draws "on any
+# 6 x (2n) board" (six columns, an even number of rows).
+NOT_FIRST = ("6x4/4", "6x6/4")
+
+# Connect Four (4 in a row): the outcome ("+" first player, "-" second, "=" draw) and the
+# move on which the perfect game ends, widths 4, 5, 6, ... across, a row per height.
+# Source: Christophe Steininger's c4, readme.md, tables "Outcome" and "Last Move"
+# (https://github.com/ChristopheSteininger/c4, commit 0e1df1ce4258935f236406ad0e9430a8039ff359);
+# its outcomes of boards with width + height <= 15 are John Tromp's of 2006
+# (https://tromp.github.io/c4/c4.html), found again by c4.
+C4_OUTCOME = {4: "==-=-----", 5: "====++++", 6: "==-+--+", 7: "==+=++", 8: "==-+-",
+              9: "==+=+", 10: "==-+", 11: "==+", 12: "==-", 13: "=="}
+C4_END_MOVE = {4: [16, 20, 24, 28, 32, 36, 40, 44, 48], 5: [20, 25, 30, 35, 39, 41, 47, 51],
+               6: [24, 30, 36, 41, 48, 52, 59], 7: [28, 35, 41, 49, 53, 55],
+               8: [32, 40, 48, 55, 62], 9: [36, 45, 53, 63], 10: [40, 50, 60, 69],
+               11: [44, 55, 63], 12: [48, 60, 72], 13: [52, 65]}
+
+
+def c4_published():
+    """``{board: cell text}`` of c4's tables (``+41``, ``-24``, ``=16``; the outcome alone
+    where the last-move table has no entry: 8x9)."""
+    return {O.board_name(4 + i, h, 4): sign + (str(C4_END_MOVE[h][i]) if i < len(C4_END_MOVE[h])
+                                                else "")
+            for h, signs in C4_OUTCOME.items() for i, sign in enumerate(signs)}
+
+
+def small_corner():
+    """Every cell of inarow 3, 4 and 5 with both sides <= 5."""
+    return [cell for k in O.INAROWS for cell in O.boards(k, 5)]
+
+
+def docs_cells():
+    """``{board: cell text}`` of the three tables of docs/table.md."""
+    with open(DOCS) as f:
+        text = f.read()
+    out = {}
+    for k in O.INAROWS:
+        block = text.split(f"<!-- table {k} -->")[1].split("<!-- end -->")[0]
+        out.update(O.parse_markdown_table(block, k))
+    return out
+
+
+@pytest.fixture(scope="module")
+def corner():
+    """The small corner rebuilt: ``{board: record}``, each checked by the probes (the
+    reference negamax within 20k nodes, to keep the test short)."""
+    def check(c, r, k, score, seconds):
+        return O.check_cell(c, r, k, score, seconds, reference_nodes=20_000)
+    return {O.board_name(*cell): O.run_cell(*cell, 30.0, check=check, tt_bits=16)
+            for cell in small_corner()}
+
+
+def test_small_corner_matches_the_docs(corner):
+    documented = docs_cells()
+    for board, rec in corner.items():
+        assert "probes" in rec["checked_by"], rec
+        assert documented[board] == O.cell_text(rec), board
+
+
+def test_every_documented_four_in_a_row_cell_is_c4s(corner):
+    """Every cell of 4 in a row in docs/table.md, outcome and end move, equals c4's
+    published one (and the rebuilt corner's are c4's too)."""
+    published = c4_published()
+    documented = {b: v for b, v in docs_cells().items() if b.endswith("/4") and v != "?"}
+    assert len(documented) == 9
+    for board, text in documented.items():
+        assert published[board] == text, board
+    for board, rec in corner.items():
+        if board.endswith("/4"):
+            assert O.cell_text(rec) == published[board], board
+
+
+def test_small_corner_matches_the_published_outcomes(corner):
+    documented = docs_cells()
+    for board, outcome in PUBLISHED.items():
+        if board in corner:
+            assert corner[board]["outcome"] == outcome, board
+        sign = {"first": "+", "second": "-", "draw": "="}[outcome]
+        assert documented[board].startswith(sign), board
+    for board in NOT_FIRST:
+        assert not documented[board].startswith("+"), board
+
+
+@pytest.mark.parametrize("score,cells,want", [
+    (1, 42, 41),    # 7x6: the first player's 21st stone
+    (0, 16, 16),    # a draw ends on the last cell
+    (-1, 24, 24),   # 6x4/4: the second player's 12th stone
+    (2, 9, 7),      # on 9 cells: the first player's 4th stone
+    (4, 15, 9),     # 5x3/3
+    (-2, 9, 6),     # the second player's 3rd stone
+])
+def test_end_move_inverts_the_score(score, cells, want):
+    assert O.end_move(score, cells) == want
+    if score:  # the solver's scale: (N + 1 - m) // 2 with m stones before the winning one
+        assert (cells + 1 - (want - 1)) // 2 == abs(score)
+        assert (want % 2 == 1) == (score > 0)  # odd moves are the first player's
+
+
+def test_reference_agrees_with_the_solver_on_tiny_boards():
+    for cell in [(3, 3, 3), (4, 3, 3), (4, 4, 3), (4, 4, 4), (5, 3, 3)]:
+        score, _, _ = O.solve_cell(*cell, 30.0, tt_bits=12)
+        assert O.reference_score(*cell) == score, cell
+
+
+def test_resume_skips_done_cells_and_retries_open_ones(tmp_path, monkeypatch):
+    path = str(tmp_path / "r.jsonl")
+    calls = []
+
+    def fake_run(c, r, k, seconds, tt_bits=20):
+        calls.append((O.board_name(c, r, k), seconds))
+        return {"board": O.board_name(c, r, k), "outcome": "draw", "end_move": c * r,
+                "score": 0, "nodes": 1, "seconds": 0.0, "solver": "x",
+                "checked_by": ["solver", "probes"], "budget": seconds}
+    monkeypatch.setattr(O, "run_cell", fake_run)
+    open_line = {"board": "4x3/3", "outcome": "open", "nodes": 5, "seconds": 1.0,
+                 "solver": "x", "checked_by": [], "budget": 1.0}
+    done_line = dict(open_line, board="3x3/3", outcome="draw", end_move=9, budget=1.0)
+    with open(path, "w") as f:
+        f.write(json.dumps(done_line) + "\n" + json.dumps(open_line))  # no final newline
+    assert T.main(["--inarow", "3", "--max-side", "4", "--results", path, "--seconds", "2",
+                   "--quiet"]) == 0
+    assert sorted(b for b, _ in calls) == ["3x4/3", "4x3/3", "4x4/3"]
+    results = O.read_results(path)
+    assert results["4x3/3"]["outcome"] == "draw" and results["3x3/3"]["budget"] == 1.0
+    calls.clear()
+    assert T.main(["--inarow", "3", "--max-side", "4", "--results", path, "--seconds", "2",
+                   "--quiet"]) == 0
+    assert calls == []
+
+
+def test_a_disagreement_stops_the_run_with_both_figures(tmp_path, monkeypatch, capsys):
+    path = str(tmp_path / "r.jsonl")
+
+    def stub(c, r, k, score, seconds):
+        if (c, r, k) == (4, 4, 3):
+            raise O.Disagreement(f"board 4x4/3: the solver scores {score}, the stub {-score}")
+        return ["stub"]
+    real = O.run_cell
+    monkeypatch.setattr(O, "run_cell", lambda *a, **kw: real(*a, check=stub, **kw))
+    status = T.main(["--inarow", "3", "--max-side", "4", "--results", path, "--quiet"])
+    assert status == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["connectx table: disagreement: board 4x4/3: the solver scores 4, the stub -4"]
+    done = O.read_results(path)
+    assert "4x4/3" not in done and len(done) == 3  # the cells before it are kept
+
+
+def test_each_check_catches_a_wrong_score():
+    """4x3/3 scores 2 (the first player wins on move 9): 1 and 3 are caught by the probes
+    alone and by the reference alone."""
+    assert O.check_cell(4, 3, 3, 2, 10.0) == ["probes", "reference"]
+    for wrong in (1, 3):
+        with pytest.raises(O.Disagreement, match=f"4x3/3: the solver scores {wrong}, the probes"):
+            O.check_cell(4, 3, 3, wrong, 10.0, reference_nodes=0)
+        assert O.probe_score(4, 3, 3, wrong, 10.0) is False
+        assert O.reference_score(4, 3, 3) == 2
+
+
+def test_the_reference_alone_stops_a_score_the_probes_let_pass(monkeypatch):
+    monkeypatch.setattr(O, "probe_score", lambda *a: True)
+    with pytest.raises(O.Disagreement, match=r"scores 3 \(first on move 7\), the reference "
+                                             r"negamax 2 \(first on move 9\)"):
+        O.check_cell(4, 3, 3, 3, 10.0)
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["--board", "8x8/4"], "72 bits"),
+    (["--board", "3x3/4"], "above both sides"),
+    (["--board", "0x4/3"], ">= 1"),
+    (["--board=-2x4/3"], ">= 1"),
+    (["--board", "4x4"], "WIDTHxHEIGHT/INAROW"),
+    (["--max-side", "-1"], "--max-side"),
+    (["--inarow", "0"], "inarow"),
+    (["--inarow", "9"], "inarow 9"),
+])
+def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, argv, words):
+    path = tmp_path / "r.jsonl"
+    line = cli_error_line(["table", *argv, "--results", str(path)], capsys)
+    assert line.startswith("connectx table: error:") and words in line
+    assert not path.exists()
+
+
+@pytest.mark.parametrize("bad", ['{"board": "5x', '[1, 2]\n', '{"board": "4x4/4"}\n',
+                                 '{"board": "9x9/4", "outcome": "draw", "nodes": 1, '
+                                 '"seconds": 0, "solver": "x", "checked_by": []}\n'])
+def test_a_corrupt_results_file_is_one_line_and_left_whole(tmp_path, capsys, bad):
+    path = tmp_path / "r.jsonl"
+    good = json.dumps({"board": "3x3/3", "outcome": "draw", "end_move": 9, "nodes": 1,
+                       "seconds": 0, "solver": "x", "checked_by": ["solver"]}) + "\n"
+    path.write_text(good + bad)
+    line = cli_error_line(["table", "--inarow", "3", "--max-side", "3", "--results",
+                           str(path)], capsys)
+    assert "line 2 is corrupt" in line
+    assert path.read_text() == good + bad
