@@ -74,6 +74,18 @@ COMMANDS = {
 }
 
 
+def leaves(table=COMMANDS, prefix="connectx"):
+    """``(prog, module, summary)`` of every runnable command of ``table``, groups walked
+    (``("connectx bench search", "scripts.bench.search", "minimax against ...")``)."""
+    out = []
+    for name, entry in table.items():
+        if isinstance(entry, dict):
+            out.extend(leaves(entry, f"{prefix} {name}"))
+        else:
+            out.append((f"{prefix} {name}", *entry))
+    return out
+
+
 def usage(prog, table):
     """The help text of a command table."""
     width = max(len(name) for name in table)

@@ -21,15 +21,9 @@ from scripts.arena.tournament import tournament
 from submission import build as bld
 
 
-def leaves(table=cli.COMMANDS, prefix="connectx"):
+def leaves():
     """(prog, module) of every runnable command in the dispatch table."""
-    out = []
-    for name, entry in table.items():
-        if isinstance(entry, dict):
-            out.extend(leaves(entry, f"{prefix} {name}"))
-        else:
-            out.append((f"{prefix} {name}", entry[0]))
-    return out
+    return [(prog, module) for prog, module, _ in cli.leaves()]
 
 
 # ---------------------------------------------------------------------------
@@ -51,7 +45,8 @@ class Captured(Exception):
 OTHER_SCRIPTS = ["scripts.tools.compare_heuristics", "scripts.lessons.coin_game",
                  "scripts.lessons.tictactoe_match", "scripts.lessons.seed_experiments",
                  "scripts.tools.make_book", "scripts.tools.playout_book",
-                 "scripts.tools.balanced_suites", "scripts.tools.golden", "scripts.tools.suite_time"]
+                 "scripts.tools.balanced_suites", "scripts.tools.golden", "scripts.tools.suite_time",
+                 "scripts.tools.reference_pages"]
 
 
 @pytest.mark.parametrize("prog, module", leaves() + [(None, m) for m in OTHER_SCRIPTS])

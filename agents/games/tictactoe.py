@@ -249,6 +249,9 @@ def _seed(value):
     return value
 
 
+_seed.accepts = "an integer or none"  # what the generated reference prints
+
+
 def field_of(obs, name, default=None):
     return obs.get(name, default) if isinstance(obs, Mapping) else getattr(obs, name, default)
 

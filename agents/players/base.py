@@ -88,7 +88,17 @@ def observation(board, mark=None, step=None, remaining_overage=OVERAGE):
                   remainingOverageTime=remaining_overage)
 
 
+def accepting(accepts):
+    """Decorator: a checker of ``OPTIONS`` with ``accepts``, what it takes in a few words
+    ("an integer 1..12"), which the generated reference prints (scripts.tools.reference)."""
+    def mark(check):
+        check.accepts = accepts
+        return check
+    return mark
+
+
 def positive_number(name):
+    @accepting("a number > 0")
     def check(value):
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
             raise ValueError(f"option {name} must be a positive number, got {value!r}")
@@ -97,6 +107,7 @@ def positive_number(name):
 
 
 def number(name):
+    @accepting("a number")
     def check(value):
         if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
             raise ValueError(f"option {name} must be a number, got {value!r}")
@@ -105,6 +116,7 @@ def number(name):
 
 
 def positive_int(name, maximum=None):
+    @accepting("an integer >= 1" if maximum is None else f"an integer 1..{maximum}")
     def check(value):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1 \
                 or (maximum is not None and value > maximum):
@@ -115,11 +127,13 @@ def positive_int(name, maximum=None):
 
 
 def optional(check):
+    @accepting(f"{getattr(check, 'accepts', '?')} or none")
     def wrapped(value):
         return None if value is None else check(value)
     return wrapped
 
 
+@accepting("an integer or none")
 def seed_value(value):
     if value is not None and (isinstance(value, bool) or not isinstance(value, (int, np.integer))):
         raise ValueError(f"option seed must be an integer or None, got {value!r}")
@@ -127,6 +141,7 @@ def seed_value(value):
 
 
 def boolean(name):
+    @accepting("true or false")
     def check(value):
         if not isinstance(value, bool):
             raise ValueError(f"option {name} must be True or False, got {value!r}")
@@ -135,6 +150,7 @@ def boolean(name):
 
 
 def choice(name, values):
+    @accepting(f"one of {', '.join(map(str, values))}")
     def check(value):
         if value not in values:
             raise ValueError(f"option {name} must be one of {', '.join(map(repr, values))}, "
@@ -148,6 +164,7 @@ def warmup_option(default="lazy"):
     return choice("warmup", WARMUPS), default
 
 
+@accepting("a heuristic's name (none: no evaluation)")
 def heuristic_name(value):
     """A name of :data:`heuristics.HEURISTICS`; None is ``"none"`` (no evaluation: the
     spec ``heuristic=none`` reads as None)."""

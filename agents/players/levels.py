@@ -80,6 +80,9 @@ def skill_value(value):
     return int(value)
 
 
+skill_value.accepts = f"an integer 0..{SKILL_MAX}"  # (agents.players.base.accepting)
+
+
 def wins_at_once(board, cfg, col, mark):
     """True if ``mark`` completes a line by dropping into ``col`` (which has room) of
     Kaggle's flat ``board`` (a list). Plain Python, no numba: a level's first move in a

@@ -252,6 +252,9 @@ def network_file(value):
     return value
 
 
+network_file.accepts = "a path of a network .npz"  # (agents.players.base.accepting)
+
+
 def load_network(agent, path, name):
     """The network of the file ``path`` for ``agent`` (the agent named ``name``), read
     through :func:`agents.resources.read_file` (a Kaggle file's embedded copy first); the

@@ -1,7 +1,7 @@
 """The ``mcts`` agent: options, clock and tree reuse over :mod:`agents.search.mcts`."""
 import numpy as np
 
-from agents.players.base import (Agent, boolean, optional, positive_int,
+from agents.players.base import (Agent, accepting, boolean, optional, positive_int,
                                  positive_number, seed_value, warmup_option)
 from agents.players.network import check_board, load_network, network_file
 from agents.search.counters import S_ITERATIONS, S_MAX_DEPTH
@@ -9,6 +9,7 @@ from agents.search.mcts import DEFAULT_MAX_NODES, Tree, best_child, copy_subtree
 from agents.search.network_kernel import pack_network
 
 
+@accepting("light or random")
 def rollout_policy(value):
     if value not in ("light", "random"):
         raise ValueError(f"option rollout must be 'light' or 'random', got {value!r}")

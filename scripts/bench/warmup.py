@@ -308,7 +308,7 @@ def main(argv=None, prog="python -m scripts.bench.warmup"):
                     help=f"cold: the agents whose files are built (default {','.join(AGENTS)})")
     ap.add_argument("--baseline", default=BASELINE,
                     help=f"cold: the git revision the files are compared with (default "
-                         f"{BASELINE}, the build issue 43 measured against)")
+                         f"{BASELINE}, the build of 2026-11-25)")
     ap.add_argument("--runs", type=positive_int_arg, default=1,
                     help="cold: fresh processes a file, interleaved (default 1)")
     ap.add_argument("--opponent", default="alphabeta:depth=11",
