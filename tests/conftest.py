@@ -233,7 +233,7 @@ def pytest_terminal_summary(terminalreporter):
 
 # Expected seconds of the heaviest tests ("file::function", all its parametrisations
 # together, shared out equally among those collected),
-# CPU of pytest and its children where measured (issue 53, 2026-11-27), else the wall
+# CPU of pytest and its children where measured (2026-11-27), else the wall
 # of a loaded 2-worker run. Only the order depends on them: a
 # wrong or missing figure costs balance, never a test. A test marked ``slow`` that is not
 # listed counts SLOW_SECONDS; tests/test_schedule.py checks that every name exists.
