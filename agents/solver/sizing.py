@@ -7,7 +7,7 @@ import numbers
 # About 2**20 entries of 8 bytes: 8 MiB. With one entry a slot, larger tables saved nodes
 # and cost time on the team's 2-core machine (2026-11-24: begin.txt 94 s of CPU with 2**24
 # slots, 592M nodes; 82 s with 2**22, 663M; 68 s with 2**20, 912M), and the order was
-# reversed the next day (docs/perfect.md): each probe of a table that outgrows the
+# reversed the next day (docs/results-solver.md, its 2026-11-25 rows): each probe of a table that outgrows the
 # caches is a trip to memory, whose cost depends on what else the machine does.
 DEFAULT_TT_BITS = 20
 

@@ -54,7 +54,7 @@ GAMES_PER_TASK = 4
 
 @dataclass
 class Plan:
-    """What a zero run does (the sizes of the 7x6 run of docs/learning.md: 5 to 9 minutes
+    """What a zero run does (the sizes of the 7x6 run of docs/results-learning.md: 5 to 9 minutes
     an iteration on the shared 2-core machine at load 5-9)."""
     iterations: int = 10
     games: int = 64                 # self-play games an iteration
