@@ -101,10 +101,20 @@ def test_every_python_m_entry_prints_its_usage_or_the_command_to_run():
     assert bad == {}, bad
 
 
-def test_bench_warmup_rejects_bad_input_in_one_line(capsys):
+def test_bench_warmup_rejects_bad_input_in_one_line(capsys, tmp_path, monkeypatch):
+    """Unknown agents; ``--section cold`` outside a git checkout (it builds its baseline
+    from one; CI runs the suite in an archived copy); a revision the checkout lacks."""
     from tests.conftest import cli_error_line
+    cold = ["bench", "warmup", "--section", "cold", "--agents", "random", "--baseline",
+            "no-such-revision"]
     assert "unknown agent(s) nope" in cli_error_line(["bench", "warmup", "--agents", "nope"],
                                                       capsys)
-    assert "cannot read revision" in cli_error_line(
-        ["bench", "warmup", "--section", "cold", "--agents", "random", "--baseline",
-         "no-such-revision"], capsys)
+    monkeypatch.chdir(tmp_path)  # a temporary folder: no git checkout
+    assert "from a git checkout" in cli_error_line(cold, capsys)
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(repo)]
+    subprocess.run(git + ["init", "-q"], check=True)
+    subprocess.run(git + ["commit", "-q", "--allow-empty", "-m", "empty"], check=True)
+    monkeypatch.chdir(repo)
+    assert "cannot read revision" in cli_error_line(cold, capsys)

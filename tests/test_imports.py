@@ -72,6 +72,8 @@ ROOMS = {
     # zero measures the networks a --mode zero run kept (its judge of the search)
     "scripts.bench": TOOLS + ("scripts.server", "scripts.learn"),
     "scripts.tools": TOOLS,
+    # the reference pages are generated from the command layer's own parsers
+    "scripts.tools.reference_pages": TOOLS + ("scripts.cli",),
     # the lessons' experiments, their terminal games and one-lesson scripts
     "scripts.lessons": TOOLS,
     # connectx learn's work: labelled positions, the JAX network, the teacher's training,
