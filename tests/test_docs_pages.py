@@ -18,7 +18,6 @@ MAX_LINES = 400
 # page -> why it may be longer than MAX_LINES
 LONG_PAGES = {
     "docs/lessons.md": "the lessons' own tables: one row a lesson, each with its verdict",
-    "docs/arenas.md": "not yet split: its judged records are to move to a results page",
 }
 GENERATED = "docs/reference/"  # generated reference, if present
 
