@@ -19,7 +19,7 @@ For each player:
 
 The weights were tuned with ``connectx bench value`` on labelled positions where some
 move loses the game's value, then checked in games; the figures and the variants tried
-are in docs/benchmarks.md ("How the weights were tuned").
+are in docs/results-search.md ("How the weights were tuned").
 
 Scale: a threat is worth a few open two-stone windows; all values stay far below the
 search's win score (``agents.search.scores.WIN``).

@@ -108,7 +108,7 @@ class AlphaBetaAgent(Agent):
     values. ``deepening=false`` (with a ``depth`` and no ``time_limit`` or
     ``aspiration``) searches once at ``depth`` from an empty table instead of deepening
     to it: at depth 4 fewer nodes and no three shallower searches, not always the same
-    move (the order of the table's moves differs). docs/benchmarks.md measures each and says why each default is what it is. The
+    move (the order of the table's moves differs). docs/results-search.md measures each and says why each default is what it is. The
     last search's principal variation (0-based columns) is :attr:`pv` and, after a
     move, ``last["pv"]``.
 

@@ -25,7 +25,7 @@ move keeps the value tests nothing) and the solver settles it within
 ``--seconds``.
 
 The shipped ``scripts/data/positions/games.txt`` was labelled this way from
-alphabeta-against-mcts games (docs/benchmarks.md gives the commands); the test
+alphabeta-against-mcts games (docs/results-search.md gives the commands); the test
 data's ``early.txt`` (random play) is the held-out check.
 """
 import json
