@@ -38,7 +38,7 @@ UNSAFE = re.compile(r"^sudo |\bpip install\b|\bapt(-get)? install\b|-m venv\b")
 
 # command (as the guide writes it, prompt and comment dropped) -> why it is not run
 NOT_RUN = {
-    'python3 -m venv .venv && .venv/bin/pip install -e ".[dev]"':
+    'python3 -m venv .venv && .venv/bin/pip install --no-compile -e ".[dev]"':
         "installs the package and its extras from the network (tests/test_install.py "
         "builds and installs the wheels offline)",
     ".venv/bin/python -m pytest -q -n auto": "the whole test suite",
