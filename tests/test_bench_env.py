@@ -2,6 +2,8 @@
 benchmark's business, not the suite's: only the table's shape is checked)."""
 import re
 
+import numpy as np
+
 import pytest
 
 from tests.conftest import cli_error_line
@@ -34,3 +36,36 @@ def test_bad_arguments(capsys):
     assert "--seconds: expected a number > 0, got '0'" in cli_error_line(
         ["bench", "env", "--seconds", "0"], capsys)
     assert "--games must be >= 0" in cli_error_line(["bench", "env", "--games", "-1"], capsys)
+
+
+def test_search_positions_wait_for_the_opponent():
+    """The positions of --search are the ones the depth-4 opponent met: its turn (the
+    side to move by the stones' count is not the learner's ``me``), no line on the board,
+    ``heights`` and ``stones`` the grid's, and not all openings (the games go on)."""
+    from agents.board.rules import heights_of, winner_of
+    from scripts.bench.env import search_positions
+    p = search_positions(300)
+    rows, columns = p.cfg.rows, p.cfg.columns
+    for i in range(300):
+        grid = p.grid[i]
+        n = int((grid != 0).sum())
+        assert 3 - int(p.me[i]) == 1 + n % 2
+        assert winner_of(grid, p.cfg) == 0
+        assert p.heights[i].tolist() == heights_of(grid, p.cfg).tolist()
+        for mark in (1, 2):
+            cells = np.flatnonzero(grid == mark)
+            bits = sum(1 << int(c % columns * (rows + 1) + rows - 1 - c // columns) for c in cells)
+            assert int(p.stones[i, mark]) == bits
+    assert max((p.grid != 0).sum(axis=1)) >= 10
+
+
+def test_search_run_prints_each_spec_against_the_default(capsys):
+    from scripts.bench import env as bench_env
+    bench_env.main(["--search", "--tiny"])
+    out = capsys.readouterr().out
+    rows = [re.split(r"\s{2,}", line.strip()) for line in out.splitlines()]
+    rows = {cells[0]: cells[1:] for cells in rows if len(cells) == 5 and cells[3].endswith("x")}
+    assert list(rows) == list(bench_env.SEARCH_SPECS)
+    assert rows["alphabeta:depth=4"][2:] == ["1.00x", "100.0%"]
+    assert all(float(us) > 0 and int(nodes) > 0 for us, nodes, *_ in rows.values())
+    assert out.startswith("connectx bench env --search --tiny\n")

@@ -23,10 +23,20 @@ a board are not counted). Everything runs in this process: numba on one core.
 
     connectx bench env [--seconds 2] [--boards 4096] [--kaggle-steps 300] [--negamax-steps 100]
                        [--games 10] [--tiny]
+    connectx bench env --search [--positions 1000] [--rounds 5]
 
 The baseline against ``negamax`` plays ``--negamax-steps`` steps whatever ``--seconds``
 (about 10 CPU seconds): its cost a step varies with the game's phase several times over,
 and 15-20 steps (what 2 seconds gave) moved the ratios by half between runs.
+
+``--search`` times the depth-4 opponent's move alone (``SEARCH_SPECS``: the default
+``alphabeta:depth=4``, the baseline, and the same without iterative deepening, without
+quiescence, without both), the reply loop the vector environment calls
+(:func:`agents.envs.core.alphabeta_replies`, the environments' ``tt_bits=10``) over
+``--positions`` positions the opponent met in the vector environment's games against a
+random learner: microseconds a move (CPU, the least of ``--rounds`` rounds, the specs
+interleaved), nodes a move, the ratio to the default's time and how often each plays
+the default's move.
 """
 import os
 import sys
@@ -44,6 +54,10 @@ ALPHABETA = "alphabeta:depth=4"
 LEAN = "alphabeta:depth=4,deepening=false,quiescence=false"
 SEARCHES = (ALPHABETA, LEAN)
 OPPONENTS = ("random", *SEARCHES, "perfect")
+# --search: the depth-4 move with and without each of its two additions, the default first
+# (the baseline of the ratios)
+SEARCH_SPECS = (ALPHABETA, "alphabeta:depth=4,quiescence=false",
+                "alphabeta:depth=4,deepening=false", LEAN)
 
 
 class Policy:
@@ -207,6 +221,91 @@ def table(measured):
     return "\n".join(lines)
 
 
+def search_positions(count, seed=0, boards=64):
+    """``count`` positions the depth-4 opponent met in the vector environment's games
+    against a random learner (seeded): the :class:`agents.envs.boards.Boards` arrays of
+    ``count`` boards, each waiting for that opponent's reply."""
+    from agents.envs.boards import Boards
+    b = Boards(boards, opponent=ALPHABETA, seat="random")
+    b.seed(seed)
+    fields = ("grid", "heights", "stones", "me")
+    met = {f: [] for f in fields}
+    reply = b.opponent.finish
+
+    def finish(bs):  # the opponent's turn: keep what it sees, then let it play
+        for i in np.flatnonzero(bs.pending):
+            for f in fields:
+                met[f].append(getattr(bs, f)[i].copy())
+        reply(bs)
+    b.opponent.finish = finish
+    rng = np.random.default_rng(seed)
+    b.reset()
+    while len(met["me"]) < count:
+        b.step(np.argmax(rng.random(b.mask.shape) + b.mask, axis=1))
+    out = Boards(count, opponent="random")  # the arrays' shapes and kinds
+    for f in fields:
+        getattr(out, f)[:] = np.array(met[f][:count])
+    return out
+
+
+def search_times(specs, positions, rounds):
+    """Each of ``specs`` (alpha-beta specs with a kernel form) replying on every board
+    of ``positions`` (:func:`search_positions`) through the environments' reply loop:
+    ``{spec: (CPU microseconds a move, the least of rounds; nodes a move; its columns)}``.
+    The specs take turns within each round; every call starts from copies of the
+    positions, made outside the time."""
+    from agents.envs.opponents import REPLIES, Opponent
+    from agents.search.alphabeta_bb import alphabeta_move
+    from agents.search.scores import S_NODES
+    n, cfg = len(positions.me), positions.cfg
+    forms = {spec: Opponent(spec, cfg).form for spec in specs}
+    best = np.zeros(cfg.columns, dtype=np.bool_)
+    out = {}
+    for spec, form in forms.items():  # nodes and columns, one move at a time
+        stats, nodes, cols = form.args[14], 0, []
+        for i in range(n):
+            stats[:] = 0
+            cols.append(alphabeta_move(positions.grid[i], positions.heights[i], *cfg,
+                                       3 - int(positions.me[i]), best, *form.args))
+            nodes += int(stats[S_NODES])
+        out[spec] = [float("inf"), nodes / n, cols]
+    state = ("grid", "heights", "stones", "me", "rngs")
+    for _ in range(rounds):
+        for spec, form in forms.items():
+            head = [getattr(positions, f).copy() for f in state]
+            done = np.zeros(n, dtype=np.int8)
+            pending = np.ones(n, dtype=np.int8)
+            tail = (positions.obs.copy(), positions.mask.copy(), positions.rewards.copy(),
+                    positions._terminated.copy())
+            c0 = time.process_time()
+            REPLIES[form.move](*head[:3], positions.bits, *head[3:], done, pending, *cfg,
+                               *form.args, *tail)
+            out[spec][0] = min(out[spec][0], (time.process_time() - c0) / n * 1e6)
+    return {spec: tuple(v) for spec, v in out.items()}
+
+
+def search_table(times):
+    """The printed table of :func:`search_times`: the first spec is the baseline."""
+    (_, (base, _, base_cols)), w = next(iter(times.items())), max(map(len, times)) + 2
+    lines = [f"{'opponent':{w}}{'us a move':>10}{'nodes a move':>14}{'/ default':>11}"
+             f"{'same move':>11}"]
+    for spec, (us, nodes, cols) in times.items():
+        same = np.mean(np.array(cols) == np.array(base_cols))
+        lines.append(f"{spec:{w}}{us:10.1f}{nodes:14.0f}{us / base:10.2f}x{same:11.1%}")
+    return "\n".join(lines)
+
+
+def search_main(args):
+    """``--search``: warm the kernels up (compiling is not timed), then the table."""
+    warm = search_positions(4, seed=1)
+    search_times(SEARCH_SPECS, warm, 1)
+    positions = search_positions(args.positions, seed=0)
+    times = search_times(SEARCH_SPECS, positions, args.rounds)
+    print(f"{args.positions} positions, CPU time of the reply loop, the least of "
+          f"{args.rounds} rounds")
+    print(search_table(times))
+
+
 def alphabeta_score(spec, games):
     """The alpha-beta ``spec`` (as the environments' kernel form plays it: ``tt_bits=10``)
     against kaggle's ``negamax``: (wins, draws, losses)."""
@@ -232,14 +331,31 @@ def main(argv=None, prog="python -m scripts.bench.env"):
                    help="at most this many steps against perfect")
     p.add_argument("--games", type=int, default=10,
                    help="games of each depth-4 alpha-beta against negamax (default 10; 0: none)")
+    p.add_argument("--search", action="store_true",
+                   help="time the depth-4 opponent's move alone instead: the default "
+                        "alphabeta:depth=4 (the baseline) and the same without iterative "
+                        "deepening, quiescence or both, on positions of these games")
+    p.add_argument("--positions", type=positive_int_arg, default=1000,
+                   help="with --search: positions to search (default 1000)")
+    p.add_argument("--rounds", type=positive_int_arg, default=5,
+                   help="with --search: rounds, the least time kept (default 5)")
     p.add_argument("--tiny", action="store_true",
-                   help="a smoke run (the suite's): 0.01 s, a few steps and boards of each")
+                   help="a smoke run (the suite's): 0.01 s, a few steps and boards of each "
+                        "(with --search: 20 positions, one round)")
     args = p.parse_args(argv)
     if args.tiny:
         args.seconds, args.boards, args.games = 0.01, 64, 0
         args.kaggle_steps = args.negamax_steps = args.perfect_steps = 2
+        args.positions, args.rounds = 20, 1
     if args.games < 0:
         p.error("--games must be >= 0")
+    if args.search:
+        print(f"connectx bench env {' '.join(argv if argv is not None else sys.argv[1:])}")
+        print(f"{time.strftime('%Y-%m-%d %H:%M %Z')}, load average "
+              f"{os.getloadavg()[0]:.2f} at the start, {os.cpu_count()} cores")
+        search_main(args)
+        print(f"load average {os.getloadavg()[0]:.2f} at the end")
+        return
     try:
         require("kaggle_environments", "connectx bench env (kaggle's env.train)")
     except ValueError as e:
