@@ -22,10 +22,8 @@ LONG_PAGES = {
 GENERATED = "docs/reference/"  # generated reference, if present
 
 # results pages whose tables are not yet one figure a row with its command and date
-ROWS_PENDING = {
-    "docs/results-environments.md": "the depth-4 search's timing table was measured from a "
-                                    "numba loop that no command runs",
-}
+# (page -> why): none today
+ROWS_PENDING = {}
 
 COMMAND = re.compile(
     r"`(?:connectx|python|pip|echo|make|perf|/usr/bin/time)\b[^`]*`"  # a backticked command
