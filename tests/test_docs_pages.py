@@ -1,10 +1,12 @@
 """The docs' shape: no page under docs/ is longer than 400 lines (a guide that long is two
 guides), and every row of a results page's tables carries the command that reproduces its
-figure and the date it was measured.
+figure, the date it was measured and the machine (``2-core, shared``: a column or in the
+row).
 
 Pages exempt from the length, and why, are listed in ``LONG_PAGES``; pages whose rows are
-not yet one figure with its command and date are listed in ``ROWS_PENDING``. Both lists
-name the page and the reason, so a new long page or a row without its command fails."""
+not yet one figure with its command, date and machine are listed in ``ROWS_PENDING``.
+Both lists name the page and the reason, so a new long page or a row without its command
+fails."""
 import glob
 import os
 import re
@@ -21,14 +23,15 @@ LONG_PAGES = {
 }
 GENERATED = "docs/reference/"  # generated reference, if present
 
-# results pages whose tables are not yet one figure a row with its command and date
-# (page -> why): none today
+# results pages whose tables are not yet one figure a row with its command, date and
+# machine (page -> why): none today
 ROWS_PENDING = {}
 
 COMMAND = re.compile(
     r"`(?:connectx|python|pip|echo|make|perf|/usr/bin/time)\b[^`]*`"  # a backticked command
     r"|(?<![\w/.-])(?:connectx|python) [a-z-]")                        # or one written out
 DATE = re.compile(r"\b20\d\d-\d\d-\d\d\b")
+MACHINE = re.compile(r"\b\d+-core\b")  # "2-core, shared (load 4)"
 
 
 def pages():
@@ -63,11 +66,11 @@ def table_rows(markdown):
 
 
 def row_faults(markdown):
-    """Rows without a command or a date: ``[(line number, what is missing)]``."""
+    """Rows without a command, a date or a machine: ``[(line number, what is missing)]``."""
     faults = []
+    rules = (("a command", COMMAND), ("a date", DATE), ("a machine", MACHINE))
     for number, row in table_rows(markdown):
-        missing = [what for what, rule in (("a command", COMMAND), ("a date", DATE))
-                   if not rule.search(row)]
+        missing = [what for what, rule in rules if not rule.search(row)]
         if missing:
             faults.append((number, " and ".join(missing)))
     return faults
@@ -93,7 +96,7 @@ def test_no_page_is_longer_than_400_lines(page):
 
 
 @pytest.mark.parametrize("page", [p for p in results_pages() if p not in ROWS_PENDING])
-def test_every_results_row_carries_its_command_and_date(page):
+def test_every_results_row_carries_its_command_date_and_machine(page):
     faults = row_faults(read(page))
     assert not faults, f"{page}: rows without " + "; ".join(
         f"line {n}: {what}" for n, what in faults)
@@ -104,5 +107,8 @@ def test_the_row_rule_catches_a_row_without_them():
             "|---|---|---|---|---|---|\n"
             "| a | 1 | `connectx bench solver` | before abc1234 | 2026-11-24 | 2-core |\n"
             "| b | 2 | the run above | before abc1234 | 2026-11-24 | 2-core |\n"
-            "| c | 3 | `connectx match a b` | before abc1234 | the same day | 2-core |\n")
-    assert row_faults(page) == [(4, "a command"), (5, "a date")]
+            "| c | 3 | `connectx match a b` | before abc1234 | the same day | 2-core |\n"
+            "| d | 4 | `connectx match a b` | before abc1234 | 2026-11-24 | the same |\n"
+            "| e | 5 | the run above | before abc1234 | 2026-11-24 | |\n")
+    assert row_faults(page) == [(4, "a command"), (5, "a date"), (6, "a machine"),
+                                (7, "a command and a machine")]
