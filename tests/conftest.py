@@ -238,6 +238,7 @@ def pytest_terminal_summary(terminalreporter):
 # wrong or missing figure costs balance, never a test. A test marked ``slow`` that is not
 # listed counts SLOW_SECONDS; tests/test_schedule.py checks that every name exists.
 HEAVY = {
+    "test_notebooks_outside.py::test_every_notebook_runs_outside_the_checkout": 94,
     "test_validate.py::test_default_file_is_perfect_and_passes_kaggles_upload_check": 60,
     "test_widget_browser.py::test_a_notebook_cell_plays_analyses_and_replays_with_verdicts": 40,
     "test_offbook.py::test_off_the_book_first_calls_keep_the_value_and_the_overage_lasts": 35,
