@@ -156,3 +156,36 @@ def test_arena_neither_parses_arguments_nor_prints(name):
     prints = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Call)
               and isinstance(node.func, ast.Name) and node.func.id == "print"]
     assert not prints, f"{name} prints on lines {prints}"
+
+
+# the one module that makes a process pool or reaches Dask: the rest asks it
+POOLS = "scripts.arena.pools"
+POOL_MAKERS = ("multiprocessing", "concurrent.futures.process",
+               "concurrent.futures.ProcessPoolExecutor", "dask", "distributed")
+
+
+def pool_makers(name):
+    """What of :data:`POOL_MAKERS` module ``name`` imports (lazy imports too), or names
+    (``ProcessPoolExecutor`` reached as an attribute)."""
+    path, _ = module_file(name)
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read(), path)
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names |= {node.module} | {f"{node.module}.{a.name}" for a in node.names}
+        elif isinstance(node, ast.Attribute) and node.attr == "ProcessPoolExecutor" \
+                or isinstance(node, ast.Name) and node.id == "ProcessPoolExecutor":
+            names.add("concurrent.futures.ProcessPoolExecutor")
+    return sorted(n for n in names
+                  if any(n == m or n.startswith(m + ".") for m in POOL_MAKERS))
+
+
+def test_only_the_pools_module_makes_process_pools_or_reaches_dask():
+    """``--workers N`` and ``--dask ADDRESS`` end in one module: where a pool's start
+    method (fork before JAX starts) and the cluster's checks are decided once."""
+    assert pool_makers(POOLS), "the rule reads nothing: the pools module itself not seen"
+    found = {m: pool_makers(m) for m in modules() if m != POOLS}
+    assert {m: n for m, n in found.items() if n} == {}

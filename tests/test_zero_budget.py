@@ -53,13 +53,13 @@ def test_each_iteration_keeps_its_network_and_the_budget_stops_the_run(tmp_path,
     distributed = pytest.importorskip(
         "distributed", reason="the optional extra 'cluster' (dask[distributed]) is not installed")
     from agents.players.network import read_network
-    from scripts.arena.pools import dask_executor
+    from scripts.arena.pools import executor
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
                                   dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client:
-        pool, own = dask_executor(client, "scripts.learn.zero")
-        assert own is None  # a client given is left open
-        train(SMALL, small_plan(iterations=1, **TINY), 0, str(tmp_path / "dask"), pool=pool)
+        with executor(dask=client, module="scripts.learn.zero") as pool:
+            train(SMALL, small_plan(iterations=1, **TINY), 0, str(tmp_path / "dask"), pool=pool)
+        assert client.status == "running"  # a client given is left open
     a = read_network((tmp_path / "a" / CHECKPOINTS / kept[0]).read_bytes())
     b = read_network((tmp_path / "dask" / "net.npz").read_bytes())
     for name in a.params:

@@ -36,7 +36,7 @@ from agents.solver.labels import STAGES, LabelledSet, accuracies, move_text, sta
 from agents.solver.position import Position
 from scripts.arena.games import FAILURES, move_failure
 from scripts.arena.loading import build_agent, warm_up
-from scripts.arena.pools import run_tasks
+from scripts.arena.pools import map_tasks
 from scripts.arena.specs import (MatchConfig, Struct, config_struct, in_process_only, observation,
                                  parse_spec)
 from scripts.arena.stats import wilson
@@ -155,9 +155,9 @@ def score(agent, labelled, act=2.0, overage=0.0, seed=0, on_move=None, workers=1
             for _ in cols:
                 on_move()
     if workers > 1:
-        run_tasks(_judge_chunk, tasks, workers, done)
+        map_tasks(_judge_chunk, tasks, workers, on_result=done)
     else:
-        run_tasks(functools.partial(_judge_chunk, on_move=on_move), tasks, 1, done)
+        map_tasks(functools.partial(_judge_chunk, on_move=on_move), tasks, on_result=done)
     failures = {}
     for i, (status, message) in sorted(failed.items()):
         first = f"{labelled.moves[i] or '(empty)'}: {message}"
@@ -327,7 +327,7 @@ def judge_games(games, config, seconds=3.0, solver=None, threads=2, on_game=None
                 on_game()
     if dask is not None or (workers > 1 and len(games) > 1):
         tasks = [(index, [g], tuple(config), seconds, threads) for index, g in enumerate(games)]
-        run_tasks(_judge_games_chunk, tasks, workers, done, dask, "scripts.arena.judging")
+        map_tasks(_judge_games_chunk, tasks, workers, dask, done)
     else:
         solver = solver if solver is not None else game_solver(rows, columns, inarow, threads)
         for index, g in enumerate(games):
