@@ -56,7 +56,8 @@ ROOMS = {
     "submission": ("agents",),
     # scripts/__init__.py
     "scripts": (),
-    # the library of games between agents: no argparse, no printing
+    # the library the commands call (games between agents, labelled sets, the database
+    # builder, the pools): no argparse, no printing
     "scripts.arena": ("agents", "heuristics"),
     # the browser app
     "scripts.server": ("agents", "heuristics", "scripts.arena"),
@@ -64,8 +65,8 @@ ROOMS = {
     # commands' modules by string)
     "scripts.args": ("agents", "scripts.arena"),
     "scripts.cli": ("scripts.args",),
-    # the thin mains, one a command (``database build``'s work is the tool database_build); the
-    # benchmarks; the tools
+    # the thin mains, one a command (``database build``'s work is scripts.arena's
+    # database_build); the benchmarks; the tools
     "scripts.commands": TOOLS + ("scripts.server", "scripts.tools", "scripts.lessons",
                                  "scripts.learn"),
     # the benchmarks: bench analysis --page times the browser app's own requests, bench

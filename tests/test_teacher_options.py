@@ -212,7 +212,7 @@ def test_the_command_passes_openings_and_exclude(tmp_path, monkeypatch, capsys):
     from agents.solver.labels import load_labels
     from scripts.commands.learn import main
     from agents.solver.labels import save_labels
-    from scripts.tools.dataset import make_set
+    from scripts.arena.dataset import make_set
     sets = {}
     for name, shape in (("a", (4, 5, 3)), ("b", (4, 5, 3)), ("other", (5, 4, 3))):
         sets[name] = tmp_path / f"{name}.npz"

@@ -38,7 +38,7 @@ def test_each_iteration_keeps_its_network_and_the_budget_stops_the_run(tmp_path,
     with pytest.raises(SystemExit):  # the shipped set is 7x6: the 4x4 network cannot be judged
         main([str(tmp_path / "a"), "--simulations", "8", "--games", "0", "--quiet"])
     from agents.solver.labels import save_labels
-    from scripts.tools.dataset import make_set
+    from scripts.arena.dataset import make_set
     save_labels(tmp_path / "set.npz", make_set(*SMALL, 12, seed=1))
     capsys.readouterr()
     assert main([str(tmp_path / "a"), "--every", "2", "--simulations", "8", "--positions", "12",

@@ -51,7 +51,7 @@ def main(argv=None, prog="python -m scripts.commands.score"):
     try:
         parse_spec(args.agent)
         if args.config:
-            from scripts.tools.dataset import make_set
+            from scripts.arena.dataset import make_set
             labelled = make_set(*board_shape(ap, args.config), args.positions, args.seed)
             if args.out:
                 save_labels(args.out, labelled)

@@ -185,7 +185,7 @@ def make_set(rows, columns, inarow, positions, seed=0, workers=1, dask=None, dat
         scores[i] = sc
         stage[i] = stage_of(len(moves), rows, columns)
         texts.append(move_text(moves, columns))
-    made = {"by": "connectx dataset (scripts.tools.dataset)", "command": command,
+    made = {"by": "connectx dataset (scripts.arena.dataset)", "command": command,
             "players": [list(p) for p in PLAYERS], "games": start,
             "sampling": ("one position a game: stage k mod 3, stones uniform in the stage"
                          if stages == (0, 1, 2) else
