@@ -109,3 +109,43 @@ def test_teacher_labels_on_dask_as_here(tmp_path, client, monkeypatch):
             assert len(part_a) == len(part_b) == 2  # planes, scores
             for x, y in zip(part_a, part_b):
                 np.testing.assert_array_equal(x, y)
+
+
+@pytest.mark.slow
+def test_labelled_sets_and_judges_on_dask_as_here(tmp_path, client, capsys):
+    """``connectx dataset``'s set (the same bytes), ``connectx score``'s columns and the
+    search's judge (``python -m scripts.learn.zero NET SIMULATIONS --dask ADDRESS``: the
+    same JSON line, seconds aside) on the cluster as here."""
+    import json
+
+    from agents.players.network import Network, save_network
+    from agents.solver.labels import save_labels
+    from scripts.arena.dataset import make_set
+    from scripts.arena.judging import score
+    from scripts.learn.model import init_params
+    from scripts.learn.zero import main
+    shape = (4, 4, 3)
+    with distributed.get_task_stream(client) as tasks:
+        there = make_set(*shape, 30, seed=4, dask=client)
+    assert ran(tasks, "label_games") > 0
+    save_labels(tmp_path / "there.npz", there)
+    save_labels(tmp_path / "here.npz", make_set(*shape, 30, seed=4))
+    assert (tmp_path / "here.npz").read_bytes() == (tmp_path / "there.npz").read_bytes()
+
+    with distributed.get_task_stream(client) as tasks:
+        judged = score("alphabeta:depth=2", there, seed=1, dask=client)
+    assert ran(tasks, "_judge_chunk") > 0
+    assert judged.columns == score("alphabeta:depth=2", there, seed=1).columns
+
+    net = tmp_path / "net.npz"
+    architecture = {"trunk": [8, 8], "kernel": 3, "value_hidden": 8}
+    save_network(net, Network(*shape, architecture, init_params(4, 4, architecture, 0)))
+    lines = []
+    with distributed.get_task_stream(client) as tasks:
+        for where in ([], ["--dask", client.scheduler.address]):
+            assert main([str(net), "20", "--eval-set", str(tmp_path / "here.npz")] + where) == 0
+            result = json.loads(capsys.readouterr().out)
+            result.pop("seconds")
+            lines.append(result)
+    assert ran(tasks, "search_moves") > 0
+    assert lines[0] == lines[1] and lines[0]["n"] == 30
