@@ -50,8 +50,8 @@ def test_each_iteration_keeps_its_network_and_the_budget_stops_the_run(tmp_path,
     assert line.split()[0] == "2" and f"{100 * search['good']:.1f}%" in line
 
     # the self-play on a Dask cluster (--dask): the same tasks, the same network
-    distributed = pytest.importorskip(
-        "distributed", reason="the optional extra 'cluster' (dask[distributed]) is not installed")
+    import distributed  # the dev extra has it: never skipped
+
     from agents.players.network import read_network
     from scripts.arena.pools import executor
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
