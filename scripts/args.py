@@ -169,12 +169,13 @@ def add_workers_argument(parser, doing, note=""):
                         help=f"processes {doing} in parallel (default 1{note})")
 
 
-def add_pool_arguments(parser, doing, verb, exclusive=True):
-    """``--workers N`` (processes ``doing`` in parallel, default 1) and ``--dask ADDRESS``
-    (``verb`` on a Dask scheduler): where a command's many tasks run; with ``exclusive``
-    the two may not be given together."""
+def add_pool_arguments(parser, doing, verb, exclusive=True, note=""):
+    """``--workers N`` (processes ``doing`` in parallel, default 1; ``note`` as in
+    :func:`add_workers_argument`) and ``--dask ADDRESS`` (``verb`` on a Dask scheduler):
+    where a command's many tasks run; with ``exclusive`` the two may not be given
+    together."""
     where = parser.add_mutually_exclusive_group() if exclusive else parser
-    add_workers_argument(where, doing)
+    add_workers_argument(where, doing, note)
     where.add_argument("--dask", metavar="ADDRESS", default=None,
                        help=f"{verb} on a Dask scheduler, e.g. tcp://host:8786 (the cluster extra)")
 

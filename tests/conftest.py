@@ -261,6 +261,7 @@ HEAVY = {
     "test_perfect.py::test_lost_position_sets_a_trap_among_the_optimal_columns": 7,
     "test_zero.py::test_resume_continues_from_the_saved_iteration": 7,
     "test_match.py::test_dask_local_cluster_plays_the_same_games": 7,
+    "test_pools.py::test_teacher_labels_on_dask_as_here": 12,
     "test_entry_points.py::test_a_module_that_shows_a_command_line_has_a_main_guard": 7,
     "test_serve_browser.py::test_two_tabs_play_two_games": 7,
     "test_golden.py::test_golden_moves_unchanged": 6,

@@ -1,4 +1,4 @@
-"""``connectx database build`` (scripts/tools/database_build.py): the positions it holds are those
+"""``connectx database build`` (scripts/arena/database_build.py): the positions it holds are those
 of a plain enumeration; a complete small-board database equals the plain solver entry by
 entry; a 7x6 database built on the published 12-ply database agrees with the published
 opening values and with itself ply to ply; a build killed with SIGKILL resumes to the same
@@ -16,7 +16,7 @@ from agents.solver.layers import positions
 from agents.solver.position import Position
 from agents.solver.solver import Solver
 from scripts import cli
-from scripts.tools import database_build as B
+from scripts.arena import database_build as B
 
 from conftest import ROOT, cli_error_line
 
@@ -147,7 +147,7 @@ def test_a_killed_build_resumes_to_the_same_file(tmp_path):
     build's."""
     out = tmp_path / "killed.cxdb"
     code = ("import os, signal, sys\n"
-            "from scripts.tools import database_build as B\n"
+            "from scripts.arena import database_build as B\n"
             "def stop(index, written):\n"
             "    if written == 4: os.kill(os.getpid(), signal.SIGKILL)\n"
             f"B.build(*{SHAPE!r}, 6, {str(out)!r}, chunk=100, leaves=None, on_chunk=stop)\n")
@@ -193,20 +193,6 @@ def test_process_pool_writes_the_same_file(tmp_path):
     report = B.build(*SHAPE, 6, tmp_path / "two.cxdb", chunk=200, leaves=None, workers=2)
     assert report.chunks == 8
     assert (tmp_path / "one.cxdb").read_bytes() == (tmp_path / "two.cxdb").read_bytes()
-
-
-@pytest.mark.slow
-def test_dask_local_cluster_writes_the_same_file(tmp_path):
-    distributed = pytest.importorskip(
-        "distributed", reason="the optional extra 'cluster' (dask[distributed]) is not installed")
-    B.build(*SHAPE, 6, tmp_path / "here.cxdb", chunk=200, leaves=None)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                  dashboard_address=":0") as cluster, \
-            distributed.Client(cluster) as client:
-        report = B.build(*SHAPE, 6, tmp_path / "dask.cxdb", chunk=200, leaves=None, dask=client)
-        assert report.chunks == 8
-        assert len(client.scheduler_info()["workers"]) == 2
-    assert (tmp_path / "here.cxdb").read_bytes() == (tmp_path / "dask.cxdb").read_bytes()
 
 
 # ---------------------------------------------------------------------------

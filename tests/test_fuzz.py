@@ -1,6 +1,5 @@
 """Never lose on a technicality: a short seeded fuzz run and the budget under CPU load."""
 import io
-import multiprocessing as mp
 
 import pytest
 
@@ -51,10 +50,6 @@ def test_move_failure_rejects_what_kaggle_rejects():
 
 
 def test_alphabeta_stays_in_budget_under_cpu_load():
-    hog = mp.Process(target=budget_under_load._hog, daemon=True)
-    hog.start()
-    try:
+    with budget_under_load.cpu_hogs(1):
         times = budget_under_load.measure(agents.make("alphabeta"), 16, 0.5)
-    finally:
-        hog.terminate()
     assert max(times) < 0.5, times

@@ -56,7 +56,8 @@ ROOMS = {
     "submission": ("agents",),
     # scripts/__init__.py
     "scripts": (),
-    # the library of games between agents: no argparse, no printing
+    # the library the commands call (games between agents, labelled sets, the database
+    # builder, the pools): no argparse, no printing
     "scripts.arena": ("agents", "heuristics"),
     # the browser app
     "scripts.server": ("agents", "heuristics", "scripts.arena"),
@@ -64,8 +65,8 @@ ROOMS = {
     # commands' modules by string)
     "scripts.args": ("agents", "scripts.arena"),
     "scripts.cli": ("scripts.args",),
-    # the thin mains, one a command (``database build``'s work is the tool database_build); the
-    # benchmarks; the tools
+    # the thin mains, one a command (``database build``'s work is scripts.arena's
+    # database_build); the benchmarks; the tools
     "scripts.commands": TOOLS + ("scripts.server", "scripts.tools", "scripts.lessons",
                                  "scripts.learn"),
     # the benchmarks: bench analysis --page times the browser app's own requests, bench
@@ -156,3 +157,36 @@ def test_arena_neither_parses_arguments_nor_prints(name):
     prints = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Call)
               and isinstance(node.func, ast.Name) and node.func.id == "print"]
     assert not prints, f"{name} prints on lines {prints}"
+
+
+# the one module that makes a process pool or reaches Dask: the rest asks it
+POOLS = "scripts.arena.pools"
+POOL_MAKERS = ("multiprocessing", "concurrent.futures.process",
+               "concurrent.futures.ProcessPoolExecutor", "dask", "distributed")
+
+
+def pool_makers(name):
+    """What of :data:`POOL_MAKERS` module ``name`` imports (lazy imports too), or names
+    (``ProcessPoolExecutor`` reached as an attribute)."""
+    path, _ = module_file(name)
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read(), path)
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names |= {node.module} | {f"{node.module}.{a.name}" for a in node.names}
+        elif isinstance(node, ast.Attribute) and node.attr == "ProcessPoolExecutor" \
+                or isinstance(node, ast.Name) and node.id == "ProcessPoolExecutor":
+            names.add("concurrent.futures.ProcessPoolExecutor")
+    return sorted(n for n in names
+                  if any(n == m or n.startswith(m + ".") for m in POOL_MAKERS))
+
+
+def test_only_the_pools_module_makes_process_pools_or_reaches_dask():
+    """``--workers N`` and ``--dask ADDRESS`` end in one module: where a pool's start
+    method (fork before JAX starts) and the cluster's checks are decided once."""
+    assert pool_makers(POOLS), "the rule reads nothing: the pools module itself not seen"
+    found = {m: pool_makers(m) for m in modules() if m != POOLS}
+    assert {m: n for m, n in found.items() if n} == {}

@@ -1,4 +1,4 @@
-"""Labelled sets (agents.solver.labels), their making (scripts.tools.dataset, connectx
+"""Labelled sets (agents.solver.labels), their making (scripts.arena.dataset, connectx
 dataset) and judging agents on them (scripts.arena.judging, connectx score)."""
 import json
 import os
@@ -11,7 +11,7 @@ from agents.solver.labels import FULL, LabelledSet, load_labels, save_labels, st
 from agents.solver.position import Position
 from agents.solver.solver import Solver
 from scripts.arena.judging import DEFAULT_SET, expected_random, score
-from scripts.tools.dataset import make_set
+from scripts.arena.dataset import make_set
 from tests.conftest import cli_error_line
 
 SMALL = (4, 5, 4)  # rows, columns, inarow: a 5x4 board, every position solved at once

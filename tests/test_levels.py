@@ -4,7 +4,7 @@ import pytest
 import agents
 from agents.players import levels
 from scripts.arena.judging import score
-from scripts.tools.dataset import make_set
+from scripts.arena.dataset import make_set
 from submission import build as bld
 from agents.board.rules_reference import board_from_moves
 

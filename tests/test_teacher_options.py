@@ -25,12 +25,14 @@ def _network(path, rows, columns, inarow, architecture, seed):
 
 def _stopped_run(monkeypatch):
     """Replace ``scripts.learn.run.run`` with a stub that records what the command hands
-    it (``plan``, ``init``, ``exclude``) and stops there; returns the record (a dict)."""
+    it (``plan``, ``init``, ``exclude``, ``dask``) and stops there; returns the record (a
+    dict)."""
     import scripts.learn.run as run
     got = {}
 
-    def fake_run(cfg, plan, seed, out, judge, workers, progress, log, command, init, exclude=()):
-        got.update(plan=plan, init=init, exclude=exclude)
+    def fake_run(cfg, plan, seed, out, judge, workers, progress, log, command, init, exclude=(),
+                 dask=None):
+        got.update(plan=plan, init=init, exclude=exclude, dask=dask)
         raise OSError("stopped here")
     monkeypatch.setattr(run, "run", fake_run)
     return got
@@ -58,15 +60,17 @@ def test_init_continues_the_network_and_value_weight_weighs_the_loss(tmp_path):
 
 
 def test_the_command_passes_init_and_value_weight_to_the_run(tmp_path, monkeypatch):
-    """``connectx learn --init NET --value-weight 3`` hands the run the network and a plan
-    weighing the value 3 times (the run itself: the test above)."""
+    """``connectx learn --init NET --value-weight 3 --dask ADDRESS`` hands the run the
+    network, a plan weighing the value 3 times and the scheduler (the run itself: the
+    test above)."""
     from scripts.commands.learn import main
     start = _network(tmp_path / "start.npz", 4, 5, 3, SIZED, seed=5)
     got = _stopped_run(monkeypatch)
     with pytest.raises(SystemExit):
         main(SMALL + ["--init", str(start), "--value-weight", "3", "--quiet", "--out",
-                      str(tmp_path)])
+                      str(tmp_path), "--dask", "tcp://127.0.0.1:1"])
     assert got["plan"].value_weight == 3.0 and got["init"][1] == SIZED
+    assert got["dask"] == "tcp://127.0.0.1:1"  # the labelling's scheduler
     np.testing.assert_array_equal(got["init"][0]["trunk1_w"],
                                   read_network(start.read_bytes()).params["trunk1_w"])
 
@@ -86,6 +90,7 @@ def test_without_the_options_a_plan_is_the_default():
     (["--value-weight", "x"], "--value-weight: expected a number > 0"),
     (["--mode", "zero", "--value-weight", "2"], "--value-weight is an option of --mode teacher"),
     (["--mode", "reinforce", "--init", "net.npz"], "--init is an option of --mode teacher"),
+    (["--mode", "recipe", "--dask", "tcp://h:1"], "--dask is an option of --mode teacher"),
     (["--init", "nowhere.npz"], "--init nowhere.npz"),
     (["--init", "NET", "--trunk", "8"], "--trunk sizes a new network"),
     (["--init", "OTHER"], "plays 7x6 boards with 4 in a row, not 5x4 with 3"),
@@ -207,7 +212,7 @@ def test_the_command_passes_openings_and_exclude(tmp_path, monkeypatch, capsys):
     from agents.solver.labels import load_labels
     from scripts.commands.learn import main
     from agents.solver.labels import save_labels
-    from scripts.tools.dataset import make_set
+    from scripts.arena.dataset import make_set
     sets = {}
     for name, shape in (("a", (4, 5, 3)), ("b", (4, 5, 3)), ("other", (5, 4, 3))):
         sets[name] = tmp_path / f"{name}.npz"

@@ -101,7 +101,7 @@ def test_search_value_is_exact_on_proven_roots_and_the_mean_elsewhere():
     side to move, in -1..1."""
     from agents.solver.labels import FULL
     from scripts.learn.zero import search_value
-    from scripts.tools.dataset import make_set
+    from scripts.arena.dataset import make_set
     rows, columns, _ = SMALL
     cfg = board_config(*SMALL)
     net = packed_net(rows, columns)
@@ -235,7 +235,7 @@ def test_the_search_is_judged_on_the_positions_side_to_move():
     from scripts.learn.evaluate import good_moves
     from scripts.learn.model import init_params
     from scripts.learn.zero import search_good_moves
-    from scripts.tools.dataset import make_set
+    from scripts.arena.dataset import make_set
     judge = make_set(*SMALL, 200, seed=family_seed(1))
     params = init_params(4, 4, ARCH, family_seed(0))
     data = network_bytes(Network(*SMALL, ARCH, params))
@@ -253,7 +253,7 @@ def test_judging_a_network_on_another_labelled_set(tmp_path, capsys):
     from agents.solver.labels import save_labels
     from scripts.learn.model import init_params
     from scripts.learn.zero import main
-    from scripts.tools.dataset import make_set
+    from scripts.arena.dataset import make_set
     net_path, set_path = tmp_path / "net.npz", tmp_path / "tune.npz"
     save_network(net_path, Network(*SMALL, ARCH, init_params(4, 4, ARCH, 0)))
     save_labels(set_path, make_set(*SMALL, 12, seed=2))
@@ -274,7 +274,7 @@ def test_judging_the_search_reports_stages_and_the_missed_positions(tmp_path, mo
     from agents.solver.labels import FULL, STAGES, save_labels, verdicts
     from scripts.learn import zero
     from scripts.learn.model import init_params
-    from scripts.tools.dataset import make_set
+    from scripts.arena.dataset import make_set
     net_path, set_path = tmp_path / "net.npz", tmp_path / "set.npz"
     save_network(net_path, Network(*SMALL, ARCH, init_params(4, 4, ARCH, 0)))
     labelled = make_set(*SMALL, 30, seed=3)

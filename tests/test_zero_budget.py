@@ -38,7 +38,7 @@ def test_each_iteration_keeps_its_network_and_the_budget_stops_the_run(tmp_path,
     with pytest.raises(SystemExit):  # the shipped set is 7x6: the 4x4 network cannot be judged
         main([str(tmp_path / "a"), "--simulations", "8", "--games", "0", "--quiet"])
     from agents.solver.labels import save_labels
-    from scripts.tools.dataset import make_set
+    from scripts.arena.dataset import make_set
     save_labels(tmp_path / "set.npz", make_set(*SMALL, 12, seed=1))
     capsys.readouterr()
     assert main([str(tmp_path / "a"), "--every", "2", "--simulations", "8", "--positions", "12",
@@ -50,16 +50,16 @@ def test_each_iteration_keeps_its_network_and_the_budget_stops_the_run(tmp_path,
     assert line.split()[0] == "2" and f"{100 * search['good']:.1f}%" in line
 
     # the self-play on a Dask cluster (--dask): the same tasks, the same network
-    distributed = pytest.importorskip(
-        "distributed", reason="the optional extra 'cluster' (dask[distributed]) is not installed")
+    import distributed  # the dev extra has it: never skipped
+
     from agents.players.network import read_network
-    from scripts.arena.pools import dask_executor
+    from scripts.arena.pools import executor
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
                                   dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client:
-        pool, own = dask_executor(client, "scripts.learn.zero")
-        assert own is None  # a client given is left open
-        train(SMALL, small_plan(iterations=1, **TINY), 0, str(tmp_path / "dask"), pool=pool)
+        with executor(dask=client, module="scripts.learn.zero") as pool:
+            train(SMALL, small_plan(iterations=1, **TINY), 0, str(tmp_path / "dask"), pool=pool)
+        assert client.status == "running"  # a client given is left open
     a = read_network((tmp_path / "a" / CHECKPOINTS / kept[0]).read_bytes())
     b = read_network((tmp_path / "dask" / "net.npz").read_bytes())
     for name in a.params:

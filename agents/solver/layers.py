@@ -1,6 +1,6 @@
 """Every position of ``ply`` stones of a board shape, one entry a mirror pair: the
 positions an opening database holds (:mod:`agents.solver.database`; built by
-``connectx database build``, :mod:`scripts.tools.database_build`).
+``connectx database build``, :mod:`scripts.arena.database_build`).
 
 A position is held when legal moves that never complete a line of ``inarow`` reach it
 (a position with a four on the board is over) and its side to move cannot win at once

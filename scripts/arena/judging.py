@@ -36,7 +36,7 @@ from agents.solver.labels import STAGES, LabelledSet, accuracies, move_text, sta
 from agents.solver.position import Position
 from scripts.arena.games import FAILURES, move_failure
 from scripts.arena.loading import build_agent, warm_up
-from scripts.arena.pools import run_tasks
+from scripts.arena.pools import map_tasks
 from scripts.arena.specs import (MatchConfig, Struct, config_struct, in_process_only, observation,
                                  parse_spec)
 from scripts.arena.stats import wilson
@@ -124,22 +124,23 @@ def _judge_chunk(task, on_move=None):
     return start, columns, failures
 
 
-def score(agent, labelled, act=2.0, overage=0.0, seed=0, on_move=None, workers=1):
+def score(agent, labelled, act=2.0, overage=0.0, seed=0, on_move=None, workers=1, dask=None):
     """Judge ``agent`` on every position of ``labelled`` (a
     :class:`agents.solver.labels.LabelledSet`). ``agent``: an agent callable or a spec
     text (the package's agents with options, a kaggle built-in, a submission file; see
     :mod:`scripts.arena.specs`). The positions are judged in chunks of :data:`CHUNK`, each
     by an agent built (or, when it takes no seed, reused) as a game would, seeded from
     ``seed`` and the chunk, so the result does not depend on ``workers`` (processes
-    judging chunks in parallel; agent callables in this process only). ``act``,
-    ``overage``: the seconds a move, as ``actTimeout`` and ``remainingOverageTime`` (a
-    fresh overage at every position). ``on_move()`` is called after each position (with
-    workers, after each chunk, once a position). A :class:`~scripts.arena.specs.Struct`:
+    judging chunks in parallel) or ``dask`` (a Dask scheduler judging them; agent
+    callables in this process only). ``act``, ``overage``: the seconds a move, as
+    ``actTimeout`` and ``remainingOverageTime`` (a fresh overage at every position).
+    ``on_move()`` is called after each position (with workers or Dask, after each chunk,
+    once a position). A :class:`~scripts.arena.specs.Struct`:
     ``agent`` (its text), ``config``, ``rows`` (:func:`summarise`), ``columns`` (played,
     -1 for a failure), ``failures`` (``{status: {"count", "first"}}``, the first message
     and its position's move string), ``seconds``. ``ValueError`` for a bad spec."""
     spec = parse_spec(agent)
-    in_process_only([spec], workers, None)
+    in_process_only([spec], workers, dask)
     cfg = MatchConfig(labelled.rows, labelled.columns, labelled.inarow, float(act), float(overage))
     warm_up(spec, cfg)  # numba compiles here (before the forks), not in a judged move
     tasks = [(spec, labelled, a, min(a + CHUNK, len(labelled)), seed, act, overage)
@@ -151,13 +152,14 @@ def score(agent, labelled, act=2.0, overage=0.0, seed=0, on_move=None, workers=1
         first, cols, fails = answer
         columns[first:first + len(cols)] = cols
         failed.update(fails)
-        if on_move is not None and workers > 1:
+        if on_move is not None and parallel:
             for _ in cols:
                 on_move()
-    if workers > 1:
-        run_tasks(_judge_chunk, tasks, workers, done)
+    parallel = workers > 1 or dask is not None
+    if parallel:
+        map_tasks(_judge_chunk, tasks, workers, dask, done)
     else:
-        run_tasks(functools.partial(_judge_chunk, on_move=on_move), tasks, 1, done)
+        map_tasks(functools.partial(_judge_chunk, on_move=on_move), tasks, on_result=done)
     failures = {}
     for i, (status, message) in sorted(failed.items()):
         first = f"{labelled.moves[i] or '(empty)'}: {message}"
@@ -327,7 +329,7 @@ def judge_games(games, config, seconds=3.0, solver=None, threads=2, on_game=None
                 on_game()
     if dask is not None or (workers > 1 and len(games) > 1):
         tasks = [(index, [g], tuple(config), seconds, threads) for index, g in enumerate(games)]
-        run_tasks(_judge_games_chunk, tasks, workers, done, dask, "scripts.arena.judging")
+        map_tasks(_judge_games_chunk, tasks, workers, dask, done)
     else:
         solver = solver if solver is not None else game_solver(rows, columns, inarow, threads)
         for index, g in enumerate(games):

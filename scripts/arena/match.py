@@ -21,7 +21,7 @@ from scripts.arena import stats
 from scripts.arena.extras import require
 from scripts.arena.games import FAILURES, Fixture, game_seeds, score_of
 from scripts.arena.suites import pair_openings
-from scripts.arena.pools import process_pool, run_games
+from scripts.arena.pools import game_executor, run_games
 from scripts.arena.bars import progress_bar
 from scripts.arena.replays import replay_env
 from scripts.arena.report import format_summary
@@ -238,8 +238,8 @@ def match(a, b, games=10, cfg=None, seed=0, workers=1, dask=None, progress=True,
             # rounds of whole pairs, enough to keep every worker busy, in one pool
             size = 2 * max(4, 2 * workers)
             pool = None
-            if dask is None and workers > 1 and games > 1:
-                pool = stack.enter_context(process_pool(plan, workers))
+            if dask is not None or (workers > 1 and games > 1):
+                pool = stack.enter_context(game_executor(plan, workers, dask))
             for first in range(0, games, size):
                 run_games(plan[first:first + size], workers, dask, on_result, pool)
                 state["llr"] = pair_llr(done, sprt)

@@ -9,7 +9,8 @@ Starts ``--hogs`` CPU-bound processes, then plays ``--moves`` moves of self-play
 timing each call; prints the worst and mean time as a fraction of the budget and
 exits 1 if any move went over it.
 """
-import multiprocessing as mp
+import contextlib
+import subprocess
 import sys
 
 from scripts.arena.games import play_out, start_position
@@ -20,9 +21,17 @@ from scripts.args import (ArgumentParser, SPEC_HELP, add_config_argument,
                           add_quiet_argument, positive_int_arg, progress_bar)
 
 
-def _hog():
-    while True:
-        pass
+@contextlib.contextmanager
+def cpu_hogs(count):
+    """``count`` CPU-bound processes (fresh interpreters spinning) for the ``with``
+    block."""
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+    try:
+        yield
+    finally:
+        for h in hogs:
+            h.kill()
+            h.wait()
 
 
 def measure(agent, moves, act_timeout, rows=6, columns=7, inarow=4, progress=False):
@@ -63,15 +72,9 @@ def main(argv=None, prog="python -m scripts.bench.load"):
         agent = build_agent(parse_spec(args.agent), 0)
     except ValueError as e:
         p.error(str(e))
-    hogs = [mp.Process(target=_hog, daemon=True) for _ in range(args.hogs)]
-    for h in hogs:
-        h.start()
-    try:
+    with cpu_hogs(args.hogs):
         times = measure(agent, args.moves, args.act_timeout, cfg.rows, cfg.columns, cfg.inarow,
                         progress=not args.quiet)
-    finally:
-        for h in hogs:
-            h.terminate()
     worst = max(times) / args.act_timeout
     mean = sum(times) / len(times) / args.act_timeout
     over = sum(t > args.act_timeout for t in times)

@@ -1,7 +1,7 @@
 """``connectx database build``: an opening database of any board that fits the bitboard -- the
 exact score of every position of N stones -- in the package's format, which
 ``connectx solve``, the page and the ``perfect`` agent's solver read
-(:mod:`agents.solver.database`). The work is :mod:`scripts.tools.database_build`.
+(:mod:`agents.solver.database`). The work is :mod:`scripts.arena.database_build`.
 
     connectx database build --config rows=4,columns=5,inarow=4 --plies 8 --out 5x4-8.cxdb
     connectx database build --plies 8 --out 7x6-8.cxdb --workers 2
@@ -39,7 +39,7 @@ def main(argv=None, prog="python -m scripts.commands.database build"):
     args = ap.parse_args(argv)
     rows, columns, inarow = board_shape(ap, args.config)
 
-    from scripts.tools import database_build
+    from scripts.arena import database_build
     on_progress = ProgressCallback("positions", "pos", not args.quiet)
 
     error = None

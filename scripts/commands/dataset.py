@@ -1,6 +1,6 @@
 """``connectx dataset``: write a labelled set -- positions from realistic play, every
 legal column's exact score -- for any board the solver takes (the format:
-:mod:`agents.solver.labels`; the work: :mod:`scripts.tools.dataset`, which says what
+:mod:`agents.solver.labels`; the work: :mod:`scripts.arena.dataset`, which says what
 "realistic" means).
 
     connectx dataset --positions 1000 --seed 0 --out 7x6.npz --workers 2
@@ -41,7 +41,7 @@ def main(argv=None, prog="python -m scripts.commands.dataset"):
     if unknown or len(set(names)) < len(names):
         ap.error(f"--stages: distinct names among {', '.join(STAGES)}, got {args.stages!r}")
     stages = tuple(STAGES.index(x) for x in names)
-    from scripts.tools.dataset import make_set
+    from scripts.arena.dataset import make_set
     on_progress = ProgressCallback("games", "game", not args.quiet)
 
     command = (f"connectx dataset --config rows={rows},columns={columns},inarow={inarow} "

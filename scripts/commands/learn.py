@@ -62,6 +62,10 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
     ap.add_argument("--workers", type=positive_int_arg, default=2,
                     help="processes labelling positions (zero: playing the self-play games "
                          "and judging the search; default 2)")
+    ap.add_argument("--dask", metavar="ADDRESS", default=None,
+                    help="teacher, zero: label the positions (zero: play the self-play games "
+                         "and judge the search) on a Dask scheduler, e.g. tcp://host:8786, "
+                         "instead of --workers processes (the cluster extra)")
     zero = ap.add_argument_group("--mode zero")
     zero.add_argument("--iterations", type=positive_int_arg, default=None,
                       help="self-play then training iterations in all (default 10)")
@@ -79,10 +83,6 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
     zero.add_argument("--minutes", type=positive_float_arg, default=None,
                       help="wall budget of the run (resumed parts included): no iteration "
                            "starts that would end past it (default: none)")
-    zero.add_argument("--dask", metavar="ADDRESS", default=None,
-                      help="play the self-play games (and judge the search) on a Dask "
-                           "scheduler, e.g. tcp://host:8786, instead of --workers processes "
-                           "(the cluster extra)")
     ap.add_argument("--init", metavar="NET", default=None,
                     help="teacher, zero: start from this network (.npz, e.g. --mode "
                          "teacher's; its architecture), not from random weights")
@@ -125,12 +125,13 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
                                 ("--simulations", args.simulations),
                                 ("--judge-simulations", args.judge_simulations),
                                 ("--search-value", args.search_value),
-                                ("--minutes", args.minutes), ("--dask", args.dask),
+                                ("--minutes", args.minutes),
                                 ("--resume", args.resume or None)) if v is not None]
         if given:
             ap.error(f"{given[0]} is an option of --mode zero")
-    if args.mode not in ("teacher", "zero") and args.init is not None:
-        ap.error("--init is an option of --mode teacher and zero")
+    for option, value in (("--init", args.init), ("--dask", args.dask)):
+        if args.mode not in ("teacher", "zero") and value is not None:
+            ap.error(f"{option} is an option of --mode teacher and zero")
     for option, value in (("--value-weight", args.value_weight), ("--children", args.children),
                           ("--openings", args.openings), ("--exclude", args.exclude or None)):
         if args.mode != "teacher" and value is not None:
@@ -163,7 +164,7 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
     try:
         if args.mode == "teacher":
             paths, record = run(cfg, plan, args.seed, args.out, eval_set, args.workers, bar,
-                                log, command, init, exclude=held_out)
+                                log, command, init, exclude=held_out, dask=args.dask)
         elif args.mode == "zero":
             paths, record = _learn_zero(args, cfg, plan, init, eval_set, bar, log, command)
         else:
@@ -240,25 +241,11 @@ def _zero_plan(args, cfg, architecture=None):
 
 def _learn_zero(args, cfg, plan, init, eval_set, bar, log, command):
     """The zero mode's run: its processes forked before JAX starts (as the teacher's)."""
-    from concurrent.futures import ProcessPoolExecutor
-
-    from scripts.arena.pools import fork_context
-    pool = client = None
-    if args.dask is not None:
-        from scripts.arena.pools import dask_executor
-        pool, client = dask_executor(args.dask, "scripts.learn.zero")
-    elif args.workers > 1:
-        pool = ProcessPoolExecutor(args.workers, mp_context=fork_context())
-        list(pool.map(abs, range(args.workers)))
-    try:
-        from scripts.learn.zero import train
+    from scripts.arena.pools import executor
+    from scripts.learn.zero import train
+    with executor(args.workers, args.dask, "scripts.learn.zero") as pool:
         return train(cfg, plan, args.seed, args.out, eval_set, pool, bar, log, command, init,
                      args.resume, args.workers)
-    finally:
-        if client is not None:
-            client.close()
-        elif pool is not None:
-            pool.shutdown(cancel_futures=True)
 
 
 def _eval_set(cfg, path, option="--eval-set"):

@@ -17,7 +17,7 @@ import sys
 
 from scripts.arena.report import no_nan
 from scripts.args import (ArgumentParser, SPEC_HELP, add_config_argument, add_report_arguments,
-                          add_workers_argument, board_shape, positive_int_arg, progress_bar)
+                          add_pool_arguments, board_shape, positive_int_arg, progress_bar)
 
 
 
@@ -37,7 +37,7 @@ def main(argv=None, prog="python -m scripts.commands.score"):
     ap.add_argument("--act", type=float, default=2.0, help="seconds a move (default 2)")
     ap.add_argument("--overage", type=float, default=0.0,
                     help="overage seconds a position (default 0)")
-    add_workers_argument(ap, "judging positions", "; the result is the same")
+    add_pool_arguments(ap, "judging positions", "judge positions", note="; the result is the same")
     add_report_arguments(ap)
     args = ap.parse_args(argv)
     if args.set and args.config:
@@ -51,8 +51,9 @@ def main(argv=None, prog="python -m scripts.commands.score"):
     try:
         parse_spec(args.agent)
         if args.config:
-            from scripts.tools.dataset import make_set
-            labelled = make_set(*board_shape(ap, args.config), args.positions, args.seed)
+            from scripts.arena.dataset import make_set
+            labelled = make_set(*board_shape(ap, args.config), args.positions, args.seed,
+                                args.workers, args.dask)
             if args.out:
                 save_labels(args.out, labelled)
         else:
@@ -69,7 +70,7 @@ def main(argv=None, prog="python -m scripts.commands.score"):
     try:
         result = score(args.agent, labelled, args.act, args.overage, args.seed,
                        on_move=None if args.quiet or args.json else on_move,
-                       workers=args.workers)
+                       workers=args.workers, dask=args.dask)
     except ValueError as e:
         ap.error(str(e))
     finally:

@@ -1,9 +1,8 @@
 """One ``connectx learn`` run: its plan for the board, the labelling processes, the
 training, the files it writes (:mod:`scripts.learn.record`)."""
 import platform
-from concurrent.futures import ProcessPoolExecutor
 
-from scripts.arena.pools import fork_context
+from scripts.arena.pools import executor
 from scripts.learn.record import write_run
 from scripts.learn.teacher import Plan
 
@@ -54,23 +53,16 @@ def plan_for(cfg, positions=None, steps=None, rounds=2, eval_games=None, databas
 
 
 def run(cfg, plan, seed, out, judge=None, workers=2, progress=None, log=None, command=None,
-        init=None, exclude=()):
+        init=None, exclude=(), dask=None):
     """Train by ``plan`` on ``cfg`` and write the run into ``out``; ``(paths, record)``.
     ``init``: ``(params, architecture)`` of a network to start from (``--init``;
     :func:`scripts.learn.zero.initial_network`), None: random weights; ``exclude``: labelled
-    sets never trained on, besides ``judge``.
-    The labelling processes are forked before JAX starts (JAX's threads and fork do not
-    mix), and kept for the whole run (their solvers' tables stay warm)."""
-    pool = None
-    if workers > 1:
-        pool = ProcessPoolExecutor(workers, mp_context=fork_context())
-        list(pool.map(abs, range(workers)))  # the processes start now, before JAX's threads
-    try:
+    sets never trained on, besides ``judge``. The labelling runs in ``workers`` processes
+    or on the Dask cluster ``dask`` (:func:`scripts.arena.pools.executor`: the processes
+    start before JAX does, and are kept for the whole run, their solvers' tables warm)."""
+    with executor(workers, dask, "scripts.learn.positions") as pool:
         from scripts.learn.teacher import train
         params, record = train(cfg, plan, seed, judge, pool, progress, log, init, exclude)
-    finally:
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)
     return finish(cfg, params, record["architecture"], record, seed, out, judge, command,
                   workers)
 

@@ -469,19 +469,18 @@ def train(cfg, plan, seed, out, judge=None, pool=None, progress=None, log=None, 
     return paths, record
 
 
-def judge_search(path, simulations, first=None, workers=1, judge=None, c=1.5):
+def judge_search(path, simulations, first=None, workers=1, judge=None, c=1.5, dask=None):
     """``{"good", "perfect", "n", "seconds", "stages", "missed"}`` of the network in the
     file ``path`` with search (``simulations`` a move, as ``mcts:prior=PATH,iterations=N``)
     on the first ``first`` positions (None: all) of ``judge`` (default: the shipped 7x6
     set): the good- and perfect-move rates, ``stages`` the same by stage
     (``{stage: {"n", "good", "perfect"}}``), ``missed`` the indices of the positions
-    where the searched move throws the value away (not good)."""
-    from concurrent.futures import ProcessPoolExecutor
-
+    where the searched move throws the value away (not good). The positions are judged
+    in ``workers`` processes or on the Dask cluster ``dask``."""
     from agents.players.network import read_network
     from agents.solver.labels import load_labels
     from scripts.arena.judging import DEFAULT_SET
-    from scripts.arena.pools import fork_context
+    from scripts.arena.pools import executor
     with open(path, "rb") as f:
         data = f.read()
     net = read_network(data, repr(path))
@@ -491,12 +490,8 @@ def judge_search(path, simulations, first=None, workers=1, judge=None, c=1.5):
     if first is not None:
         labelled = labelled.subset(np.arange(min(first, len(labelled))))
     start = time.perf_counter()
-    pool = ProcessPoolExecutor(workers, mp_context=fork_context()) if workers > 1 else None
-    try:
+    with executor(workers, dask, "scripts.learn.zero") as pool:
         cols = search_columns(data, net.config, labelled, simulations, c, pool)
-    finally:
-        if pool is not None:
-            pool.shutdown()
     from agents.solver.labels import STAGES, verdicts
     from scripts.learn.evaluate import rates_by_stage
     rates = rates_by_stage(labelled, cols)
@@ -509,9 +504,10 @@ def judge_search(path, simulations, first=None, workers=1, judge=None, c=1.5):
 
 
 def main(argv=None):
-    """``python -m scripts.learn.zero NET SIMULATIONS [FIRST [WORKERS]] [--eval-set FILE]``:
-    the network ``NET`` with search at ``SIMULATIONS`` a move on the judge's set (or the
-    labelled set ``FILE``; its ``FIRST`` positions, on ``WORKERS`` processes), one JSON
+    """``python -m scripts.learn.zero NET SIMULATIONS [FIRST [WORKERS]] [--eval-set FILE]
+    [--dask ADDRESS]``: the network ``NET`` with search at ``SIMULATIONS`` a move on the
+    judge's set (or the labelled set ``FILE``; its ``FIRST`` positions, on ``WORKERS``
+    processes or a Dask scheduler), one JSON
     line with Wilson intervals (:func:`judge_search`'s dict: by stage, and the positions
     missed)."""
     from scripts.args import ArgumentParser, positive_int_arg
@@ -529,10 +525,19 @@ def main(argv=None):
     ap.add_argument("--eval-set", metavar="FILE", default=None,
                     help="a labelled set of `connectx dataset` (.npz) instead of the judge's "
                          "(for instance a held-out set to tune the search on)")
+    ap.add_argument("--dask", metavar="ADDRESS", default=None,
+                    help="judge on a Dask scheduler, e.g. tcp://host:8786, instead of "
+                         "WORKERS processes (the cluster extra)")
     args = ap.parse_args(argv)
     if args.eval_set is not None and not os.path.isfile(args.eval_set):
         ap.error(f"--eval-set: no such file: {args.eval_set}")
-    result = judge_search(args.net, args.simulations, args.first, args.workers, args.eval_set)
+    # this module by its name, not as __main__: the tasks pickle their functions by it
+    from scripts.learn.zero import judge_search as judge
+    try:
+        result = judge(args.net, args.simulations, args.first, args.workers, args.eval_set,
+                       dask=args.dask)
+    except ValueError as e:  # a Dask scheduler out of reach
+        ap.error(str(e))
     for k in ("good", "perfect"):
         lo, hi = wilson(result[k], result["n"])
         result[k + "_interval"] = [round(lo, 4), round(hi, 4)]

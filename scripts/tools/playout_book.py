@@ -16,7 +16,6 @@ book's ``max_stones`` grows to cover the position. Usage::
 
 Positions are move strings (1-based columns) with the second player to move.
 """
-import multiprocessing
 import os
 import sys
 import time
@@ -25,6 +24,7 @@ from agents.resources import data_path
 from agents.solver.book import BOOK_NAME, WEAK, decode_book, encode_book
 from agents.solver.position import Position, canonical
 from agents.solver.solver import Solver
+from scripts.arena.pools import map_tasks
 from scripts.arena.specs import MatchConfig
 
 ROWS, COLUMNS, INAROW = 6, 7, 4
@@ -124,9 +124,8 @@ def main(argv=None, prog="python -m scripts.tools.playout_book"):
         todo += [(moves, c, o) for c in cands[moves] for o in opponents]
     results = {m: {c: "" for c in cs} for m, cs in cands.items()}
     t0 = time.perf_counter()
-    with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
-        for moves, col, opponent, r in pool.imap(_job, todo):
-            results[moves][col] += r
+    for moves, col, opponent, r in map_tasks(_job, todo, args.workers):
+        results[moves][col] += r
     print(f"{len(todo)} games in {time.perf_counter() - t0:.0f} s")
     chosen = {}
     for moves in args.positions:

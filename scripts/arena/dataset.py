@@ -28,7 +28,7 @@ import agents
 from agents.board.grid import planes_of
 from agents.solver.labels import FULL, LabelledSet, labelling_solver, move_text, stage_of
 from scripts.arena.games import play_out
-from scripts.arena.pools import run_tasks
+from scripts.arena.pools import map_tasks
 from scripts.arena.specs import MatchConfig
 
 # (weight, agent spec, noise): who plays a game's sides; noise is the probability of a
@@ -160,8 +160,8 @@ def make_set(rows, columns, inarow, positions, seed=0, workers=1, dask=None, dat
             played += count
             if on_progress is not None:
                 on_progress(played, planned)
-        run_tasks(label_games, _tasks(start, games, shape, seed, database, workers, stages),
-                  workers, done, dask, "scripts.tools.dataset")
+        map_tasks(label_games, _tasks(start, games, shape, seed, database, workers, stages),
+                  workers, dask, done)
         for k in sorted(results):
             moves, scores = results[k]
             board = _board(moves, rows, columns)
@@ -185,7 +185,7 @@ def make_set(rows, columns, inarow, positions, seed=0, workers=1, dask=None, dat
         scores[i] = sc
         stage[i] = stage_of(len(moves), rows, columns)
         texts.append(move_text(moves, columns))
-    made = {"by": "connectx dataset (scripts.tools.dataset)", "command": command,
+    made = {"by": "connectx dataset (scripts.arena.dataset)", "command": command,
             "players": [list(p) for p in PLAYERS], "games": start,
             "sampling": ("one position a game: stage k mod 3, stones uniform in the stage"
                          if stages == (0, 1, 2) else

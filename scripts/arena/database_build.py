@@ -37,6 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents.solver.layers import check_shape, geometry, positions
+from scripts.arena.pools import map_tasks
 
 PARTS_SUFFIX = ".parts"
 JOB_FILE = "job.json"
@@ -273,13 +274,8 @@ def build(rows, columns, inarow, ply, out, workers=1, dask=None, chunk=None, lea
         if on_chunk:
             on_chunk(index, written)
 
-    if dask is not None:
-        _run_dask(todo, dask, finished)
-    elif workers > 1 and len(todo) > 1:
-        _run_pool(todo, workers, finished)
-    else:
-        for t in todo:
-            finished(*solve_chunk(t))
+    map_tasks(solve_chunk, todo, workers, dask, lambda r: finished(*r),
+              prepare=lambda: _compile(todo))
     db = D.Database(rows, columns, inarow, ply, keys, scores, out)
     D._check(db)
     D.save(db, out)
@@ -289,24 +285,12 @@ def build(rows, columns, inarow, ply, out, workers=1, dask=None, chunk=None, lea
                        leaf_db.source if leaf_db is not None else "")
 
 
-def _run_pool(tasks, workers, finished):
-    """The tasks in a process pool (forked where the platform allows, after compiling the
-    solver and loading the leaves here once: the workers inherit both)."""
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-    from scripts.arena.pools import fork_context
-    context = fork_context()
-    if context is not None:
+def _compile(tasks):
+    """Compile the solver and load the leaves here once, before the workers fork: they
+    inherit both."""
+    if tasks:
         t = tasks[0]
         solve_chunk(Chunk(-1, t.rows, t.columns, t.inarow, t.ply, t.pos[:1], t.mask[:1], t.leaves))
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        futures = [pool.submit(solve_chunk, t) for t in tasks]
-        for f in as_completed(futures):
-            finished(*f.result())
-
-
-def _run_dask(tasks, dask, finished):
-    from scripts.arena.pools import dask_map
-    dask_map(solve_chunk, tasks, dask, "scripts.tools.database_build", lambda r: finished(*r))
 
 
 # ---------------------------------------------------------------------------
