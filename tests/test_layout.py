@@ -17,6 +17,7 @@ Read from the sources (the AST, docstrings left out): no process is started."""
 import ast
 import fnmatch
 import os
+import re
 import tomllib
 
 import pytest
@@ -354,3 +355,24 @@ def test_the_instruments_read_package_data_through_data_path():
 ])
 def test_the_layout_rules_find_what_they_look_for(finder, code, found):
     assert finder(ast.parse(code)) == found
+
+
+def test_the_development_guides_layout_names_every_room():
+    """docs/development.md's layout names each top-level folder of the packages and each
+    folder of agents/ and scripts/ (``  name/`` under its parent): a new room is drawn."""
+    with open(os.path.join(ROOT, "docs", "development.md"), encoding="utf-8") as f:
+        page = f.read()
+    block = page.split("## Layout", 1)[1].split("```", 2)[1]
+    drawn = set(re.findall(r"^(\S+/)", block, re.M))
+    for top in ("agents", "scripts"):
+        parent = None
+        for line in block.splitlines():
+            if not line.startswith(" "):
+                parent = line.split()[0] if line.strip() else None
+            elif parent == f"{top}/" and re.match(r"^  (\S+/)", line):
+                drawn.add(top + "/" + line.split()[0])
+    folders = {f"{top}/" for top in PACKAGES + ("tests", "docs")}
+    folders |= {f"{top}/{d}/" for top in ("agents", "scripts")
+                for d in os.listdir(os.path.join(ROOT, top))
+                if os.path.isdir(os.path.join(ROOT, top, d)) and d != "__pycache__"}
+    assert sorted(folders - drawn) == []
