@@ -101,3 +101,34 @@ def test_the_scripts_build_kaggles_obs_in_one_place():
     home = os.path.join("agents", "players", "base.py") + ":"
     assert any(f.startswith(home) for f in found)  # the detector sees the builder itself
     assert [f for f in found if not f.startswith(home)] == []
+
+
+def identifiers(tree):
+    """Every name ``tree`` binds or reads: functions, classes, arguments, variables,
+    attributes, keyword arguments and imported names."""
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            yield node.name
+        elif isinstance(node, ast.arg):
+            yield node.arg
+        elif isinstance(node, ast.Name):
+            yield node.id
+        elif isinstance(node, ast.Attribute):
+            yield node.attr
+        elif isinstance(node, ast.keyword) and node.arg:
+            yield node.arg
+        elif isinstance(node, ast.alias):
+            yield node.asname or node.name
+
+
+def test_one_spelling_of_analyze_in_code():
+    """Solver.analyze's spelling is the code's (the prose keeps its British one): no
+    identifier spells it analyse, analysing or analysed."""
+    bad = []
+    for path in module_paths():
+        with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+            tree = ast.parse(f.read(), path)
+        bad += [f"{path}: {name}" for name in sorted(set(identifiers(tree)))
+                if "analys" in name.lower() and "analysis" not in name.lower()
+                and "analyses" not in name.lower()]
+    assert not bad, "\n".join(bad)

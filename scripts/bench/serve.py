@@ -2,7 +2,7 @@
 ``http.server``'s defaults in the same run (issue 57).
 
     connectx bench serve [--clients 1,8,32,128] [--requests 256] [--seconds 20]
-                         [--endpoints state,move,analyse] [--searches 2] [--queue 16]
+                         [--endpoints state,move,analyze] [--searches 2] [--queue 16]
 
 Two servers, each a fresh process (``connectx serve`` without warm-up or database,
 ``--analysis-time 1``; a first untimed request of each kind compiles its kernels):
@@ -24,7 +24,7 @@ bounded in count and in time. Exit status 1 if the server (not the baseline) fai
 request or sent a 503 without ``Retry-After``.
 
 The endpoints: ``state`` (``/api/state`` of "44": no search), ``move`` (``/api/move`` of
-``rules`` after "44": through the pool, milliseconds), ``analyse`` (``/api/analyse`` at a
+``rules`` after "44": through the pool, milliseconds), ``analyze`` (``/api/analyze`` at a
 time limit of 0.2 s of 64 random positions of 0-10 stones in turn, which the solver
 rarely finishes in that time without the database: through the pool), ``tree``
 (``/api/tree`` of "44" to depth 2: through the pool, the exact values cut at 1 s).
@@ -46,7 +46,7 @@ from scripts.bench.analysis import random_positions
 # endpoint -> (path, body or bodies, sent in turn)
 ENDPOINTS = {"state": ("/api/state", {"moves": "44"}),
              "move": ("/api/move", {"moves": "44", "agent": "rules"}),
-             "analyse": ("/api/analyse", [{"moves": m, "time_limit": 0.2}
+             "analyze": ("/api/analyze", [{"moves": m, "time_limit": 0.2}
                                           for m in random_positions(64, seed=0, most=10)]),
              "tree": ("/api/tree", {"moves": "44", "depth": 2})}
 PER_CLIENT = 16  # requests a client at most, so that one client's run stays short
@@ -138,8 +138,8 @@ def main(argv=None, prog="python -m scripts.bench.serve"):
                    help=f"requests of a run at most (default 256; at most {PER_CLIENT} a client)")
     p.add_argument("--seconds", type=positive_float_arg, default=20.0,
                    help="no request of a run starts after this many seconds (default 20)")
-    p.add_argument("--endpoints", default="state,move,analyse",
-                   help=f"comma-separated, of {', '.join(ENDPOINTS)} (default state,move,analyse)")
+    p.add_argument("--endpoints", default="state,move,analyze",
+                   help=f"comma-separated, of {', '.join(ENDPOINTS)} (default state,move,analyze)")
     p.add_argument("--searches", type=positive_int_arg, default=2,
                    help="the servers' search slots (connectx serve --searches; default 2)")
     p.add_argument("--queue", type=count_arg, default=16,
