@@ -132,3 +132,26 @@ def test_one_spelling_of_analyze_in_code():
                 if "analys" in name.lower() and "analysis" not in name.lower()
                 and "analyses" not in name.lower()]
     assert not bad, "\n".join(bad)
+
+
+def module_constants(tree):
+    """The UPPER_CASE names ``tree`` assigns at module level."""
+    for node in tree.body:
+        targets = node.targets if isinstance(node, ast.Assign) else \
+            [node.target] if isinstance(node, ast.AnnAssign) else []
+        yield from (t.id for t in targets if isinstance(t, ast.Name) and t.id.isupper())
+
+
+def test_each_time_default_has_a_name_of_its_own():
+    """A time constant (its name holds TIME or SECONDS) is defined in one module: the
+    server's, the widget's and the benchmark's defaults differ, so their names do too
+    (``SERVE_MOVE_TIME`` 2 s, ``WIDGET_MOVE_TIME`` 1 s), and one shared value is
+    imported, not written again."""
+    homes = defaultdict(list)
+    for path in module_paths():
+        with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+            for name in module_constants(ast.parse(f.read(), path)):
+                if "TIME" in name or "SECONDS" in name:
+                    homes[name].append(path)
+    shared = {name: paths for name, paths in homes.items() if len(paths) > 1}
+    assert not shared, shared

@@ -137,8 +137,8 @@ def page_requests(lines, quiet, line_time, label):
 def page_summary(lines):
     """Times the page's requests on ``lines`` with the whole line and with the line time
     (:func:`page_requests`) and prints both and their ratios."""
-    from scripts.server.app import ANALYSIS_TIME, LINE_TIME
-    whole, _ = page_requests(lines, True, ANALYSIS_TIME, "page, whole line")
+    from scripts.server.app import LINE_TIME, SERVE_ANALYSIS_TIME
+    whole, _ = page_requests(lines, True, SERVE_ANALYSIS_TIME, "page, whole line")
     fast, cut = page_requests(lines, True, LINE_TIME, f"page, line cut at {LINE_TIME:g} s")
 
     def show(name, ts):

@@ -50,7 +50,8 @@ ENDPOINTS = {"state": ("/api/state", {"moves": "44"}),
                                           for m in random_positions(64, seed=0, most=10)]),
              "tree": ("/api/tree", {"moves": "44", "depth": 2})}
 PER_CLIENT = 16  # requests a client at most, so that one client's run stays short
-ANALYSIS_TIME = 1.0  # the servers' --analysis-time: a position tree's exact values stop there
+# the benchmarked servers' --analysis-time: a position tree's exact values stop there
+BENCH_ANALYSIS_TIME = 1.0
 UNBOUNDED = 1 << 30
 
 
@@ -65,7 +66,7 @@ def serve(kind, searches, queue):
         request_queue_size = 5                                    # socketserver's default
         shutdown_request = ThreadingHTTPServer.shutdown_request   # close at once
 
-    app = App(searches=searches, analysis_time=ANALYSIS_TIME, database=False,
+    app = App(searches=searches, analysis_time=BENCH_ANALYSIS_TIME, database=False,
               queue=UNBOUNDED if kind == "baseline" else queue)
     server = make_server(app, "127.0.0.1", 0,
                          server_class=Baseline if kind == "baseline" else Server)
@@ -161,7 +162,7 @@ def main(argv=None, prog="python -m scripts.bench.serve"):
 
     failed = 0
     print(f"searches {args.searches}; the server's queue {args.queue}, the baseline's unbounded; "
-          f"analysis time {ANALYSIS_TIME:g} s; a new connection a request")
+          f"analysis time {BENCH_ANALYSIS_TIME:g} s; a new connection a request")
     print(f"{'endpoint':9} {'clients':>7} {'server':9} {'sent':>5} {'200':>5} {'503':>5} "
           f"{'failed':>7} {'answers/s':>10} {'median s':>9} {'slowest s':>10}  failures")
     for kind in ("baseline", "server"):

@@ -191,7 +191,7 @@ def tictactoe_main(argv, prog):
 
 def seed_matches_main(argv, prog):
     """``connectx lessons seed-matches``: :mod:`scripts.lessons.seed_experiments`."""
-    from scripts.lessons.seed_experiments import HEADER, default_ours, rows
+    from scripts.lessons.seed_experiments import TABLE_HEAD, default_ours, rows
     p = games_parser(prog, "The seed material's matches (the book's minimax against its "
                      "think-3 player, the tutorial's agent against random), re-run beside the "
                      "figures it printed.", "games of each match", "the matches")
@@ -206,7 +206,7 @@ def seed_matches_main(argv, prog):
         parse_spec(args.ours or default_ours())
     except ValueError as e:
         return report(f"{prog}: error: {e}")
-    print(HEADER, flush=True)
+    print(TABLE_HEAD, flush=True)
     for line in rows(args.games, args.tutorial_games, args.ours, args.seed, args.workers,
                      progress=sys.stderr.isatty()):
         print(line, flush=True)

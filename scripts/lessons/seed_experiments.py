@@ -28,7 +28,7 @@ from scripts.arena.specs import parse_match_config
 # the book's result for the first agent of experiment 1: (won, tied, lost) of 100
 BOOK_MINIMAX_VS_RULES = (68, 6, 26)
 TUTORIAL = "tutorial"  # the pure-Python tutorial agent (agents/players/kaggle_tutorial.py)
-HEADER = f"{'experiment (first agent vs second)':<44} {'games':>5}  {'W-D-L':<9}  score [95% interval]"
+TABLE_HEAD = f"{'experiment (first agent vs second)':<44} {'games':>5}  {'W-D-L':<9}  score [95% interval]"
 
 
 def default_ours():
@@ -57,7 +57,7 @@ def row(label, a, b, games, cfg, seed, workers, book=None, progress=False):
 
 
 def rows(games=100, tutorial_games=20, ours=None, seed=0, workers=1, progress=False):
-    """The experiments' rows (:data:`HEADER`'s columns), one at a time as each match ends
+    """The experiments' rows (:data:`TABLE_HEAD`'s columns), one at a time as each match ends
     (``ours``: :func:`default_ours` when None)."""
     cfg = parse_match_config()
     ours = ours or default_ours()

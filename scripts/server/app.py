@@ -70,9 +70,9 @@ from agents.solver.solver import warm_up as warm_up_solver
 from scripts.arena.specs import MatchConfig, config_struct, observation
 from scripts.server.analysis import analyze, line
 from scripts.server.search_tree import tree_request
-from scripts.server.game import (MAX_SIDE, MOVE_TIME, UNCLOCKED, AgentFailed, BadRequest, Busy,
-                                Files, agent_catalogue, check_unclocked, game_state, make_agent,
-                                parse_agent, parse_game, play_moves, replay)
+from scripts.server.game import (MAX_SIDE, SERVE_MOVE_TIME, UNCLOCKED, AgentFailed, BadRequest,
+                                Busy, Files, agent_catalogue, check_unclocked, game_state,
+                                make_agent, parse_agent, parse_game, play_moves, replay)
 
 WEB = data_path("scripts.server", "web")
 STATIC = {"/": ("index.html", "text/html; charset=utf-8"),
@@ -95,7 +95,7 @@ MAX_NESTING = 32            # arrays and objects inside each other in a body (a 
 # match files would otherwise hold 1 GiB, and their parsed objects several times that
 BODIES = 64 << 20
 QUEUE_WAIT = 10.0           # seconds a search waits for a free slot before 503
-ANALYSIS_TIME = 5.0         # default and maximum seconds of one analysis
+SERVE_ANALYSIS_TIME = 5.0   # default and maximum seconds of one analysis
 LINE_TIME = 0.1             # /api/analyze extends the best line until this long after the start
 SOLVER_TT_BITS = 22         # 32 MiB per pooled solver
 SOLVER_THREADS = min(2, os.cpu_count() or 1)  # threads of each exact analysis
@@ -219,7 +219,7 @@ class App:
     """What the handlers share: limits, the pool of workers, the pools of agents and
     solvers."""
 
-    def __init__(self, searches=None, move_time=MOVE_TIME, analysis_time=ANALYSIS_TIME,
+    def __init__(self, searches=None, move_time=SERVE_MOVE_TIME, analysis_time=SERVE_ANALYSIS_TIME,
                  database=True, solver_threads=SOLVER_THREADS, line_time=LINE_TIME,
                  queue=QUEUE, files=None):
         self.searches = searches or max(1, os.cpu_count() or 1)

@@ -35,15 +35,19 @@ from scripts.server.game import (AgentFailed, BadRequest, check_unclocked, game_
                                  play_moves, solver_outcome)
 from scripts.server.search_tree import tree_request
 
-MOVE_TIME = 1.0        # default seconds of an agent's move (kaggle's actTimeout)
-ANALYSIS_TIME = 3.0    # default seconds of one analysis (and of one tree's exact values)
-JUDGE_TIME = 3.0       # default solver seconds a replayed position before it is left unjudged
+# the widget's defaults (connectx serve's are scripts.server.game.SERVE_MOVE_TIME and
+# scripts.server.app.SERVE_ANALYSIS_TIME): seconds of an agent's move (kaggle's
+# actTimeout), of one analysis (and of one tree's exact values), and the solver's seconds
+# on a replayed position before it is left unjudged
+WIDGET_MOVE_TIME = 1.0
+WIDGET_ANALYSIS_TIME = 3.0
+WIDGET_JUDGE_TIME = 3.0
 OUTCOME = {1: "win", 0: "draw", -1: "loss"}
 MARK = {1: "red", 2: "yellow"}
 
 
 @lru_cache(maxsize=4)
-def app_of(move_time=MOVE_TIME, analysis_time=ANALYSIS_TIME, database=True):
+def app_of(move_time=WIDGET_MOVE_TIME, analysis_time=WIDGET_ANALYSIS_TIME, database=True):
     """The kernel's :class:`~scripts.server.app.App` for these limits (one search at a
     time; the opening database loaded once, about 5 s, where ``database``), shared by
     the widgets that ask for the same."""
@@ -101,8 +105,8 @@ class Session:
     (the widget sends it then: the human's move shows before the agent's reply)."""
 
     def __init__(self, agent=None, you=1, watch=None, rows=6, columns=7, inarow=4, moves="",
-                 analyze=True, replay=None, game=0, move_time=MOVE_TIME,
-                 analysis_time=ANALYSIS_TIME, judge_time=JUDGE_TIME, database=True):
+                 analyze=True, replay=None, game=0, move_time=WIDGET_MOVE_TIME,
+                 analysis_time=WIDGET_ANALYSIS_TIME, judge_time=WIDGET_JUDGE_TIME, database=True):
         self.on_change = None
         self.app = app_of(float(move_time), float(analysis_time), bool(database))
         self.analyzing = bool(analyze)
@@ -543,8 +547,8 @@ def _agent_move(app, cfg, moves, spec):
 
 
 def widget(agent=None, you=1, watch=None, rows=6, columns=7, inarow=4, moves="", analyze=True,
-           replay=None, game=0, move_time=MOVE_TIME, analysis_time=ANALYSIS_TIME,
-           judge_time=JUDGE_TIME, database=True):
+           replay=None, game=0, move_time=WIDGET_MOVE_TIME, analysis_time=WIDGET_ANALYSIS_TIME,
+           judge_time=WIDGET_JUDGE_TIME, database=True):
     """The Connect Four widget of a :class:`Session` of these arguments (see there):
     play ``agent`` (default ``alphabeta:time_limit=0.5``), watch two (``watch``), or
     step through a ``replay``. Show it as a cell's last value. ``ValueError`` for bad
