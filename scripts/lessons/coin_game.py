@@ -13,6 +13,7 @@
 Exits with status 1 if a value disagrees with the closed form or minimax moving
 second loses a game.
 """
+import sys
 import time
 
 from agents.games.coins import CoinGame, MinimaxPlayer, RandomPlayer, RulePlayer, mover_loses
@@ -60,3 +61,10 @@ def match_rows(games, coins, max_take, search, seed):
                               make_opponent(1), games, coins, max_take)
         rows.append((name, second_wins, first_wins, time.perf_counter() - start))
     return rows
+
+
+if __name__ == "__main__":
+    # the library, not a command: say which command runs it
+    print("scripts.lessons.coin_game is a library: run `connectx lessons coins` "
+          "(python -m scripts.commands.lessons coins)", file=sys.stderr)
+    sys.exit(2)

@@ -21,6 +21,7 @@ notebooks again at full size (all but the :data:`TIMED` ones when none is named)
 lists those whose figures moved: the drift test's check, for every notebook, minutes.
 """
 import os
+import sys
 
 PARAMETERS = "QUICK = False  # True: tiny sizes, seconds (what the suite runs)\nSEED = 0"
 TREE = "[[[3, 12], [8, 2]], [[4, 6], [14, 5]], [[2, 1], [3, 7]]]"
@@ -280,3 +281,10 @@ def with_parameters_back(nb):
     for cell in nb.cells:
         if cell.cell_type == "code" and cell.source.startswith("QUICK = True"):
             cell.source = cell.source.replace("QUICK = True", "QUICK = False", 1)
+
+
+if __name__ == "__main__":
+    # the library, not a command: say which command runs it
+    print("scripts.lessons.notebooks is a library: run `connectx lessons notebooks` "
+          "(python -m scripts.commands.lessons notebooks)", file=sys.stderr)
+    sys.exit(2)

@@ -20,6 +20,8 @@
 Each row prints W-D-L for the first agent, its score with the 95% interval, and the
 book's figure where the material gives one (with whether it lies inside our interval).
 """
+import sys
+
 import agents
 
 from scripts.arena.match import match
@@ -80,3 +82,10 @@ def rows(games=100, tutorial_games=20, ours=None, seed=0, workers=1, progress=Fa
             yield f"{'tutorial agent vs random':<44} skipped: no agent {TUTORIAL!r} registered"
             continue
         yield row(label, a, b, n, cfg, seed, workers, book, progress)
+
+
+if __name__ == "__main__":
+    # the library, not a command: say which command runs it
+    print("scripts.lessons.seed_experiments is a library: run `connectx lessons seed-matches` "
+          "(python -m scripts.commands.lessons seed-matches)", file=sys.stderr)
+    sys.exit(2)

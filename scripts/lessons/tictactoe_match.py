@@ -17,6 +17,7 @@ among its best cells. Games run with ``strictMode`` so that an action other than
 ``{"submission": int}`` or an illegal cell counts against the player who made it.
 """
 import random
+import sys
 import time
 from dataclasses import dataclass, field
 
@@ -118,3 +119,10 @@ def summary(records):
             f"move time: median {median:.3f} ms, mean {mean:.3f} ms, max {worst:.3f} ms "
             f"over {len(times)} moves (max CPU {cpu_worst:.3f} ms; "
             f"env timeTaken max {env_worst:.0f} ms)")
+
+
+if __name__ == "__main__":
+    # the library, not a command: say which command runs it
+    print("scripts.lessons.tictactoe_match is a library: run `connectx lessons tictactoe` "
+          "(python -m scripts.commands.lessons tictactoe)", file=sys.stderr)
+    sys.exit(2)
