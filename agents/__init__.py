@@ -25,7 +25,7 @@ OTHER_GAMES = {
     "tictactoe": "agents.games.tictactoe:TicTacToeAgent",  # see agents.games
 }
 
-# The default agent of submission.build and scripts.lessons.seed_experiments: the strongest 7x6
+# The default agent of submission.build and connectx lessons seed-matches: the strongest 7x6
 # player, "perfect" (opening book + exact solver + traps; alphabeta on boards the solver
 # does not fit). Its Kaggle file compiles its kernels in a background thread while the
 # book answers (agents.players.warmup), so the first move costs well under a second.

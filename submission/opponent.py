@@ -41,22 +41,17 @@ def serve(spec, stdin=sys.stdin, stdout=sys.stdout):
         stdout.flush()
 
 
-def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
-    if argv in (["-h"], ["--help"]):
+if __name__ == "__main__":
+    # the process validate starts (its entry point, not a command: connectx validate is)
+    if sys.argv[1:] in (["-h"], ["--help"]):
         print("usage: python -m submission.opponent SPEC (a package agent answering one JSON "
               "move a line; connectx validate starts it)")
-        return 0
-    if len(argv) != 1:
+        sys.exit(0)
+    if len(sys.argv) != 2:
         print("usage: python -m submission.opponent SPEC", file=sys.stderr)
-        return 2
+        sys.exit(2)
     try:
-        serve(argv[0])
+        serve(sys.argv[1])
     except ValueError as exc:
         print(f"opponent: {exc}", file=sys.stderr)
-        return 2
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+        sys.exit(2)

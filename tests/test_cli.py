@@ -26,6 +26,13 @@ def leaves():
     return [(prog, module) for prog, module, _ in cli.leaves()]
 
 
+def own_commands():
+    """(prog, module, word) of every command a command reads itself (``connectx lessons
+    tree``: its ``OWN_COMMANDS``)."""
+    return [(prog, module, word) for prog, module in leaves()
+            for word in getattr(importlib.import_module(module), "OWN_COMMANDS", ())]
+
+
 # ---------------------------------------------------------------------------
 # Help
 # ---------------------------------------------------------------------------
@@ -42,15 +49,16 @@ class Captured(Exception):
     pass
 
 
-OTHER_SCRIPTS = ["scripts.tools.compare_heuristics", "scripts.lessons.coin_game",
-                 "scripts.lessons.tictactoe_match", "scripts.lessons.seed_experiments",
+OTHER_SCRIPTS = ["scripts.tools.compare_heuristics",
                  "scripts.tools.make_book", "scripts.tools.playout_book",
                  "scripts.tools.balanced_suites", "scripts.tools.golden", "scripts.tools.suite_time",
                  "scripts.tools.reference_pages"]
 
 
-@pytest.mark.parametrize("prog, module", leaves() + [(None, m) for m in OTHER_SCRIPTS])
-def test_every_flag_has_help_and_usage_shows_how_it_is_run(prog, module, monkeypatch):
+@pytest.mark.parametrize("prog, module, word",
+                         [(prog, module, None) for prog, module in leaves()]
+                         + own_commands() + [(None, m, None) for m in OTHER_SCRIPTS])
+def test_every_flag_has_help_and_usage_shows_how_it_is_run(prog, module, word, monkeypatch):
     """The parser a command builds, caught at parse time: every argument has a help
     text and ``usage:`` names the command as typed."""
     def capture(self, *a, **k):
@@ -58,10 +66,11 @@ def test_every_flag_has_help_and_usage_shows_how_it_is_run(prog, module, monkeyp
 
     monkeypatch.setattr(cli_args.ArgumentParser, "parse_args", capture)
     main = importlib.import_module(module).main
+    argv = [word] if word else []
     with pytest.raises(Captured) as exc:
-        main([], prog=prog) if prog else main([])
+        main(argv, prog=prog) if prog else main(argv)
     parser = exc.value.args[0]
-    assert parser.prog == (prog or f"python -m {module}")
+    assert parser.prog == (f"{prog} {word}" if word else prog or f"python -m {module}")
     undocumented = [a.dest for a in parser._actions if not a.help]
     assert undocumented == []
 

@@ -453,7 +453,7 @@ def test_bench_analysis_runs_and_checks_the_labels(capsys):
     assert bench_analysis.main(["--positions", "6", "--baseline", "0", "--quiet", "--page", "3"]) == 0
     out = capsys.readouterr().out
     assert "6 random positions of 0-12 stones" in out
-    assert "the page's requests (/api/analyse, two threads, table emptied) on 3 of them" in out
+    assert "the page's requests (/api/analyze, two threads, table emptied) on 3 of them" in out
     assert "the whole line in the answer: total" in out and "cut / whole: total" in out
     assert "labelled positions of at most 12 stones: 295/295 equal to their labels" in out
 

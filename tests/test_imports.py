@@ -4,9 +4,11 @@
         <- players (agents.players)
     games (agents.games: the lessons' wing, pure Python) <- search (its ConnectX reference)
         <- registry (agents) <- submission, environments (agents.envs)
-        <- scripts.arena (games between agents) <- scripts.server (the browser app)
+        <- scripts.arena (games between agents) <- scripts.server (the browser app),
+           scripts.lessons, scripts.learn (the libraries of scripts/, no argument layer:
+           tests/test_layout.py)
         <- scripts.args (the argument layer) <- scripts.cli, and the commands, benchmarks
-           and tools (scripts.commands, scripts.bench, scripts.tools, scripts.lessons)
+           and tools (scripts.commands, scripts.bench, scripts.tools)
 
 A module may import its own room and the rooms below it, never a room above or beside
 it. Imports are read from the source (``ast``: lazy imports inside functions count
@@ -22,8 +24,10 @@ from tests.conftest import ROOT
 
 PACKAGES = ("agents", "heuristics", "scripts", "submission", "tests")
 
-# what a command, a benchmark or a tool may use
-TOOLS = ("agents", "heuristics", "submission", "scripts.arena", "scripts.args")  # agents.envs too
+# what a library of scripts/ may use (tests/test_layout.py: no argument parser in them)
+LIBRARY = ("agents", "heuristics", "submission", "scripts.arena")  # agents.envs too
+# what a command, a benchmark or a tool may use: the argument layer too
+TOOLS = LIBRARY + ("scripts.args",)
 # room -> the rooms (besides itself) its modules may import; a module's room is the
 # longest prefix listed in ROOMS
 BELOW_REGISTRY = ("agents.board", "heuristics", "agents.resources", "agents.search",
@@ -75,8 +79,9 @@ ROOMS = {
     "scripts.tools": TOOLS,
     # the reference pages are generated from the command layer's own parsers
     "scripts.tools.reference_pages": TOOLS + ("scripts.cli",),
-    # the lessons' experiments, their terminal games and one-lesson scripts
-    "scripts.lessons": TOOLS,
+    # the lessons' experiments, their terminal games and one-lesson scripts (their command
+    # line: scripts.commands.lessons)
+    "scripts.lessons": LIBRARY,
     # connectx learn's work: labelled positions, the JAX network, the teacher's training,
     # PPO (ppo.py) for the reinforce mode (reinforce.py) and the course's recipe (recipe.py),
     # the run's files

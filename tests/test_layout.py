@@ -3,10 +3,21 @@
 package data it reads (through :func:`agents.resources.data_path`, the one reader) are
 declared in ``pyproject.toml``'s package-data, so that a wheel ships them.
 
+scripts/ by job (as tests/test_imports.py states the rooms of agents/):
+
+* the libraries (:data:`LIBRARIES`: arena, server, learn, lessons) take plain arguments
+  and import no argument parser (argparse, nor the argument layer above them);
+* the command layer (:data:`COMMAND_LAYER`: cli.py, args.py, commands/) parses every
+  command line: no ``main()`` outside it and the developer instruments;
+* the developer instruments (:data:`INSTRUMENTS`: bench/, and the tools that measure,
+  record or write the repository's own files) are apart: scripts/tools holds nothing
+  else, and they build no path to package data by hand (``data_path`` reads it).
+
 Read from the sources (the AST, docstrings left out): no process is started."""
 import ast
 import fnmatch
 import os
+import re
 import tomllib
 
 import pytest
@@ -173,3 +184,190 @@ def test_the_package_data_code_reads_is_declared_in_package_data():
         missing += [f"{path}:{line}: {package} {f} is not package data"
                     for f in files if not shipped(package, f, globs)]
     assert not missing, "\n".join(missing)
+
+
+# ---------------------------------------------------------------------------
+# scripts/ by job: the libraries, the command layer, the developer instruments
+# ---------------------------------------------------------------------------
+
+# the libraries of scripts/: plain arguments in, no argument parser
+LIBRARIES = ("scripts/arena/", "scripts/server/", "scripts/learn/", "scripts/lessons/")
+# the command layer: the one place that parses a command line
+COMMAND_LAYER = ("scripts/cli.py", "scripts/args.py", "scripts/commands/")
+# the developer instruments: the benchmarks, and the tools that record the golden moves,
+# time the suite, make the books, compare heuristics, pick the balanced suites and write
+# the reference pages; each is run as ``python -m`` or ``connectx bench``, so a main()
+INSTRUMENT_TOOLS = ("golden.py", "suite_time.py", "make_book.py", "playout_book.py",
+                    "compare_heuristics.py", "balanced_suites.py", "reference_pages.py")
+INSTRUMENTS = ("scripts/bench/",) + tuple(f"scripts/tools/{n}" for n in INSTRUMENT_TOOLS)
+# the modules that parse a command line; ``from scripts import args`` counts too
+PARSERS = ("argparse", "scripts.args", "scripts.cli", "scripts.commands")
+
+# Library modules that still break the library rule (both rules: an argument parser and
+# a main()), each with why. An entry that no longer breaks it fails the test, so that the
+# set empties as the work lands.
+PENDING = {
+    # its second command line (python -m scripts.learn.zero) becomes part of connectx
+    # in the learn/ restructuring under way; remove the entry when it lands
+    "scripts/learn/zero.py",
+    # the CleanRL-style example: its argparse goes in the same restructuring, or it
+    # keeps its one-file command line by CleanRL's single-file convention; then it moves
+    # out of PENDING into a named exception that says so
+    "scripts/learn/cleanrl_ppo.py",
+}
+
+
+def in_any(path, places):
+    """Whether ``path`` is one of ``places`` or in one of their folders (ending in /)."""
+    return any(path == p or p.endswith("/") and path.startswith(p) for p in places)
+
+
+def parsers_imported(tree):
+    """``(line, module)`` of each import of an argument parser (:data:`PARSERS`), lazy
+    imports inside functions included."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+        else:
+            continue
+        found += [(node.lineno, n) for n in names
+                  if any(n == m or n.startswith(m + ".") for m in PARSERS)]
+    return sorted(set(found))
+
+
+def mains(tree):
+    """Lines of the module-level ``def main``."""
+    return [node.lineno for node in tree.body
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == "main"]
+
+
+def test_the_libraries_of_scripts_import_no_argument_parser():
+    """arena, server, learn and lessons take plain arguments: neither argparse nor the
+    argument layer (scripts.args, nor the cli and commands above it) in their modules
+    (:data:`PENDING` names the few still being moved, each still needing one)."""
+    bad, still = [], set()
+    for path, tree in sources():
+        if not in_any(path, LIBRARIES):
+            continue
+        found = parsers_imported(tree)
+        if path in PENDING:
+            still |= {path} if found else set()
+        else:
+            bad += [f"{path}:{line}: imports {module}" for line, module in found]
+    assert not bad, "\n".join(bad)
+    assert still == PENDING, \
+        f"no argument parser any more, remove from PENDING: {sorted(PENDING - still)}"
+
+
+def test_no_main_outside_the_command_layer_and_the_instruments():
+    """A ``main()`` is a command line: the command layer's and the instruments' only."""
+    bad, seen = [], set()
+    for path, tree in sources():
+        lines = mains(tree)
+        if path in PENDING:
+            seen |= {path} if lines else set()
+        elif not in_any(path, COMMAND_LAYER + INSTRUMENTS):
+            bad += [f"{path}:{line}: main() outside the command layer and the instruments"
+                    for line in lines]
+    assert not bad, "\n".join(bad)
+    assert seen == PENDING, f"no main() any more, remove from PENDING: {sorted(PENDING - seen)}"
+
+
+def test_every_module_of_scripts_has_one_job():
+    """Each module under scripts/ is a library's, the command layer's or an
+    instrument's (a new folder says which it is here)."""
+    jobs = LIBRARIES + COMMAND_LAYER + INSTRUMENTS \
+        + ("scripts/__init__.py", "scripts/tools/__init__.py")
+    loose = [path for path, _ in sources() if path.startswith("scripts/") and not in_any(path, jobs)]
+    assert not loose, f"no job: {loose}"
+
+
+def test_scripts_tools_holds_the_instruments_only():
+    """The tools folder is the instruments' (product code lives beside what it serves):
+    each of its modules is an instrument, and each listed one exists."""
+    tools = {path for path, _ in sources()
+             if path.startswith("scripts/tools/") and path != "scripts/tools/__init__.py"}
+    instruments = {f"scripts/tools/{n}" for n in INSTRUMENT_TOOLS}
+    assert tools - instruments == set(), "not an instrument: move it out"
+    assert instruments <= tools, f"listed but gone: {sorted(instruments - tools)}"
+
+
+def handmade_data_paths(tree):
+    """Lines (not docstrings, not help texts) that build a path to a package's data by
+    hand: a string naming ``agents/data`` or ``scripts/data``, or ``os.path.join``,
+    ``Path`` or ``open`` given a ``"data"`` part."""
+    skip = docstrings(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.keyword) and node.arg == "help":
+            skip |= {id(n) for n in ast.walk(node.value)}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                and id(node) not in skip \
+                and any(d in node.value.replace("\\", "/") for d in ("agents/data", "scripts/data")):
+            found.append(node.lineno)
+        elif isinstance(node, ast.Call):
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else \
+                getattr(node.func, "id", None)
+            if name in ("join", "Path", "open") and any(
+                    isinstance(a, ast.Constant) and a.value == "data" for a in node.args):
+                found.append(node.lineno)
+    return sorted(set(found))
+
+
+def test_the_instruments_read_package_data_through_data_path():
+    """The benchmarks and tools find the positions, suites, books and labelled sets with
+    :func:`agents.resources.data_path` (so they run from a wheel), never by a path of
+    their own."""
+    bad = []
+    for path, tree in sources():
+        if in_any(path, INSTRUMENTS):
+            bad += [f"{path}:{line}: a path to package data built by hand"
+                    for line in handmade_data_paths(tree)]
+    assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize("finder,code,found", [
+    (parsers_imported, "import argparse", [(1, "argparse")]),
+    (parsers_imported, "def f():\n    from scripts.args import ArgumentParser",
+     [(2, "scripts.args"), (2, "scripts.args.ArgumentParser")]),
+    (parsers_imported, "from scripts import args", [(1, "scripts.args")]),
+    (parsers_imported, "from scripts.commands.lessons import main",
+     [(1, "scripts.commands.lessons"), (1, "scripts.commands.lessons.main")]),
+    (parsers_imported, "from scripts import arena\nimport argparsex", []),
+    (mains, "def main(argv=None):\n    return 0", [1]),
+    (mains, "class A:\n    def main(self):\n        pass\ndef main_loop():\n    pass", []),
+    (handmade_data_paths, "p = os.path.join(HERE, 'data', 'book.bin')", [1]),
+    (handmade_data_paths, "p = 'agents/data/book7x6.bin'", [1]),
+    (handmade_data_paths, "p = Path(ROOT) / 'scripts/data/positions'", [1]),
+    (handmade_data_paths, "ap.add_argument('--file', help='default scripts/data/positions/x.txt')",
+     []),
+    (handmade_data_paths, "p = data_path('scripts', 'data', 'positions')", []),
+    (handmade_data_paths, '"""Reads agents/data/book7x6.bin."""\np = 1', []),
+])
+def test_the_layout_rules_find_what_they_look_for(finder, code, found):
+    assert finder(ast.parse(code)) == found
+
+
+def test_the_development_guides_layout_names_every_room():
+    """docs/development.md's layout names each top-level folder of the packages and each
+    folder of agents/ and scripts/ (``  name/`` under its parent): a new room is drawn."""
+    with open(os.path.join(ROOT, "docs", "development.md"), encoding="utf-8") as f:
+        page = f.read()
+    block = page.split("## Layout", 1)[1].split("```", 2)[1]
+    drawn = set(re.findall(r"^(\S+/)", block, re.M))
+    for top in ("agents", "scripts"):
+        parent = None
+        for line in block.splitlines():
+            if not line.startswith(" "):
+                parent = line.split()[0] if line.strip() else None
+            elif parent == f"{top}/" and re.match(r"^  (\S+/)", line):
+                drawn.add(top + "/" + line.split()[0])
+    folders = {f"{top}/" for top in PACKAGES + ("tests", "docs")}
+    folders |= {f"{top}/{d}/" for top in ("agents", "scripts")
+                for d in os.listdir(os.path.join(ROOT, top))
+                if os.path.isdir(os.path.join(ROOT, top, d)) and d != "__pycache__"}
+    assert sorted(folders - drawn) == []

@@ -102,6 +102,23 @@ def test_listing_names_every_experiment_and_bad_names_exit_2(capsys):
     assert "unknown experiment" in capsys.readouterr().err
 
 
+def test_the_commands_of_connectx_lessons_are_no_experiments_names():
+    """``connectx lessons WORD`` runs a command of its own before an experiment: no
+    experiment may carry one of those words."""
+    from scripts.commands.lessons import OWN_COMMANDS
+    assert "tree" in OWN_COMMANDS
+    assert not set(OWN_COMMANDS) & set(by_name())
+
+
+def test_the_coin_game_command_agrees_with_the_theory(capsys):
+    """``connectx lessons coins``: every count's minimax value is the closed form's and
+    minimax moving second from 9 coins (a lost start for the mover) wins every game."""
+    assert main(["coins", "--games", "3", "--coins", "9"]) == 0
+    out = capsys.readouterr().out
+    assert "all as the theory says" in out
+    assert out.count("minimax second vs") == 2 and "3/3 wins    minimax first" in out
+
+
 @pytest.mark.parametrize("name", sorted(set(by_name()) - SLOW))
 def test_each_experiment_runs_quick_with_every_row_filled(name):
     rows = by_name()[name].run(quick=True, seed=1)

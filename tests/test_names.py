@@ -101,3 +101,57 @@ def test_the_scripts_build_kaggles_obs_in_one_place():
     home = os.path.join("agents", "players", "base.py") + ":"
     assert any(f.startswith(home) for f in found)  # the detector sees the builder itself
     assert [f for f in found if not f.startswith(home)] == []
+
+
+def identifiers(tree):
+    """Every name ``tree`` binds or reads: functions, classes, arguments, variables,
+    attributes, keyword arguments and imported names."""
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            yield node.name
+        elif isinstance(node, ast.arg):
+            yield node.arg
+        elif isinstance(node, ast.Name):
+            yield node.id
+        elif isinstance(node, ast.Attribute):
+            yield node.attr
+        elif isinstance(node, ast.keyword) and node.arg:
+            yield node.arg
+        elif isinstance(node, ast.alias):
+            yield node.asname or node.name
+
+
+def test_one_spelling_of_analyze_in_code():
+    """Solver.analyze's spelling is the code's (the prose keeps its British one): no
+    identifier spells it analyse, analysing or analysed."""
+    bad = []
+    for path in module_paths():
+        with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+            tree = ast.parse(f.read(), path)
+        bad += [f"{path}: {name}" for name in sorted(set(identifiers(tree)))
+                if "analys" in name.lower() and "analysis" not in name.lower()
+                and "analyses" not in name.lower()]
+    assert not bad, "\n".join(bad)
+
+
+def module_constants(tree):
+    """The UPPER_CASE names ``tree`` assigns at module level."""
+    for node in tree.body:
+        targets = node.targets if isinstance(node, ast.Assign) else \
+            [node.target] if isinstance(node, ast.AnnAssign) else []
+        yield from (t.id for t in targets if isinstance(t, ast.Name) and t.id.isupper())
+
+
+def test_each_time_default_has_a_name_of_its_own():
+    """A time constant (its name holds TIME or SECONDS) is defined in one module: the
+    server's, the widget's and the benchmark's defaults differ, so their names do too
+    (``SERVE_MOVE_TIME`` 2 s, ``WIDGET_MOVE_TIME`` 1 s), and one shared value is
+    imported, not written again."""
+    homes = defaultdict(list)
+    for path in module_paths():
+        with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+            for name in module_constants(ast.parse(f.read(), path)):
+                if "TIME" in name or "SECONDS" in name:
+                    homes[name].append(path)
+    shared = {name: paths for name, paths in homes.items() if len(paths) > 1}
+    assert not shared, shared

@@ -27,7 +27,7 @@ def test_the_stored_notebooks_are_the_generators():
     stored = sorted(f for f in os.listdir(FOLDER)
                     if f.endswith(".ipynb") and f[:-len(".ipynb")] not in OWN)
     made = all_notebooks()
-    assert stored == sorted(made), "run: python -m scripts.lessons.notebooks"
+    assert stored == sorted(made), "run: connectx lessons notebooks"
     for name, nb in made.items():
         on_disk = nbformat.read(os.path.join(FOLDER, name), as_version=4)
         assert [(c.cell_type, c.source) for c in on_disk.cells] == \
@@ -79,9 +79,9 @@ def test_writing_the_notebooks_keeps_the_stored_outputs(tmp_path, capsys):
     missing ones without outputs."""
     import shutil
 
-    from scripts.lessons.notebooks import main
+    from scripts.commands.lessons import main
     shutil.copy(os.path.join(FOLDER, "coin-game.ipynb"), tmp_path)
-    assert main(["--out", str(tmp_path)]) == 0
+    assert main(["notebooks", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "coin-game.ipynb" not in out and "wrote" in out and "(not executed)" in out
     kept = nbformat.read(tmp_path / "coin-game.ipynb", as_version=4)
@@ -94,7 +94,7 @@ def test_writing_the_notebooks_rewrites_only_the_text_of_one_whose_code_is_uncha
     """A stored notebook whose markdown differs from the generator's but whose code cells
     are the same gets the generator's text and keeps its outputs; one whose code differs
     is written without outputs."""
-    from scripts.lessons.notebooks import main
+    from scripts.commands.lessons import main
     for name in ("coin-game.ipynb", "mini-isolation.ipynb"):
         nb = nbformat.read(os.path.join(FOLDER, name), as_version=4)
         if name == "coin-game.ipynb":
@@ -102,7 +102,7 @@ def test_writing_the_notebooks_rewrites_only_the_text_of_one_whose_code_is_uncha
         else:
             nb.cells[1].source += "\n# changed"
         nbformat.write(nb, tmp_path / name)
-    assert main(["--out", str(tmp_path)]) == 0
+    assert main(["notebooks", "--out", str(tmp_path)]) == 0
     made = all_notebooks()
     coins = nbformat.read(tmp_path / "coin-game.ipynb", as_version=4)
     assert [c.source for c in coins.cells] == [c.source for c in made["coin-game.ipynb"].cells]

@@ -1,5 +1,5 @@
 """The stored notebooks' figures against a fresh run: the cheap notebooks (docs/notebooks,
-stored executed at full size by ``python -m scripts.lessons.notebooks --execute``) run
+stored executed at full size by ``connectx lessons notebooks --execute``) run
 again at the stored size (``QUICK = False``) in one Jupyter kernel, and each code cell
 must print what is stored (its text, and its pictures' SVG): a change to a lesson's code
 that moves a figure fails here until the notebooks are executed again.
@@ -14,7 +14,7 @@ branching-factor's nodes a second, horizon-effect's positions the solver did not
 within a second): a fresh run cannot give the stored figures. Excluded by cost: the
 rest (seconds to a minute each at full size; their experiments run quick in
 tests/test_lessons.py and their notebooks quick in tests/test_notebooks.py);
-``python -m scripts.lessons.notebooks --check`` runs this file's check on every untimed
+``connectx lessons notebooks --check`` runs this file's check on every untimed
 notebook (minutes)."""
 import os
 
@@ -64,4 +64,4 @@ def kernel():
 def test_a_fresh_run_prints_the_stored_figures(name, kernel):
     stored = nbformat.read(os.path.join(FOLDER, f"{name}.ipynb"), as_version=4)
     assert figures(rerun(stored, *kernel)) == figures(stored), \
-        f"{name}: the figures moved; run: python -m scripts.lessons.notebooks --execute {name}"
+        f"{name}: the figures moved; run: connectx lessons notebooks --execute {name}"

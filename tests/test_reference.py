@@ -28,13 +28,15 @@ def test_the_committed_page_is_the_generated_one(name, tmp_path):
 
 
 def test_every_command_and_agent_has_its_section():
-    """The pages hold every command of the dispatch table (and ``lessons tree``, which
-    ``connectx lessons`` dispatches itself) and every agent spec."""
+    """The pages hold every command of the dispatch table and every command one reads
+    itself (``lessons tree``: ``connectx lessons``' ``OWN_COMMANDS``), and every agent spec."""
     import agents
     from scripts import cli
+    from scripts.commands.lessons import OWN_COMMANDS
+    own = [f"connectx lessons {word}" for word in OWN_COMMANDS]
     progs = [prog for prog, _, _ in reference.commands()]
-    assert [p for p, _, _ in cli.leaves()] == [p for p in progs if p != "connectx lessons tree"]
-    assert "connectx lessons tree" in progs
+    assert [p for p, _, _ in cli.leaves()] == [p for p in progs if p not in own]
+    assert set(own) <= set(progs) and "connectx lessons tree" in own
     page = reference.agents_page()
     assert all(f"\n## {name}\n" in page for name in agents.names())
 

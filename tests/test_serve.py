@@ -41,7 +41,7 @@ def compiled_solver(server):
 
 @pytest.mark.parametrize("moves,expected", KNOWN)
 def test_solver_analysis_matches_the_solver_and_the_labels(server, moves, expected):
-    status, reply = api_call(server, "/api/analyse", {"moves": moves, "time_limit": 5})
+    status, reply = api_call(server, "/api/analyze", {"moves": moves, "time_limit": 5})
     assert status == 200 and reply["method"] == "solver" and reply["complete"], reply
     solver = Solver(tt_bits=20)
     assert solver.analyze(moves) == expected
@@ -111,7 +111,7 @@ def test_win_and_loss_counts_match_a_reference_on_small_boards(rows, columns, in
         state = serve_game.game_state(cfg, moves)
         if state["over"]:
             continue
-        reply = serve_analysis.analyse(app, {"config": cfg._asdict(), "moves": moves})
+        reply = serve_analysis.analyze(app, {"config": cfg._asdict(), "moves": moves})
         assert reply["method"] == "solver" and reply["complete"]
         mark, n = state["to_move"], len(moves)
         for c in state["legal"]:
@@ -135,7 +135,7 @@ def test_win_and_loss_counts_match_a_reference_on_small_boards(rows, columns, in
 
 def test_solver_analysis_is_cut_short_by_its_time_limit():
     app = serve.App(searches=1, analysis_time=5.0, database=False)
-    reply = serve_analysis.analyse(app, {"moves": "", "time_limit": 0.05})
+    reply = serve_analysis.analyze(app, {"moves": "", "time_limit": 0.05})
     assert reply["method"] == "solver"
     # without the database the solver needs far longer than 0.05 s for any column of
     # the empty board
@@ -171,7 +171,7 @@ def assert_line_keeps(moves, line, score):
 def test_analysis_gives_the_best_columns_line(server, moves, expected):
     """The best column's line, or its start when cut at the server's line time: then
     ``/api/line`` gives the whole line, which the start begins."""
-    status, reply = api_call(server, "/api/analyse", {"moves": moves, "time_limit": 5})
+    status, reply = api_call(server, "/api/analyze", {"moves": moves, "time_limit": 5})
     assert status == 200 and reply["complete"]
     line = reply["line"]
     assert line["moves"][0] == line["column"]
@@ -197,8 +197,8 @@ def test_analysis_answers_first_and_leaves_the_rest_of_the_line_to_api_line(move
     analysis with time for it returns, and it keeps the score to the end."""
     cut = serve.App(searches=1, analysis_time=5.0, line_time=0.0)
     whole = serve.App(searches=1, analysis_time=5.0, line_time=5.0)
-    got = serve_analysis.analyse(cut, {"moves": moves})
-    full = serve_analysis.analyse(whole, {"moves": moves})
+    got = serve_analysis.analyze(cut, {"moves": moves})
+    full = serve_analysis.analyze(whole, {"moves": moves})
     assert got["complete"] and full["complete"] and full["line"]["complete"]
     assert [s and s["score"] for s in got["scores"]] == [s and s["score"] for s in full["scores"]]
     # the reference solver with the installed database, if any: the plain solver's
@@ -248,7 +248,7 @@ def test_opening_database_answers_the_empty_board():
     app = serve.App(searches=1, analysis_time=5.0, line_time=5.0)
     if app.database is None:
         pytest.skip("the books extra is not installed")
-    reply = serve_analysis.analyse(app, {"moves": "", "time_limit": 5})
+    reply = serve_analysis.analyze(app, {"moves": "", "time_limit": 5})
     assert reply["complete"] and [s["score"] for s in reply["scores"]] == [-2, -1, 0, 1, 0, -1, -2]
     assert reply["line"]["column"] == 3 and reply["line"]["complete"]
     assert_line_keeps([], reply["line"]["moves"], 1)
@@ -268,8 +268,8 @@ def test_alphabeta_analysis_where_the_solver_does_not_fit(server):
     ``connectx serve`` does at start (``App.warm_up``); this test server does not warm
     up, so a short request compiles them first."""
     game = {"config": {"rows": 8, "columns": 8}, "moves": [3, 3, 4]}
-    assert api_call(server, "/api/analyse", dict(game, time_limit=0.05))[0] == 200
-    status, reply = api_call(server, "/api/analyse", dict(game, time_limit=5))
+    assert api_call(server, "/api/analyze", dict(game, time_limit=0.05))[0] == 200
+    status, reply = api_call(server, "/api/analyze", dict(game, time_limit=5))
     assert status == 200 and reply["method"] == "alphabeta"
     config = {"rows": 8, "columns": 8, "inarow": 4}
     for c, s in enumerate(reply["scores"]):

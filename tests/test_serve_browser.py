@@ -233,7 +233,7 @@ def test_analysis_shows_the_solver_scores(page, tmp_path):
     assert Solver(tt_bits=20).analyze(moves_text) == expected
     start_game(page, "alphabeta:depth=2", human=1, moves_text=moves_text)
     wait_idle(page, len(moves_text))
-    page.check("#analyse")
+    page.check("#analyze")
     page.wait_for_selector("#scores[data-ready='1']")
     shown = page.eval_on_selector_all(
         "#scores .score", "cells => cells.map(c => [+c.dataset.col, c.dataset.score])")
@@ -271,7 +271,7 @@ def test_analysis_says_when_it_is_cut_short(page):
     start_game(page, "alphabeta:depth=2", human=1)
     wait_idle(page, 0)
     page.fill("#analysis-time", "0.05")
-    page.check("#analyse")
+    page.check("#analyze")
     page.wait_for_selector("#scores[data-ready='1']")
     assert page.get_attribute("#scores", "data-complete") == "0"
     assert "cut short" in page.text_content("#analysis-status")
@@ -286,7 +286,7 @@ def test_empty_board_scores_and_its_line_with_the_database(browser, url_db):
     try:
         start_game(page, "alphabeta:depth=2", human=1)
         wait_idle(page, 0)
-        page.check("#analyse")
+        page.check("#analyze")
         page.wait_for_selector("#scores[data-ready='1']")
         shown = page.eval_on_selector_all(
             "#scores .score", "cells => cells.map(c => [+c.dataset.col, c.dataset.score])")
@@ -335,7 +335,7 @@ def test_a_line_cut_at_the_line_time_is_finished_by_the_page(browser, served):
     try:
         start_game(page, "alphabeta:depth=2", human=1, moves_text=moves_text)
         wait_idle(page, len(moves_text))
-        page.check("#analyse")
+        page.check("#analyze")
         page.wait_for_selector("#scores[data-ready='1']")
         assert page.get_attribute("#scores", "data-complete") == "1"
         page.wait_for_selector("#line-text[data-complete='1']")

@@ -75,7 +75,7 @@ def test_busy_slots_answer_503(server, monkeypatch):
     held = [app.workers.slots.acquire(timeout=10) for _ in range(app.searches)]
     try:
         assert all(held)
-        for path, extra in (("/api/move", {"agent": "random"}), ("/api/analyse", {})):
+        for path, extra in (("/api/move", {"agent": "random"}), ("/api/analyze", {})):
             status, reply = api_call(server, path, {"moves": "4", **extra})
             assert status == 503 and "busy" in reply["error"]
         assert api_call(server, "/api/state", {"moves": "4"})[0] == 200  # no slot needed

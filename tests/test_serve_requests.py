@@ -80,7 +80,7 @@ GAME_ERRORS = [
 ]
 
 
-@pytest.mark.parametrize("path", ["/api/state", "/api/move", "/api/analyse"])
+@pytest.mark.parametrize("path", ["/api/state", "/api/move", "/api/analyze"])
 @pytest.mark.parametrize("body,words", GAME_ERRORS)
 def test_bad_games_are_400_on_every_game_endpoint(server, path, body, words):
     status, reply = api_call(server, path, {**({"agent": "random"} if path == "/api/move" else {}),
@@ -124,13 +124,13 @@ def test_unclocked_agents_are_refused_by_the_size_of_their_search():
 
 def test_move_and_analysis_of_a_finished_game_are_400(server):
     body = {"moves": "1212121"}  # mark 1 connects four in column 1
-    for path, extra in (("/api/move", {"agent": "random"}), ("/api/analyse", {})):
+    for path, extra in (("/api/move", {"agent": "random"}), ("/api/analyze", {})):
         status, reply = api_call(server, path, {**body, **extra})
         assert status == 400 and "game is over" in reply["error"]
 
 
 @pytest.mark.parametrize("path,field", [("/api/state", "agent"), ("/api/move", "time_limit"),
-                                        ("/api/analyse", "game"), ("/api/replay", "moves")])
+                                        ("/api/analyze", "game"), ("/api/replay", "moves")])
 def test_fields_of_another_endpoint_are_400(server, path, field):
     status, reply = api_call(server, path, {field: 1})
     assert status == 400 and f"unknown field(s) {field}" in reply["error"]
@@ -138,7 +138,7 @@ def test_fields_of_another_endpoint_are_400(server, path, field):
 
 @pytest.mark.parametrize("limit", [0, -1, 5.5, "1", True, None])
 def test_bad_analysis_time_limits_are_400(server, limit):
-    status, reply = api_call(server, "/api/analyse", {"moves": "4", "time_limit": limit})
+    status, reply = api_call(server, "/api/analyze", {"moves": "4", "time_limit": limit})
     assert status == 400 and "time_limit must be a number of seconds in (0, 5]" in reply["error"]
 
 

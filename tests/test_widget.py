@@ -145,7 +145,7 @@ def test_wins_and_losses_count_the_winners_moves(moves, known):
 
 
 def test_undo_takes_back_your_move_and_the_reply():
-    s = session(agent="rules", you=2, analyse=False)
+    s = session(agent="rules", you=2, analyze=False)
     assert len(s.moves) == 1  # the agent moved first
     s.play(0)
     assert len(s.moves) == 3
@@ -156,7 +156,7 @@ def test_undo_takes_back_your_move_and_the_reply():
 
 
 def test_watching_two_agents_to_the_end():
-    s = session(watch=("rules", "alphabeta:depth=1"), analyse=False)
+    s = session(watch=("rules", "alphabeta:depth=1"), analyze=False)
     snap = s.snapshot()
     assert snap["mode"] == "watch" and snap["human"] == 0 and snap["moves"] == []
     assert snap["players"] == {"1": "rules", "2": "alphabeta:depth=1"}
@@ -191,7 +191,7 @@ def test_bad_arguments_say_what_is_wrong(kwargs, message):
 
 
 def test_refused_clicks_become_the_status_line():
-    s = session(agent="rules", analyse=False)
+    s = session(agent="rules", analyze=False)
     for message, text in [({"action": "play", "column": 7}, "column must be an integer 0..4"),
                           ({"action": "fly"}, "unknown action 'fly'"),
                           ({"action": "play", "column": 1, "x": 1}, "unknown field(s) x"),
@@ -204,7 +204,7 @@ def test_refused_clicks_become_the_status_line():
 
 
 def test_the_search_tree_of_the_position():
-    s = session(agent="rules", analyse=False, moves="33")
+    s = session(agent="rules", analyze=False, moves="33")
     s.handle({"action": "tree", "depth": 1})
     assert not s.error and 'class="node' in s.tree["svg"] and "after 33" in s.tree["title"]
     s.handle({"action": "tree", "depth": 9})
@@ -288,7 +288,7 @@ def test_verdict_words():
 def test_the_widget_syncs_the_session_and_draws_with_the_pages_board():
     pytest.importorskip("anywidget")
     from scripts.server.view import WEB
-    w = widget(agent="rules", analyse=False, **SMALL, database=False)
+    w = widget(agent="rules", analyze=False, **SMALL, database=False)
     assert w.state == w.session.snapshot()
     w._message(w, {"action": "play", "column": 1}, [])
     assert len(w.state["moves"]) == 2 and w.state["moves"][0] == 1
@@ -328,7 +328,7 @@ def test_the_widget_notebook_calls_what_exists():
     with open(path, encoding="utf-8") as f:
         nb = json.load(f)  # nbformat's import alone took 5 s on a loaded machine
     arguments = set(inspect.signature(widget).parameters)
-    names = set(dir(Session)) | set(vars(session(agent="rules", analyse=False)))
+    names = set(dir(Session)) | set(vars(session(agent="rules", analyze=False)))
     calls = methods = 0
     for cell in nb["cells"]:
         if cell["cell_type"] != "code":
@@ -352,8 +352,8 @@ def test_each_position_is_analysed_once(monkeypatch):
     the reply comes first)."""
     import scripts.server.notebook as notebook
     seen = []
-    real = notebook.analyse
-    monkeypatch.setattr(notebook, "analyse",
+    real = notebook.analyze
+    monkeypatch.setattr(notebook, "analyze",
                         lambda app, request: seen.append(list(request["moves"])) or
                         real(app, request))
     s = session(agent="rules")

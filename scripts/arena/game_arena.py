@@ -11,7 +11,7 @@ kaggle-environments (1.33 ships it). Its agents differ from ConnectX's:
 * the first step is a setup step where the observation is still empty: the agent is
   called and its answer ignored;
 * the clock is an hour a move (``actTimeout`` 3600 s): a package agent is given its own
-  budget instead (:data:`ACT_TIMEOUT`, kaggle ConnectX's 2 s, no overage) so a graded
+  budget instead (``ACT_TIMEOUT``, kaggle ConnectX's 2 s, no overage) so a graded
   opponent plays at the strength it was calibrated at.
 
 One line puts any agent spec in it::
@@ -24,11 +24,10 @@ One line puts any agent spec in it::
 from agents.board.rules_reference import board_from_moves
 from scripts.arena.extras import require
 from scripts.arena.loading import build_agent
-from scripts.arena.specs import MatchConfig, config_struct, observation, parse_spec
+from scripts.arena.specs import ACT_TIMEOUT, MatchConfig, config_struct, observation, parse_spec
 
 ENV_NAME = "open_spiel_connect_four"
 GAME = "connect_four"
-ACT_TIMEOUT = 2.0  # the package agent's own budget a move, in seconds (kaggle ConnectX's)
 FORFEIT = -1  # pyspiel.INVALID_ACTION: what a seat submits at the setup step
 
 

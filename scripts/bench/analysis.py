@@ -19,7 +19,7 @@ and without the opening database, in one run.
    database on the same positions: both times and their ratio; the scores must be
    equal;
 4. with ``--page N``: the page's requests on the first N of those positions (the server's
-   own ``/api/analyse``, :func:`scripts.server.analysis.analyse`, two threads, the table
+   own ``/api/analyze``, :func:`scripts.server.analysis.analyze`, two threads, the table
    emptied before each), twice in the run: the best line whole in the answer (the
    baseline: the line time as long as the analysis's) and cut at the default line time
    (``connectx serve --line-time``): total, slowest and over 0.2 s, of 0-11 stones and of
@@ -111,24 +111,24 @@ def opening_scores(lines, with_db, db_times):
 
 
 def page_requests(lines, quiet, line_time, label):
-    """``(seconds of each request, lines cut)``: ``/api/analyse`` of each of ``lines`` by
+    """``(seconds of each request, lines cut)``: ``/api/analyze`` of each of ``lines`` by
     the server's code (an ``App`` with the database and two threads, its pooled solver's
     table emptied before each; ``line_time``: the App's)."""
     from agents.board.rules import parse_config
     from agents.solver.solver import warm_up
-    from scripts.server.analysis import analyse
+    from scripts.server.analysis import analyze
     from scripts.server.app import App
     app = App(searches=1, solver_threads=2, line_time=line_time)
     cfg = parse_config({})
     with app.solver(cfg) as solver:
         warm_up(solver)
-    analyse(app, {"moves": "4"})
+    analyze(app, {"moves": "4"})
     times, cut = [], 0
     for line in progress(lines, label, "pos", not quiet):
         with app.solver(cfg) as solver:
             solver.reset()
         t0 = time.perf_counter()
-        reply = analyse(app, {"moves": line})
+        reply = analyze(app, {"moves": line})
         times.append(time.perf_counter() - t0)
         cut += reply["line"] is not None and not reply["line"]["complete"]
     return times, cut
@@ -137,8 +137,8 @@ def page_requests(lines, quiet, line_time, label):
 def page_summary(lines):
     """Times the page's requests on ``lines`` with the whole line and with the line time
     (:func:`page_requests`) and prints both and their ratios."""
-    from scripts.server.app import ANALYSIS_TIME, LINE_TIME
-    whole, _ = page_requests(lines, True, ANALYSIS_TIME, "page, whole line")
+    from scripts.server.app import LINE_TIME, SERVE_ANALYSIS_TIME
+    whole, _ = page_requests(lines, True, SERVE_ANALYSIS_TIME, "page, whole line")
     fast, cut = page_requests(lines, True, LINE_TIME, f"page, line cut at {LINE_TIME:g} s")
 
     def show(name, ts):
@@ -149,7 +149,7 @@ def page_summary(lines):
                 parts.append(f"{what}: {len(sel)}, slowest {1000 * max(sel):.1f} ms, "
                              f"over 0.2 s {sum(t > 0.2 for t in sel)}")
         print(f"  {name}: total {sum(ts):.2f} s; " + "; ".join(parts))
-    print(f"\nthe page's requests (/api/analyse, two threads, table emptied) on {len(lines)} of them:")
+    print(f"\nthe page's requests (/api/analyze, two threads, table emptied) on {len(lines)} of them:")
     show("the whole line in the answer", whole)
     show(f"the line cut at {LINE_TIME:g} s", fast)
     print(f"  cut / whole: total {sum(fast) / max(sum(whole), 1e-9):.2f}, slowest "

@@ -2,7 +2,7 @@
 ``http.server``'s defaults in the same run (issue 57).
 
     connectx bench serve [--clients 1,8,32,128] [--requests 256] [--seconds 20]
-                         [--endpoints state,move,analyse] [--searches 2] [--queue 16]
+                         [--endpoints state,move,analyze] [--searches 2] [--queue 16]
 
 Two servers, each a fresh process (``connectx serve`` without warm-up or database,
 ``--analysis-time 1``; a first untimed request of each kind compiles its kernels):
@@ -24,7 +24,7 @@ bounded in count and in time. Exit status 1 if the server (not the baseline) fai
 request or sent a 503 without ``Retry-After``.
 
 The endpoints: ``state`` (``/api/state`` of "44": no search), ``move`` (``/api/move`` of
-``rules`` after "44": through the pool, milliseconds), ``analyse`` (``/api/analyse`` at a
+``rules`` after "44": through the pool, milliseconds), ``analyze`` (``/api/analyze`` at a
 time limit of 0.2 s of 64 random positions of 0-10 stones in turn, which the solver
 rarely finishes in that time without the database: through the pool), ``tree``
 (``/api/tree`` of "44" to depth 2: through the pool, the exact values cut at 1 s).
@@ -46,11 +46,12 @@ from scripts.bench.analysis import random_positions
 # endpoint -> (path, body or bodies, sent in turn)
 ENDPOINTS = {"state": ("/api/state", {"moves": "44"}),
              "move": ("/api/move", {"moves": "44", "agent": "rules"}),
-             "analyse": ("/api/analyse", [{"moves": m, "time_limit": 0.2}
+             "analyze": ("/api/analyze", [{"moves": m, "time_limit": 0.2}
                                           for m in random_positions(64, seed=0, most=10)]),
              "tree": ("/api/tree", {"moves": "44", "depth": 2})}
 PER_CLIENT = 16  # requests a client at most, so that one client's run stays short
-ANALYSIS_TIME = 1.0  # the servers' --analysis-time: a position tree's exact values stop there
+# the benchmarked servers' --analysis-time: a position tree's exact values stop there
+BENCH_ANALYSIS_TIME = 1.0
 UNBOUNDED = 1 << 30
 
 
@@ -65,7 +66,7 @@ def serve(kind, searches, queue):
         request_queue_size = 5                                    # socketserver's default
         shutdown_request = ThreadingHTTPServer.shutdown_request   # close at once
 
-    app = App(searches=searches, analysis_time=ANALYSIS_TIME, database=False,
+    app = App(searches=searches, analysis_time=BENCH_ANALYSIS_TIME, database=False,
               queue=UNBOUNDED if kind == "baseline" else queue)
     server = make_server(app, "127.0.0.1", 0,
                          server_class=Baseline if kind == "baseline" else Server)
@@ -138,8 +139,8 @@ def main(argv=None, prog="python -m scripts.bench.serve"):
                    help=f"requests of a run at most (default 256; at most {PER_CLIENT} a client)")
     p.add_argument("--seconds", type=positive_float_arg, default=20.0,
                    help="no request of a run starts after this many seconds (default 20)")
-    p.add_argument("--endpoints", default="state,move,analyse",
-                   help=f"comma-separated, of {', '.join(ENDPOINTS)} (default state,move,analyse)")
+    p.add_argument("--endpoints", default="state,move,analyze",
+                   help=f"comma-separated, of {', '.join(ENDPOINTS)} (default state,move,analyze)")
     p.add_argument("--searches", type=positive_int_arg, default=2,
                    help="the servers' search slots (connectx serve --searches; default 2)")
     p.add_argument("--queue", type=count_arg, default=16,
@@ -161,7 +162,7 @@ def main(argv=None, prog="python -m scripts.bench.serve"):
 
     failed = 0
     print(f"searches {args.searches}; the server's queue {args.queue}, the baseline's unbounded; "
-          f"analysis time {ANALYSIS_TIME:g} s; a new connection a request")
+          f"analysis time {BENCH_ANALYSIS_TIME:g} s; a new connection a request")
     print(f"{'endpoint':9} {'clients':>7} {'server':9} {'sent':>5} {'200':>5} {'503':>5} "
           f"{'failed':>7} {'answers/s':>10} {'median s':>9} {'slowest s':>10}  failures")
     for kind in ("baseline", "server"):

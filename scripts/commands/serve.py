@@ -9,9 +9,9 @@ import os
 import sys
 
 from scripts.args import ArgumentParser, count_arg, fail, positive_int_arg
-from scripts.server.app import (ANALYSIS_TIME, DEFAULT_PORT, LINE_TIME, QUEUE, QUEUE_WAIT,
+from scripts.server.app import (DEFAULT_PORT, LINE_TIME, QUEUE, QUEUE_WAIT, SERVE_ANALYSIS_TIME,
                                 SOLVER_THREADS, App, make_server, url_of)
-from scripts.server.game import MOVE_TIME
+from scripts.server.game import SERVE_MOVE_TIME
 
 
 def positive_float_arg(text, least_ok=False):
@@ -63,10 +63,10 @@ def main(argv=None, prog="python -m scripts.commands.serve"):
                    help="agent moves and analyses that may wait for a search slot; one more, "
                         f"or one expected to wait over {QUEUE_WAIT:g} s, is answered 503 with "
                         f"Retry-After at once (default {QUEUE})")
-    p.add_argument("--move-time", type=positive_float_arg, default=MOVE_TIME,
-                   help=f"seconds an agent may think per move (default {MOVE_TIME:g})")
-    p.add_argument("--analysis-time", type=positive_float_arg, default=ANALYSIS_TIME,
-                   help=f"longest analysis in seconds (default {ANALYSIS_TIME:g})")
+    p.add_argument("--move-time", type=positive_float_arg, default=SERVE_MOVE_TIME,
+                   help=f"seconds an agent may think per move (default {SERVE_MOVE_TIME:g})")
+    p.add_argument("--analysis-time", type=positive_float_arg, default=SERVE_ANALYSIS_TIME,
+                   help=f"longest analysis in seconds (default {SERVE_ANALYSIS_TIME:g})")
     p.add_argument("--line-time", type=seconds_arg, default=LINE_TIME,
                    help="an analysis extends the best column's line until this many seconds "
                         "after the request and answers with the scores; the page then asks for "

@@ -1,5 +1,5 @@
-"""The coin game's experiments (the book's chapter 4):
-``python -m scripts.lessons.coin_game [--games 100]``.
+"""The coin game's experiments (the book's chapter 4); their command line is
+``connectx lessons coins [--games 100]`` (:mod:`scripts.commands.lessons`).
 
 21 coins, take 1 or 2, whoever takes the last coin wins. Prints
 
@@ -42,47 +42,29 @@ def match(first, second, games, coins, max_take):
     return wins[1], wins[2]
 
 
-def main(argv=None, prog="python -m scripts.lessons.coin_game"):
-    from scripts.args import ArgumentParser, add_seed_argument, positive_int_arg
-    parser = ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=positive_int_arg, default=100, help="games (default 100)")
-    parser.add_argument("--coins", type=positive_int_arg, default=21,
-                        help="coins on the table at the start (default 21)")
-    parser.add_argument("--max-take", type=positive_int_arg, default=2,
-                        help="most coins taken in one move (default 2)")
-    parser.add_argument("--search", choices=("minimax", "alphabeta"), default="minimax",
-                        help="search of the perfect player (default minimax)")
-    add_seed_argument(parser, "the games")
-    args = parser.parse_args(argv)
-    for name in ("games", "coins", "max_take"):
-        if getattr(args, name) < 1:
-            parser.error(f"--{name.replace('_', '-')} must be at least 1")
+def opponents(max_take, seed):
+    """``(name, maker)`` of the players minimax meets: ``maker(i)`` builds the ``i``-th
+    (seeded) copy."""
+    return (("random", lambda i: RandomPlayer(max_take, seed=seed + 10 + i)),
+            ("rule-based", lambda i: RulePlayer(max_take, seed=seed + 20 + i)))
 
-    ok = True
-    print(f"value for the side to move (take 1..{args.max_take}, last coin wins)")
-    print(f"{'coins':>5} {'minimax':>8} {'alphabeta':>9} {'closed form':>11} "
-          f"{'mm nodes':>9} {'ab nodes':>9}")
-    for n, v_mm, v_ab, closed, n_mm, n_ab in value_table(args.coins, args.max_take):
-        ok &= v_mm == v_ab == closed
-        print(f"{n:>5} {v_mm:>8} {v_ab:>9} {closed:>11} {n_mm:>9} {n_ab:>9}")
 
-    s = args.seed
-    opponents = (("random", lambda i: RandomPlayer(args.max_take, seed=s + 10 + i)),
-                 ("rule-based", lambda i: RulePlayer(args.max_take, seed=s + 20 + i)))
-    print(f"\n{args.games} games each, {args.coins} coins, {args.search}")
-    for name, make_opponent in opponents:
+def match_rows(games, coins, max_take, search, seed):
+    """For each of :func:`opponents`: ``(name, minimax's wins moving second, its wins
+    moving first, seconds)`` over ``games`` games each way."""
+    rows = []
+    for name, make_opponent in opponents(max_take, seed):
         start = time.perf_counter()
-        mm = MinimaxPlayer(args.max_take, args.search, seed=s)
-        _, second_wins = match(make_opponent(0), mm, args.games, args.coins, args.max_take)
-        ok &= not mover_loses(args.coins, args.max_take) or second_wins == args.games
-        first_wins, _ = match(MinimaxPlayer(args.max_take, args.search, seed=s + 1),
-                              make_opponent(1), args.games, args.coins, args.max_take)
-        print(f"  minimax second vs {name:10}: {second_wins}/{args.games} wins    "
-              f"minimax first vs {name:10}: {first_wins}/{args.games} wins  "
-              f"[{time.perf_counter() - start:.2f} s]")
-    print("all as the theory says" if ok else "FAILED: see the rows above")
-    return 0 if ok else 1
+        second = MinimaxPlayer(max_take, search, seed=seed)
+        _, second_wins = match(make_opponent(0), second, games, coins, max_take)
+        first_wins, _ = match(MinimaxPlayer(max_take, search, seed=seed + 1),
+                              make_opponent(1), games, coins, max_take)
+        rows.append((name, second_wins, first_wins, time.perf_counter() - start))
+    return rows
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # the library, not a command: say which command runs it
+    print("scripts.lessons.coin_game is a library: run `connectx lessons coins` "
+          "(python -m scripts.commands.lessons coins)", file=sys.stderr)
+    sys.exit(2)

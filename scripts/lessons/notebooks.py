@@ -3,8 +3,10 @@
 pictures inline), plus ``search-pictures.ipynb`` (a textbook tree and a Connect Four
 position's search beside the solver's exact values).
 
-    python -m scripts.lessons.notebooks [--out docs/notebooks] [--execute [NAME ...]] [--quick]
-    python -m scripts.lessons.notebooks --check [NAME ...]
+    connectx lessons notebooks [--out docs/notebooks] [--execute [NAME ...]] [--quick]
+    connectx lessons notebooks --check [NAME ...]
+
+(the command line: :mod:`scripts.commands.lessons`)
 
 Each notebook's first code cell is its parameters (``QUICK = False``): the stored
 notebooks hold the outputs of a full run (``--execute``; ``--quick``: of a quick one),
@@ -205,59 +207,44 @@ def rerun(stored, km=None, kc=None):
 
 
 def check(folder, names):
-    """The names among ``names`` (all the untimed notebooks when empty) whose fresh run
-    prints other figures than the stored ones; each printed as it is checked."""
+    """``(name, same)`` of each of ``names`` (all the untimed notebooks when empty) as it
+    is checked: whether its fresh run prints the stored figures."""
     import nbformat
     names = names or [n[:-len(".ipynb")] for n in all_notebooks()
                       if n[:-len(".ipynb")] not in TIMED]
-    moved = []
     for name in names:
         stored = nbformat.read(os.path.join(folder, f"{name}.ipynb"), as_version=4)
-        same = figures(rerun(stored)) == figures(stored)
-        print(f"{name}: {'the stored figures' if same else 'MOVED'}", flush=True)
-        if not same:
-            moved.append(name)
-    return moved
+        yield name, figures(rerun(stored)) == figures(stored)
 
 
-def main(argv=None):
-    from scripts.args import ArgumentParser
-    p = ArgumentParser(prog="python -m scripts.lessons.notebooks",
-                       description="Write the lessons' notebooks.")
-    p.add_argument("--out", default=os.path.join("docs", "notebooks"))
-    p.add_argument("--execute", nargs="*", metavar="NAME", help="store the outputs of a run "
-                   "(of these notebooks only, e.g. search-pictures; none named: all)")
-    p.add_argument("--quick", action="store_true", help="with --execute: a quick run")
-    p.add_argument("--check", nargs="*", metavar="NAME", help="run the stored notebooks again "
-                   "(these, or every untimed one) and list those whose figures moved")
-    args = p.parse_args(argv)
-    if args.check is not None:
-        return 1 if check(args.out, args.check) else 0
+def write(folder, execute=None, quick=False):
+    """Write every notebook into ``folder``, a line for each one written as it is:
+    ``execute`` (a list of names, empty: all) names those run and stored with their
+    outputs (``quick``: of a quick run); a stored one not executed keeps its outputs
+    while its code cells are the generator's."""
     import nbformat
-    os.makedirs(args.out, exist_ok=True)
+    os.makedirs(folder, exist_ok=True)
     for name, nb in all_notebooks().items():
-        path = os.path.join(args.out, name)
-        chosen = args.execute is not None and (not args.execute
-                                               or name[:-len(".ipynb")] in args.execute)
+        path = os.path.join(folder, name)
+        chosen = execute is not None and (not execute or name[:-len(".ipynb")] in execute)
         if not chosen and _same_cells(path, nb):
             continue  # not executed and its cells unchanged: its stored outputs stay
         if not chosen and _same_code(path, nb):
             # only its text changed: the stored outputs are still its code's
             nb = _with_text(nbformat.read(path, as_version=4), nb)
             nbformat.write(nb, path)
-            print(f"wrote {path} (its text; the stored outputs kept)", flush=True)
+            yield f"wrote {path} (its text; the stored outputs kept)"
             continue
         if chosen:
             from nbclient import NotebookClient
-            run = with_parameters(nbformat.from_dict(nb), True) if args.quick else nb
+            run = with_parameters(nbformat.from_dict(nb), True) if quick else nb
             NotebookClient(run, timeout=1800, kernel_name="python3", record_timing=False,
                            resources={"metadata": {"path": os.getcwd()}}).execute()
             nb = run
-            if args.quick:  # the stored parameters stay the full run's
+            if quick:  # the stored parameters stay the full run's
                 with_parameters_back(nb)
         nbformat.write(nb, path)
-        print(f"wrote {path}" + ("" if chosen else " (not executed)"), flush=True)
-    return 0
+        yield f"wrote {path}" + ("" if chosen else " (not executed)")
 
 
 def _same_cells(path, nb):
@@ -297,4 +284,7 @@ def with_parameters_back(nb):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # the library, not a command: say which command runs it
+    print("scripts.lessons.notebooks is a library: run `connectx lessons notebooks` "
+          "(python -m scripts.commands.lessons notebooks)", file=sys.stderr)
+    sys.exit(2)

@@ -1,6 +1,8 @@
 """The experiments of the seed material, re-run next to the figures it printed.
 
-    python -m scripts.lessons.seed_experiments [--games 100] [--tutorial-games 20] [--workers K]
+    connectx lessons seed-matches [--games 100] [--tutorial-games 20] [--workers K]
+
+(its command line: :mod:`scripts.commands.lessons`)
 
 1. The book's minimax against the rule-based think-3 player (``rules:lookahead=3``),
    100 games, colours alternating. The book printed 68 won, 26 lost, 6 tied for its
@@ -24,11 +26,12 @@ import agents
 
 from scripts.arena.match import match
 from scripts.arena.specs import parse_match_config
-from scripts.args import ArgumentParser, add_seed_argument, fail, positive_int_arg
 
 # the book's result for the first agent of experiment 1: (won, tied, lost) of 100
 BOOK_MINIMAX_VS_RULES = (68, 6, 26)
 TUTORIAL = "tutorial"  # the pure-Python tutorial agent (agents/players/kaggle_tutorial.py)
+TABLE_HEAD = f"{'experiment (first agent vs second)':<44} {'games':>5}  {'W-D-L':<9}  score [95% interval]"
+
 
 def default_ours():
     """The package's strongest agent at a fixed depth when it has one (reproducible)."""
@@ -38,8 +41,10 @@ def default_ours():
     return agents.BEST
 
 
-def row(label, a, b, games, cfg, seed, workers, book=None):
-    _, s = match(a, b, games, cfg, seed, workers, progress=sys.stderr.isatty())
+def row(label, a, b, games, cfg, seed, workers, book=None, progress=False):
+    """One printed row: ``a`` against ``b`` over ``games`` games, beside ``book``'s
+    (won, tied, lost) where the material gives it."""
+    _, s = match(a, b, games, cfg, seed, workers, progress=progress)
     low, high = s["score_ci"]
     line = (f"{label:<44} {games:>5}  {s['wins']:>3}-{s['draws']}-{s['losses']:<3}  "
             f"{s['score']:.3f} [{low:.3f}, {high:.3f}]  ")
@@ -50,45 +55,37 @@ def row(label, a, b, games, cfg, seed, workers, book=None):
         bscore = (w + 0.5 * d) / (w + d + l)
         inside = "inside" if low <= bscore <= high else "OUTSIDE"
         line += f"book {w}-{d}-{l}, score {bscore:.3f} ({inside} our interval)"
-    print(line, flush=True)
+    return line
 
 
-def main(argv=None, prog="python -m scripts.lessons.seed_experiments"):
-    p = ArgumentParser(prog=prog, description=__doc__.split("\n")[0])
-    p.add_argument("--games", type=positive_int_arg, default=100, help="games of each match (default 100)")
-    p.add_argument("--tutorial-games", type=positive_int_arg, default=20,
-                   help="games of the slow pure-Python tutorial agent (default 20)")
-    p.add_argument("--ours", default=None, help=f"our agent against random (default {default_ours()})")
-    p.add_argument("--workers", type=positive_int_arg, default=1,
-                   help="processes playing games in parallel (default 1)")
-    add_seed_argument(p, "the matches")
-    args = p.parse_args(argv)
+def rows(games=100, tutorial_games=20, ours=None, seed=0, workers=1, progress=False):
+    """The experiments' rows (:data:`TABLE_HEAD`'s columns), one at a time as each match ends
+    (``ours``: :func:`default_ours` when None)."""
     cfg = parse_match_config()
-    ours = args.ours or default_ours()
-    print(f"{'experiment (first agent vs second)':<44} {'games':>5}  {'W-D-L':<9}  "
-          f"score [95% interval]")
-    try:
-        row("minimax:depth=4,heuristic=none (the book's)", "minimax:depth=4,heuristic=none,"
-            "tactics=False", "rules:lookahead=3", args.games, cfg, args.seed, args.workers,
-            BOOK_MINIMAX_VS_RULES)
-        row("minimax:depth=3,tactics=False vs rules:3", "minimax:depth=3,tactics=False",
-            "rules:lookahead=3", args.games, cfg, args.seed, args.workers)
-        row("alphabeta:depth=4,heuristic=none vs rules:3", "alphabeta:depth=4,heuristic=none",
-            "rules:lookahead=3", args.games, cfg, args.seed, args.workers)
-        row("minimax:depth=3 (tactics) vs rules:3", "minimax:depth=3", "rules:lookahead=3",
-            args.games, cfg, args.seed, args.workers)
-        if TUTORIAL in agents.AGENTS:
-            row("tutorial:nsteps=3 (pure Python) vs random", "tutorial:nsteps=3", "random",
-                args.tutorial_games, cfg, args.seed, args.workers)
-        else:
-            print(f"{'tutorial agent vs random':<44} skipped: no agent {TUTORIAL!r} registered")
-        row("minimax:depth=3,tactics=False vs random", "minimax:depth=3,tactics=False", "random",
-            args.games, cfg, args.seed, args.workers)
-        row(f"{ours} vs random", ours, "random", args.games, cfg, args.seed, args.workers)
-    except ValueError as e:
-        fail(f"seed_experiments: {e}")
-    return 0
+    ours = ours or default_ours()
+    matches = [
+        ("minimax:depth=4,heuristic=none (the book's)", "minimax:depth=4,heuristic=none,"
+         "tactics=False", "rules:lookahead=3", games, BOOK_MINIMAX_VS_RULES),
+        ("minimax:depth=3,tactics=False vs rules:3", "minimax:depth=3,tactics=False",
+         "rules:lookahead=3", games, None),
+        ("alphabeta:depth=4,heuristic=none vs rules:3", "alphabeta:depth=4,heuristic=none",
+         "rules:lookahead=3", games, None),
+        ("minimax:depth=3 (tactics) vs rules:3", "minimax:depth=3", "rules:lookahead=3",
+         games, None),
+        ("tutorial:nsteps=3 (pure Python) vs random", "tutorial:nsteps=3", "random",
+         tutorial_games, None),
+        ("minimax:depth=3,tactics=False vs random", "minimax:depth=3,tactics=False", "random",
+         games, None),
+        (f"{ours} vs random", ours, "random", games, None)]
+    for label, a, b, n, book in matches:
+        if a.startswith(TUTORIAL + ":") and TUTORIAL not in agents.AGENTS:
+            yield f"{'tutorial agent vs random':<44} skipped: no agent {TUTORIAL!r} registered"
+            continue
+        yield row(label, a, b, n, cfg, seed, workers, book, progress)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # the library, not a command: say which command runs it
+    print("scripts.lessons.seed_experiments is a library: run `connectx lessons seed-matches` "
+          "(python -m scripts.commands.lessons seed-matches)", file=sys.stderr)
+    sys.exit(2)

@@ -16,7 +16,7 @@ line and the same prompt again; ``q`` quits.
 """
 import random
 
-from scripts.args import parse_options
+from agents.options import split_spec
 
 GAMES = ("tictactoe", "coins", "isolation")
 
@@ -28,8 +28,7 @@ class Quit(BaseException):
 
 
 def _options(spec, allowed):
-    name, _, rest = spec.partition(":")
-    options = parse_options(rest, f"agent {spec!r}") if rest else {}
+    name, options = split_spec(spec)
     unknown = sorted(set(options) - set(allowed))
     if unknown:
         raise ValueError(f"agent {name!r} takes no option {unknown[0]!r}"

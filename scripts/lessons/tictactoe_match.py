@@ -1,13 +1,14 @@
 """The perfect tic-tac-toe agent in kaggle-environments' ``open_spiel_tic_tac_toe``.
 
-    python -m scripts.lessons.tictactoe_match [--games 100] [--seed 0] [--opponent random|minimax|both]
+    connectx lessons tictactoe [--games 100] [--seed 0] [--opponent random|minimax|both]
 
-Plays ``--games`` games against each opponent in each colour (x moves first) and
-prints wins/draws/losses for the agent, the env's final statuses, and the agent's
-per-move time, measured around the call in wall-clock and in CPU time (on a loaded
-machine the wall-clock maximum is the scheduler's, not the agent's; the env's own
-``timeTaken`` is rounded to milliseconds). Exits with status 1 if the agent loses a game, a status is not DONE,
-or a game did not reach a terminal position.
+(its command line: :mod:`scripts.commands.lessons`) plays ``--games`` games against
+each opponent in each colour (x moves first) and prints wins/draws/losses for the agent,
+the env's final statuses, and the agent's per-move time, measured around the call in
+wall-clock and in CPU time (on a loaded machine the wall-clock maximum is the
+scheduler's, not the agent's; the env's own ``timeTaken`` is rounded to milliseconds).
+Exits with status 1 if the agent loses a game, a status is not DONE, or a game did not
+reach a terminal position.
 
 Opponents: the env's built-in ``random`` agent (it needs ``includeLegalActions``,
 otherwise it submits nothing and forfeits), and :class:`agents.games.tictactoe.
@@ -120,53 +121,8 @@ def summary(records):
             f"env timeTaken max {env_worst:.0f} ms)")
 
 
-def main(argv=None, prog="python -m scripts.lessons.tictactoe_match"):
-    from scripts.args import ArgumentParser, add_seed_argument
-    parser = ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=100, help="games per opponent and colour")
-    add_seed_argument(parser, "the games")
-    parser.add_argument("--opponent", choices=("random", "minimax", "both"), default="both",
-                        help="who the perfect player meets (default both)")
-    args = parser.parse_args(argv)
-    if args.games < 1:
-        parser.error(f"--games must be at least 1, got {args.games}")
-
-    import agents
-    from agents.games.tictactoe import ReferencePlayer, TicTacToe, solve
-    from agents.games.protocol import Counter, alphabeta_value, minimax_value
-
-    start = time.perf_counter()
-    table = solve()
-    print(f"solved table: {len(table)} positions in {1e3 * (time.perf_counter() - start):.0f} ms")
-    game = TicTacToe()
-    for name, search in (("minimax", minimax_value), ("alphabeta", alphabeta_value)):
-        counter, start = Counter(), time.perf_counter()
-        value = search(game, game.initial(), 9, None, counter)
-        print(f"reference {name:9} from the empty board: value {value}, {counter.nodes} nodes, "
-              f"{time.perf_counter() - start:.2f} s")
-    agent = agents.make("tictactoe", seed=args.seed)
-    start = time.perf_counter()
-    first = agent({"observationString": "...\n...\n...", "playerId": 0, "step": 1}, {})
-    print(f"agent's first move from the empty board: {first} in "
-          f"{1e3 * (time.perf_counter() - start):.3f} ms")
-    opponents = {"random": lambda: "random",
-                 "minimax": lambda: ReferencePlayer(seed=args.seed + 1)}
-    names = list(opponents) if args.opponent == "both" else [args.opponent]
-    clean = True
-    for name in names:
-        opponent = opponents[name]()  # one reference player per opponent: it keeps its searches
-        for player in (0, 1):
-            start = time.perf_counter()
-            records = [play_game(agent, opponent, player, seed=args.seed * 100003 + i)
-                       for i in range(args.games)]
-            colour = "x (first)" if player == 0 else "o (second)"
-            print(f"tictactoe as {colour:10} vs {name:8} {summary(records)}  "
-                  f"[{time.perf_counter() - start:.1f} s]", flush=True)
-            clean &= all(is_clean(r) for r in records)
-    print("all games clean: no loss, statuses DONE, terminal" if clean
-          else "FAILED: a loss, a status other than DONE, or an unfinished game")
-    return 0 if clean else 1
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    # the library, not a command: say which command runs it
+    print("scripts.lessons.tictactoe_match is a library: run `connectx lessons tictactoe` "
+          "(python -m scripts.commands.lessons tictactoe)", file=sys.stderr)
+    sys.exit(2)

@@ -1,4 +1,4 @@
-"""The analysis behind ``/api/analyse`` and ``/api/line`` of ``connectx serve``: every
+"""The analysis behind ``/api/analyze`` and ``/api/line`` of ``connectx serve``: every
 column's score of a position, and one column's principal variation.
 
 Plain functions of ``(app, request)`` like the rest of :mod:`scripts.server.app`, which
@@ -7,14 +7,14 @@ routes to them: ``app`` lends a search slot (``app.slot()``), a pooled solver
 limit (``app.analysis_time``) and the line's share of it (``app.line_time``); bad input
 raises :class:`~scripts.server.game.BadRequest`.
 
-The scores come first: :func:`analyse` extends the best column's line only until
+The scores come first: :func:`analyze` extends the best column's line only until
 ``app.line_time`` seconds after the request came in (0.1 s by default), and answers with
 the line as far as it got (``complete`` False); the page then asks :func:`line` for the
 whole of it. Up to 11 stones on 7x6 (with the database) the scores take milliseconds and
 the line up to 0.38 s from an empty table (each of its plies past the database's stones is a
 search).
 
-Scores of :func:`analyse`: with the exact solver (boards with
+Scores of :func:`analyze`: with the exact solver (boards with
 ``columns * (rows + 1) <= 64``) the solver's convention of :mod:`agents.solver.solver`
 (side to move; 0 a draw; a faster win scores higher); elsewhere alphabeta's value
 (:mod:`agents.search`: ``WIN - stones`` for a proven result, else the heuristic at
@@ -156,7 +156,7 @@ def _alphabeta_scores(app, cfg, board, mark, moves, deadline):
     return scores, complete
 
 
-def analyse(app, request):
+def analyze(app, request):
     """Every column's score in the request's game, within ``time_limit`` seconds
     (default and maximum ``app.analysis_time``):
 

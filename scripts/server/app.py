@@ -15,7 +15,7 @@ Design:
   ``rows * columns`` moves through :mod:`agents.board.rules` costs well under a millisecond
   per move.
 * **The game logic is plain functions** (:func:`parse_game`, :func:`game_state`,
-  :func:`agent_move`, :func:`~scripts.server.analysis.analyse`, :func:`replay`) that raise :class:`BadRequest`
+  :func:`agent_move`, :func:`~scripts.server.analysis.analyze`, :func:`replay`) that raise :class:`BadRequest`
   for bad input; :class:`Handler` only turns HTTP into calls and results into JSON.
 * **The standard library's** ``http.server.ThreadingHTTPServer``: no new dependency,
   one thread per connection; one page and four JSON endpoints need nothing a
@@ -44,7 +44,7 @@ Design:
   input is answered 400 with ``{"error": message}``; an agent that raises or returns
   a bad column is answered 500 with a message and the server goes on.
 
-Analysis (``/api/analyse``, ``/api/line``): :mod:`scripts.server.analysis`. The search
+Analysis (``/api/analyze``, ``/api/line``): :mod:`scripts.server.analysis`. The search
 tree's picture (``/api/tree``, the page's "Search tree" tab):
 :mod:`scripts.server.search_tree`.
 """
@@ -68,11 +68,11 @@ from agents.solver.openings import Openings
 from agents.solver.solver import Solver
 from agents.solver.solver import warm_up as warm_up_solver
 from scripts.arena.specs import MatchConfig, config_struct, observation
-from scripts.server.analysis import analyse, line
+from scripts.server.analysis import analyze, line
 from scripts.server.search_tree import tree_request
-from scripts.server.game import (MAX_SIDE, MOVE_TIME, UNCLOCKED, AgentFailed, BadRequest, Busy,
-                                Files, agent_catalogue, check_unclocked, game_state, make_agent,
-                                parse_agent, parse_game, play_moves, replay)
+from scripts.server.game import (MAX_SIDE, SERVE_MOVE_TIME, UNCLOCKED, AgentFailed, BadRequest,
+                                Busy, Files, agent_catalogue, check_unclocked, game_state,
+                                make_agent, parse_agent, parse_game, play_moves, replay)
 
 WEB = data_path("scripts.server", "web")
 STATIC = {"/": ("index.html", "text/html; charset=utf-8"),
@@ -95,8 +95,8 @@ MAX_NESTING = 32            # arrays and objects inside each other in a body (a 
 # match files would otherwise hold 1 GiB, and their parsed objects several times that
 BODIES = 64 << 20
 QUEUE_WAIT = 10.0           # seconds a search waits for a free slot before 503
-ANALYSIS_TIME = 5.0         # default and maximum seconds of one analysis
-LINE_TIME = 0.1             # /api/analyse extends the best line until this long after the start
+SERVE_ANALYSIS_TIME = 5.0   # default and maximum seconds of one analysis
+LINE_TIME = 0.1             # /api/analyze extends the best line until this long after the start
 SOLVER_TT_BITS = 22         # 32 MiB per pooled solver
 SOLVER_THREADS = min(2, os.cpu_count() or 1)  # threads of each exact analysis
 POOL_KEYS = 8               # distinct agent specs / board shapes kept warm
@@ -219,13 +219,13 @@ class App:
     """What the handlers share: limits, the pool of workers, the pools of agents and
     solvers."""
 
-    def __init__(self, searches=None, move_time=MOVE_TIME, analysis_time=ANALYSIS_TIME,
+    def __init__(self, searches=None, move_time=SERVE_MOVE_TIME, analysis_time=SERVE_ANALYSIS_TIME,
                  database=True, solver_threads=SOLVER_THREADS, line_time=LINE_TIME,
                  queue=QUEUE, files=None):
         self.searches = searches or max(1, os.cpu_count() or 1)
         self.move_time = float(move_time)
         self.analysis_time = float(analysis_time)
-        # the scores first: /api/analyse's line stops this long after the request came in
+        # the scores first: /api/analyze's line stops this long after the request came in
         # (the page asks /api/line for the rest); see scripts.server.analysis
         self.line_time = float(line_time)
         self.workers = Workers(self.searches, queue)
@@ -273,8 +273,8 @@ class App:
         with self.solver(cfg) as solver:
             warm_up_solver(solver)
             solver.reset()
-        analyse(self, {"moves": [3, 3, 4], "time_limit": 0.2})
-        analyse(self, {"config": {"rows": 9, "columns": 7}, "moves": [3], "time_limit": 0.2})
+        analyze(self, {"moves": [3, 3, 4], "time_limit": 0.2})
+        analyze(self, {"config": {"rows": 9, "columns": 7}, "moves": [3], "time_limit": 0.2})
         return time.perf_counter() - t0
 
 
@@ -325,7 +325,7 @@ def agent_move(app, request):
 # path -> (function(app, request), the request fields it reads)
 ROUTES = {"/api/state": (lambda app, req: game_state(*parse_game(req)), {"config", "moves"}),
           "/api/move": (agent_move, {"config", "moves", "agent"}),
-          "/api/analyse": (analyse, {"config", "moves", "time_limit"}),
+          "/api/analyze": (analyze, {"config", "moves", "time_limit"}),
           "/api/line": (line, {"config", "moves", "column", "time_limit"}),
           "/api/replay": (lambda app, req: replay(req), {"match", "game"}),
           "/api/tree": (tree_request, {"config", "moves", "depth", "heuristic", "prune",

@@ -14,7 +14,7 @@ from agents.players.policy import network_file
 from scripts.arena.specs import Spec, load_submission, parse_spec
 
 MAX_SIDE = 30               # rows and columns at most (the page draws every cell)
-MOVE_TIME = 2.0             # default seconds per agent move (kaggle's actTimeout)
+SERVE_MOVE_TIME = 2.0       # default seconds per agent move (kaggle's actTimeout)
 MAX_FILES = 200             # files of the --files folder listed in the page's agent menu
 FILES_RULE = ("agents that read files on the server are refused over HTTP unless it was "
               "started with --files DIR, and then only files inside DIR")

@@ -9,7 +9,7 @@ notebooks; the ``notebook`` extra)::
 
 Why here, beside the server: the widget is the page in another frame. It calls, in the
 kernel, the functions the server's endpoints call (:func:`scripts.server.app.agent_move`,
-:func:`scripts.server.analysis.analyse` and :func:`~scripts.server.analysis.line`,
+:func:`scripts.server.analysis.analyze` and :func:`~scripts.server.analysis.line`,
 :func:`scripts.server.search_tree.tree_request`) on an :class:`~scripts.server.app.App`
 of its own, and draws with the page's own ``web/board.js`` and ``web/board.css``. Replays
 are read by :mod:`scripts.arena.records` (a kaggle ``env.toJSON()``, a match record, a
@@ -29,21 +29,25 @@ from functools import lru_cache
 
 from agents.board.bitboard import fits_bitboard
 from agents.solver.labels import FULL
-from scripts.server.analysis import analyse, line
+from scripts.server.analysis import analyze, line
 from scripts.server.game import (AgentFailed, BadRequest, check_unclocked, game_state,
                                  notation, parse_agent, parse_game_config, parse_moves,
                                  play_moves, solver_outcome)
 from scripts.server.search_tree import tree_request
 
-MOVE_TIME = 1.0        # default seconds of an agent's move (kaggle's actTimeout)
-ANALYSIS_TIME = 3.0    # default seconds of one analysis (and of one tree's exact values)
-JUDGE_TIME = 3.0       # default solver seconds a replayed position before it is left unjudged
+# the widget's defaults (connectx serve's are scripts.server.game.SERVE_MOVE_TIME and
+# scripts.server.app.SERVE_ANALYSIS_TIME): seconds of an agent's move (kaggle's
+# actTimeout), of one analysis (and of one tree's exact values), and the solver's seconds
+# on a replayed position before it is left unjudged
+WIDGET_MOVE_TIME = 1.0
+WIDGET_ANALYSIS_TIME = 3.0
+WIDGET_JUDGE_TIME = 3.0
 OUTCOME = {1: "win", 0: "draw", -1: "loss"}
 MARK = {1: "red", 2: "yellow"}
 
 
 @lru_cache(maxsize=4)
-def app_of(move_time=MOVE_TIME, analysis_time=ANALYSIS_TIME, database=True):
+def app_of(move_time=WIDGET_MOVE_TIME, analysis_time=WIDGET_ANALYSIS_TIME, database=True):
     """The kernel's :class:`~scripts.server.app.App` for these limits (one search at a
     time; the opening database loaded once, about 5 s, where ``database``), shared by
     the widgets that ask for the same."""
@@ -94,18 +98,18 @@ class Session:
 
     Agent specs are those of the CLI and the page (``perfect:skill=10``,
     ``alphabeta:depth=4``, ``mcts:time_limit=1``); ``move_time`` is each agent move's
-    ``actTimeout``; ``analyse`` shows every column's score after each move (exact where
+    ``actTimeout``; ``analyze`` shows every column's score after each move (exact where
     the solver takes the board), within ``analysis_time`` seconds; a replay's moves are
     judged with ``judge_time`` solver seconds each. ``ValueError`` says what is wrong
     with any of them. ``on_change()``, when set, is called whenever the snapshot changed
     (the widget sends it then: the human's move shows before the agent's reply)."""
 
     def __init__(self, agent=None, you=1, watch=None, rows=6, columns=7, inarow=4, moves="",
-                 analyse=True, replay=None, game=0, move_time=MOVE_TIME,
-                 analysis_time=ANALYSIS_TIME, judge_time=JUDGE_TIME, database=True):
+                 analyze=True, replay=None, game=0, move_time=WIDGET_MOVE_TIME,
+                 analysis_time=WIDGET_ANALYSIS_TIME, judge_time=WIDGET_JUDGE_TIME, database=True):
         self.on_change = None
         self.app = app_of(float(move_time), float(analysis_time), bool(database))
-        self.analysing = bool(analyse)
+        self.analyzing = bool(analyze)
         self.judge_time = float(judge_time)
         self.busy, self.status, self.error = False, "", False
         self.analysis = self.line = self.tree = self.record = None
@@ -197,7 +201,7 @@ class Session:
             raise ValueError(f"column {column + 1} is full; choose another")
         self.moves.append(column)
         self.times.append(None)
-        self._moved(f"You played column {column + 1}.", analyse=False)
+        self._moved(f"You played column {column + 1}.", analyze=False)
         self._reply()
 
     def step(self):
@@ -230,8 +234,8 @@ class Session:
         s = game_state(self.cfg, self.moves)
         if not s["over"] and self.players[s["to_move"]] is not None:
             self.step()
-        elif self.analysing and self.analysis is None:
-            self._analyse()
+        elif self.analyzing and self.analysis is None:
+            self._analyze()
             self._changed()
 
     def undo(self):
@@ -246,16 +250,16 @@ class Session:
         del self.moves[keep:], self.times[keep:]
         self._moved(f"Took back to move {keep}.")
 
-    def _moved(self, text, analyse=True):
+    def _moved(self, text, analyze=True):
         """After the position changed: the old analysis, line and tree go."""
         self.analysis = self.line = self.tree = None
         self.status, self.error = text, False
         s = game_state(self.cfg, self.position())
         if s["over"]:
             self.status += " " + self._result(s)
-        elif analyse and self.analysing:
+        elif analyze and self.analyzing:
             self._changed()  # the move shows before the analysis runs
-            self._analyse()
+            self._analyze()
         self._changed()
 
     def _result(self, s):
@@ -267,16 +271,16 @@ class Session:
 
     # -- analysis, lines, trees ----------------------------------------------------------
 
-    def set_analyse(self, on):
+    def set_analyze(self, on):
         """Turn the analysis after each move on or off (on: the position now is analysed)."""
-        self.analysing = bool(on)
-        if self.analysing and self.analysis is None and self.mode != "replay":
-            self._analyse()
-        elif not self.analysing:
+        self.analyzing = bool(on)
+        if self.analyzing and self.analysis is None and self.mode != "replay":
+            self._analyze()
+        elif not self.analyzing:
             self.analysis = self.line = None
         self._changed()
 
-    def _analyse(self):
+    def _analyze(self):
         """Every column's score of the position, by the server's analysis, and the best
         column's line to the end (finished by the server's line when the analysis cut it)."""
         moves = self.position()
@@ -284,7 +288,7 @@ class Session:
             return
         request = {"config": self.cfg._asdict(), "moves": moves,
                    "time_limit": self.app.analysis_time}
-        reply = analyse(self.app, request)
+        reply = analyze(self.app, request)
         reply.pop("state")
         self.analysis = reply
         found = reply["line"]
@@ -416,17 +420,17 @@ class Session:
     # -- the front-end -------------------------------------------------------------------
 
     ACTIONS = {"play": ("column",), "new": ("moves",), "undo": (), "step": (), "run": (),
-               "analyse": ("on",), "line": ("column",), "tree": ("depth",), "seek": ("pos",),
+               "analyze": ("on",), "line": ("column",), "tree": ("depth",), "seek": ("pos",),
                "game": ("index",)}
 
     def handle(self, message):
         """Carry out a front-end message ``{"action": ..., arguments}`` (:data:`ACTIONS`):
         ``play`` a column, ``new`` game from ``moves``, ``undo``, ``step`` one agent move,
-        ``run`` to the end, ``analyse`` on or off, the ``line`` of a column, the ``tree``
+        ``run`` to the end, ``analyze`` on or off, the ``line`` of a column, the ``tree``
         to ``depth``, ``seek`` a replay's step, a replay's ``game``. A bad message or a
         refused action (a full column, a bad spec) becomes the status line, in red."""
         methods = {"play": self.play, "new": self.new_game, "undo": self.undo,
-                   "step": self.step, "run": self.run, "analyse": self.set_analyse,
+                   "step": self.step, "run": self.run, "analyze": self.set_analyze,
                    "line": self.show_line, "tree": self.draw_tree, "seek": self.seek,
                    "game": self.choose_game}
         self.busy = True
@@ -457,7 +461,7 @@ class Session:
         ``notation``), ``last`` (the flat index of the last stone, -1 at the start),
         ``players`` (names by mark, "you" for yours), ``human``, ``history`` (one line a
         move: who, the column, the time or the verdict), ``status``, ``error``, ``busy``,
-        ``analysing``, ``analysis`` (the server's analysis, or a replay's judged scores
+        ``analyzing``, ``analysis`` (the server's analysis, or a replay's judged scores
         of the position), ``line`` (a column's line: ``moves``, ``frames`` the board
         after each), ``tree`` (the search-tree picture: ``svg``, ``title``, ``pv``) and
         ``replay`` (``pos``, ``length``, ``game``, ``games``, ``verdict`` of the last
@@ -472,7 +476,7 @@ class Session:
         names = {str(m): p or "you" for m, p in self.players.items()}
         out = {**state, "config": self.cfg._asdict(), "mode": self.mode, "last": last,
                "players": names, "human": self.human, "status": self.status,
-               "error": self.error, "busy": self.busy, "analysing": self.analysing,
+               "error": self.error, "busy": self.busy, "analyzing": self.analyzing,
                "analysis": self.analysis, "line": self.line, "tree": self.tree,
                "replay": None}
         if self.mode == "replay":
@@ -542,9 +546,9 @@ def _agent_move(app, cfg, moves, spec):
     return agent_move(app, {"config": cfg._asdict(), "moves": list(moves), "agent": spec})
 
 
-def widget(agent=None, you=1, watch=None, rows=6, columns=7, inarow=4, moves="", analyse=True,
-           replay=None, game=0, move_time=MOVE_TIME, analysis_time=ANALYSIS_TIME,
-           judge_time=JUDGE_TIME, database=True):
+def widget(agent=None, you=1, watch=None, rows=6, columns=7, inarow=4, moves="", analyze=True,
+           replay=None, game=0, move_time=WIDGET_MOVE_TIME, analysis_time=WIDGET_ANALYSIS_TIME,
+           judge_time=WIDGET_JUDGE_TIME, database=True):
     """The Connect Four widget of a :class:`Session` of these arguments (see there):
     play ``agent`` (default ``alphabeta:time_limit=0.5``), watch two (``watch``), or
     step through a ``replay``. Show it as a cell's last value. ``ValueError`` for bad
@@ -552,5 +556,5 @@ def widget(agent=None, you=1, watch=None, rows=6, columns=7, inarow=4, moves="",
     from scripts.arena.extras import require
     require("anywidget", "notebook")
     from scripts.server.view import BoardWidget
-    return BoardWidget(Session(agent, you, watch, rows, columns, inarow, moves, analyse, replay,
+    return BoardWidget(Session(agent, you, watch, rows, columns, inarow, moves, analyze, replay,
                                game, move_time, analysis_time, judge_time, database))

@@ -85,6 +85,11 @@ def docstring(obj):
     return "".join(out).strip()
 
 
+def page_head(title, intro):
+    """The lines that open a page: the generated-file note, the title, the intro."""
+    return [HEADER.format(command=REGENERATE), f"# {title}", "", intro, ""]
+
+
 def table(header, rows):
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
@@ -133,10 +138,9 @@ def parser_of(module, prog, argv=()):
 
 
 def own_subcommands(module):
-    """The words ``module.main`` dispatches on itself before its parser (``if argv[:1] ==
-    ["tree"]``: ``connectx lessons tree``), read from its source."""
-    source = inspect.getsource(importlib.import_module(module).main)
-    return re.findall(r"""argv\[:1\] == \[["'](\w+)["']\]""", source)
+    """The words ``module.main`` reads as commands of its own before its parser (its
+    ``OWN_COMMANDS``: ``connectx lessons tree``)."""
+    return list(getattr(importlib.import_module(module), "OWN_COMMANDS", ()))
 
 
 def commands():
@@ -198,13 +202,13 @@ def argument_rows(parser):
 
 def commands_page():
     found = commands()
-    lines = [HEADER.format(command=REGENERATE), "# Command reference", "",
-             "Every `connectx` command, its usage and its arguments, as its parser states "
-             "them (`connectx COMMAND --help` prints the same). How the commands fit together: "
-             "[The connectx command](../commands.md).", "",
-             table(["command", "what it does"],
-                   [(f"[{code(prog)}](#{anchor(prog)})", escape(summary))
-                    for prog, summary, _ in found]), ""]
+    lines = page_head("Command reference",
+                      "Every `connectx` command, its usage and its arguments, as its parser "
+                      "states them (`connectx COMMAND --help` prints the same). How the "
+                      "commands fit together: [The connectx command](../commands.md).")
+    lines += [table(["command", "what it does"],
+                    [(f"[{code(prog)}](#{anchor(prog)})", escape(summary))
+                     for prog, summary, _ in found]), ""]
     for prog, summary, parser in found:
         lines += [f"## {prog}", "", escape(" ".join((parser.description or summary).split())),
                   "", "```text", usage(parser), "```", ""]
@@ -247,12 +251,13 @@ def agent_section(name, cls):
 
 def agents_page():
     import agents
-    lines = [HEADER.format(command=REGENERATE), "# Agent reference", "",
-             "Every agent spec, `NAME[:key=value,...]` (`alphabeta:depth=6,time_limit=1`), "
-             "and its options as the agent's class declares them: what each accepts, its "
-             "default, and the value a Kaggle file built by `connectx build` uses where it "
-             "differs. Values are read as numbers, `true`/`false`, `none` or text. "
-             "How to choose one: [Agents and heuristics](../agents.md).", ""]
+    lines = page_head("Agent reference",
+                      "Every agent spec, `NAME[:key=value,...]` (`alphabeta:depth=6,"
+                      "time_limit=1`), and its options as the agent's class declares them: what "
+                      "each accepts, its default, and the value a Kaggle file built by "
+                      "`connectx build` uses where it differs. Values are read as numbers, "
+                      "`true`/`false`, `none` or text. How to choose one: [Agents and "
+                      "heuristics](../agents.md).")
     for name in agents.names():
         lines += agent_section(name, agents.agent_class(name))
     lines += ["# Agents of the lessons' other games", "",
@@ -312,11 +317,12 @@ def signature_rows(function, skip=("self",)):
 
 
 def environments_page():
-    lines = [HEADER.format(command=REGENERATE), "# Environment reference", "",
-             "The reinforcement-learning environments: their constructor options and their "
-             "spaces on the default board (6 rows, 7 columns, 4 in a row; the vector "
-             "environment with `num_envs=2`), printed by the environments themselves. "
-             "How to use them: [Reinforcement-learning environments](../rl.md).", ""]
+    lines = page_head("Environment reference",
+                      "The reinforcement-learning environments: their constructor options and "
+                      "their spaces on the default board (6 rows, 7 columns, 4 in a row; the "
+                      "vector environment with `num_envs=2`), printed by the environments "
+                      "themselves. How to use them: [Reinforcement-learning "
+                      "environments](../rl.md).")
     for title, made, cls, spaces in environments():
         modes = ", ".join(code(m) for m in cls.metadata["render_modes"])
         lines += [f"## {title}", "", f"Made by `{made}` or `{title}(...)`. "

@@ -121,7 +121,7 @@ async function settle(gen) {
   } else if (!s.over) {
     show($("status"), `Your move (${MARK_NAME[game.human]}): click a column.`);
   }
-  await analyse(gen);
+  await analyze(gen);
 }
 
 async function clickColumn(c) {
@@ -175,12 +175,12 @@ async function undo() {
 // Analysis
 // ---------------------------------------------------------------------------
 
-async function analyse(gen) {
+async function analyze(gen) {
   const box = $("scores");
   const s = game.state;
   const token = ++game.analysis;  // only the latest analysis may draw
   hideLine();
-  if (!$("analyse").checked || !s) {
+  if (!$("analyze").checked || !s) {
     box.hidden = true;
     show($("analysis-status"), "");
     return;
@@ -198,7 +198,7 @@ async function analyse(gen) {
   let reply;
   try {
     const limit = Number($("analysis-time").value);
-    reply = await api("/api/analyse", {config: game.cfg, moves: s.moves, time_limit: limit});
+    reply = await api("/api/analyze", {config: game.cfg, moves: s.moves, time_limit: limit});
   } catch (e) {
     if (token === game.analysis && gen === game.gen) show($("analysis-status"), e.message, true);
     return;
@@ -414,7 +414,7 @@ function showTab(name) {
 async function start() {
   $("setup").addEventListener("submit", newGame);
   $("undo").addEventListener("click", undo);
-  $("analyse").addEventListener("change", () => analyse(game.gen));
+  $("analyze").addEventListener("change", () => analyze(game.gen));
   $("tab-play").addEventListener("click", () => showTab("play"));
   $("tab-replay").addEventListener("click", () => showTab("replay"));
   $("tab-tree").addEventListener("click", () => showTab("tree"));

@@ -18,7 +18,7 @@ const WIDGET_HTML = `
     <button type="button" class="cx-forward" title="forward">▶</button>
     <button type="button" class="cx-last" title="end">»</button>
     <select class="cx-game"></select></span>
-  <label class="cx-group cx-live-only"><input type="checkbox" class="cx-analyse"> Analyse</label>
+  <label class="cx-group cx-live-only"><input type="checkbox" class="cx-analyze"> Analyse</label>
   <span class="cx-group"><button type="button" class="cx-tree-draw">Search tree</button>
     <label>depth <input type="number" class="cx-depth" value="2" min="1" max="4"></label></span>
 </div>
@@ -64,8 +64,8 @@ function renderWidget({model, el}) {
   bind("cx-tree-draw", () => ({action: "tree", depth: Number(q("cx-depth").value)}));
   q("cx-game").addEventListener("change", () =>
     send({action: "game", index: Number(q("cx-game").value)}));
-  q("cx-analyse").addEventListener("change", () =>
-    send({action: "analyse", on: q("cx-analyse").checked}));
+  q("cx-analyze").addEventListener("change", () =>
+    send({action: "analyze", on: q("cx-analyze").checked}));
   q("cx-line-back").addEventListener("click", () => stepLine(line.pos - 1));
   q("cx-line-forward").addEventListener("click", () => stepLine(line.pos + 1));
 
@@ -199,7 +199,7 @@ function renderWidget({model, el}) {
     if (s.line) stepLine(line.pos);
     drawReplay(s);
     drawTree(s);
-    q("cx-analyse").checked = s.analysing;
+    q("cx-analyze").checked = s.analyzing;
     const status = q("cx-status");
     show(status, s.busy ? "Thinking…" : s.status, s.error);
     status.dataset.error = s.error ? "1" : "0";
