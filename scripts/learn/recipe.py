@@ -28,12 +28,24 @@ replaces an illegal column by a random one (docs/learning.md says so).
 """
 import functools
 import time
+from dataclasses import dataclass
 
 import numpy as np
+
+from scripts.learn.configs import option
 
 ARCHITECTURE = {"inputs": "marks", "trunk": [32, 64], "kernel": 3, "padding": "valid",
                 "dense": 128, "value_hidden": 0}
 STEPS = 50_000
+
+
+@dataclass
+class Plan:
+    """What a recipe run does besides the course's settings (the fields are
+    ``connectx learn`` options)."""
+    steps: int = option(STEPS, "steps of kaggle's environment in all", "positive_int")
+    eval_games: int = option(100, "games against each evaluation opponent at each point "
+                                  "of the curve", "positive_int")
 
 
 class CourseEnv:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from scripts.learn.configs import option
 from scripts.learn.evaluate import good_moves, win_rate
 
 CURRICULUM = (("random", "onestep"),
@@ -57,13 +58,16 @@ class PPOSettings:
 
 @dataclass
 class Plan(PPOSettings):
-    """What a reinforce run does (PPO's own settings: :class:`PPOSettings`)."""
-    steps: int = 300_000            # board steps in all (module docstring)
+    """What a reinforce run does (PPO's own settings: :class:`PPOSettings`; the fields
+    made by :func:`~scripts.learn.configs.option` are ``connectx learn`` options)."""
+    steps: int = option(300_000, "board steps in all (a step of every board at "
+                                 "once)", "positive_int")
     boards: int = 192               # games at once (split over the phase's opponents)
     horizon: int = 32               # steps of every board a rollout
     epochs: int = 4
     batch: int = 512
-    eval_games: int = 100
+    eval_games: int = option(100, "games against each evaluation opponent at each point "
+                                  "of the curve", "positive_int")
     evals: int = 5
     curriculum: tuple = field(default=CURRICULUM)
     architecture: dict = None       # None: the teacher's (scripts.learn.model.ARCHITECTURE)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from scripts.learn.configs import Start, option
 from scripts.learn.evaluate import good_moves, win_rate
 from scripts.learn.positions import (Task, children, critical, keys_of, merge, mirrored,
                                      openings, play_and_label, targets)
@@ -32,29 +33,44 @@ EVAL_OPPONENTS = ("random", "onestep", "alphabeta:depth=4")
 
 
 @dataclass
-class Plan:
-    """What a teacher run does: the sizes of its rounds and its training."""
-    positions: int = 64000          # labelled positions in all (before mirror images)
-    rounds: int = 2                 # rounds of labelling then training
-    steps: int = 7500               # optimiser steps in all (steps_until: a fifth before
-                                    # the last round, the rest on every position)
+class Plan(Start):
+    """What a teacher run does: the sizes of its rounds and its training (the fields
+    made by :func:`~scripts.learn.configs.option` are ``connectx learn`` options)."""
+    positions: int = option(64000, "labelled positions in all (before mirror images)",
+                            "positive_int")
+    rounds: int = option(2, "rounds of labelling then training", "positive_int")
+    steps: int = option(7500, "optimiser steps in all", "positive_int")
+                                    # (steps_until: a fifth before the last round, the
+                                    # rest on every position)
     batch: int = 128
     learning_rate: float = 2e-3
     temperature: float = 1.0        # the policy target's softmax of scores
     critical: float = 3.0           # weight of a critical position (positions.critical)
-    value_weight: float = 1.0
-    children: int = 0               # child positions a batch, trained on the value only
-                                    # (positions.children: their values come from the labels)
-    openings: int = 0               # every position of up to this many stones labelled in
-                                    # the first round too (positions.openings; 0: none)
+    value_weight: float = option(1.0, "the value's share of the loss, W times its squared "
+                                      "error", "positive_float", metavar="W")
+    children: int = option(0, "add N child positions to each batch (a labelled position "
+                              "one legal move on), trained on the value only: the labels "
+                              "give their exact values", "count", metavar="N")
+                                    # (positions.children)
+    openings: int = option(0, "also label and learn every position of up to STONES stones "
+                              "(7x6: 6 stones, 22,100 positions, about a minute with the "
+                              "database)", "count", metavar="STONES", shown="0: none")
+                                    # in the first round (positions.openings)
     noise: float = 0.25             # the teacher's random moves
     net_noise: float = 0.1          # the network's random moves (later rounds)
     boards: int = 64                # games at once in a labelling task
-    eval_games: int = 100           # games against each evaluation opponent
+    eval_games: int = option(100, "games against each evaluation opponent at each point "
+                                  "of the curve", "positive_int")
     evals: int = 5                  # evaluations over the run
-    database: bool = True
+    database: bool = option(True, "label without the installed opening database (7x6: "
+                                  "slower)", "no_switch")
+    exclude: list = option((), "never train on this labelled set's positions (a held-out "
+                               "set; the --eval-set's never are); may be given more than "
+                               "once", "list", metavar="FILE", shown="none")
+    workers: int = option(2, "processes labelling positions", "positive_int")
     opponents: tuple = field(default=DATA_OPPONENTS)
-    architecture: dict = None       # None: scripts.learn.model.ARCHITECTURE
+    architecture: dict = None       # None: scripts.learn.model.ARCHITECTURE, or the one
+                                    # of trunk and value_hidden (Start)
 
 
 def steps_until(plan, r):

@@ -47,34 +47,53 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from scripts.learn.configs import Start, option
+
 STATE = "zero-state.npz"
 CHECKPOINTS = "networks"
 GAMES_PER_TASK = 4
 
 
 @dataclass
-class Plan:
-    """What a zero run does (the sizes of the 7x6 run of docs/results-learning.md: 5 to 9 minutes
-    an iteration on the shared 2-core machine at load 5-9)."""
-    iterations: int = 10
-    games: int = 64                 # self-play games an iteration
-    simulations: int = 64           # MCTS simulations a move
+class Plan(Start):
+    """What a zero run does (the sizes of the 7x6 run of docs/results-learning.md: 5 to 9
+    minutes an iteration on the shared 2-core machine at load 5-9; the fields made by
+    :func:`~scripts.learn.configs.option` are ``connectx learn`` options)."""
+    iterations: int = option(10, "self-play then training iterations in all",
+                             "positive_int")
+    games: int = option(64, "self-play games an iteration", "positive_int")
+    simulations: int = option(64, "MCTS simulations a self-play move", "positive_int")
     temperature_plies: int = 8      # plies drawn by visit counts (tau = 1), then greedy
     dirichlet: float = 1.0          # Dirichlet alpha of the root noise
     noise_weight: float = 0.25      # weight of the noise in the root's priors
     c: float = 1.5                  # PUCT's constant
-    search_value: float = 0.0       # share of the root's searched value in the value
-                                    # target (0: the game's result alone, AlphaZero's)
+    search_value: float = option(0.0, "the root's searched value's share in the value "
+                                      "target, the game's result the rest (0.5: their "
+                                      "average, as in Oracle's Lessons from AlphaZero)",
+                                 "share", metavar="W", shown="0: the result alone")
     window: int = 4                 # iterations of positions trained on
-    steps: int = 300                # optimiser steps an iteration
+    steps: int = option(300, "optimiser steps an iteration", "positive_int")
     batch: int = 256
     learning_rate: float = 1e-3
     value_weight: float = 1.0
-    eval_games: int = 50            # games against each evaluation opponent
-    judge_simulations: int = 0      # search's good-move rate each iteration (0: not measured)
-    minutes: float = 0.0            # wall budget of the whole run, resumed parts included
-                                    # (0: none): no iteration starts that would end past it
-    architecture: dict = None       # None: the teacher's (scripts.learn.model.ARCHITECTURE)
+    eval_games: int = option(50, "games against each evaluation opponent at each point "
+                                 "of the curve", "positive_int")
+    judge_simulations: int = option(0, "also judge the search with the network at this "
+                                       "many simulations a move after each iteration",
+                                    "positive_int", shown="0: not judged")
+    minutes: float = option(0.0, "wall budget of the run (resumed parts included): no "
+                                 "iteration starts that would end past it",
+                            "positive_float", shown="none")
+    workers: int = option(2, "processes playing the self-play games and judging the "
+                             "search", "positive_int")
+    dask: str = option(None, "play the self-play games (and judge the search) on a Dask "
+                             "scheduler, e.g. tcp://host:8786, instead of --workers "
+                             "processes (the cluster extra)", metavar="ADDRESS",
+                       shown="none")
+    resume: bool = option(False, "continue the zero run in --out from its last iteration",
+                          "switch")
+    architecture: dict = None       # None: the teacher's (scripts.learn.model.ARCHITECTURE),
+                                    # or the one of trunk and value_hidden (Start)
 
 
 @dataclass
