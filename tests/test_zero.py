@@ -67,7 +67,6 @@ def test_noise_changes_the_root_priors_only():
 
 
 def test_visit_targets_sum_to_one_and_skip_full_columns():
-    from scripts.learn.zero import visit_target
     rows, columns, _ = SMALL
     cfg = board_config(*SMALL)
     net = packed_net(rows, columns)
@@ -82,7 +81,7 @@ def test_visit_targets_sum_to_one_and_skip_full_columns():
     kids = dict(tree.children())
     assert tree.proof[0] == 0 and sorted(kids) == [1, 2, 3]
     assert tree.proof[kids[3]] == 3 and tree.visits[kids[3]] > tree.visits[kids[1]] > 0
-    target = visit_target(tree, columns)
+    target = tree.visit_targets(columns)
     assert target.sum() == pytest.approx(1.0, abs=1e-6)
     assert target[0] == 0.0 and target[3] == 0.0  # full; proven lost
     n1, n2 = tree.visits[kids[1]], tree.visits[kids[2]]
@@ -90,17 +89,16 @@ def test_visit_targets_sum_to_one_and_skip_full_columns():
     # a proven root (an immediate win for X with 3 in a row on row 3): a one-hot there
     grid = grid_of(rows, columns, "1020")  # X on 1 and 2 of the bottom row; X to move
     tree, _ = search(grid, 1, cfg, 60, network=net, max_nodes=2000)
-    target = visit_target(tree, columns)
+    target = tree.visit_targets(columns)
     assert target.sum() == pytest.approx(1.0) and target[3] == 1.0
 
 
 def test_search_value_is_exact_on_proven_roots_and_the_mean_elsewhere():
-    """``search_value`` (``--search-value``'s target): on solver-labelled 4x4/3 positions
+    """``Tree.searched_value`` (``--search-value``'s target): on solver-labelled 4x4/3 positions
     every root MCTS-Solver proves gets the solver's value for the side to move (the sign
     of its best column's score), every other root the mean of its simulations for the
     side to move, in -1..1."""
     from agents.solver.labels import FULL
-    from scripts.learn.zero import search_value
     from scripts.tools.dataset import make_set
     rows, columns, _ = SMALL
     cfg = board_config(*SMALL)
@@ -111,7 +109,7 @@ def test_search_value_is_exact_on_proven_roots_and_the_mean_elsewhere():
         board, mark = labelled.observation(i)
         tree, _ = search(np.array(board, dtype=np.int64), mark, cfg, 30, network=net,
                          max_nodes=2000)
-        v = search_value(tree)
+        v = tree.searched_value()
         if tree.proof[0] != 0:
             s = labelled.scores[i]
             assert v == np.sign(s[s != FULL].max()), i

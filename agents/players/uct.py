@@ -5,7 +5,7 @@ from agents.players.base import (Agent, accepting, boolean, optional, positive_i
                                  positive_number, seed_value, warmup_option)
 from agents.players.network import check_board, load_network, network_file
 from agents.search.counters import S_ITERATIONS, S_MAX_DEPTH
-from agents.search.mcts import DEFAULT_MAX_NODES, Tree, best_child, copy_subtree, search
+from agents.search.mcts import DEFAULT_MAX_NODES, Tree, copy_subtree, search
 from agents.search.network_kernel import pack_network
 
 
@@ -131,7 +131,7 @@ class MCTSAgent(Agent):
         seed = int(self.rng.integers(0, 1 << 62))
         _, counters = search(grid, mark, cfg, self.iterations or 0, clock.deadline, self.c,
                              self.rollout == "light", seed, tree, network=self._packed)
-        best = int(best_child(0, tree.first, tree.nchild, tree.proof, tree.visits, tree.wins))
+        best = tree.best_slot()
         col = int(tree.move[best])
         self._grid = grid.copy()
         self._key = (*cfg, mark)
@@ -140,8 +140,7 @@ class MCTSAgent(Agent):
                      "root_proof": int(tree.proof[0]), "move_proof": int(tree.proof[best]),
                      "max_depth": int(counters[S_MAX_DEPTH])}
         if self.net is not None:
-            self.last["visits"] = {int(tree.move[k]): int(tree.visits[k])
-                                   for k in range(tree.first[0], tree.first[0] + tree.nchild[0])}
+            self.last["visits"] = tree.root_visits()
             # the root's mean value for the mover; None when it has no visit (its move was
             # proven when the root was expanded, or no simulation fitted the time)
             self.last["value"] = tree.root_value()

@@ -10,16 +10,18 @@ Each iteration:
    ``noise_weight``) is mixed into the root's priors only. For the first
    ``temperature_plies`` plies of a game the move is drawn in proportion to the root's
    visit counts (temperature 1), after that the search's own move
-   (:func:`agents.search.mcts.best_child`). The games run in tasks of
+   (:meth:`agents.search.mcts.Tree.best_move`). The games run in tasks of
    :data:`GAMES_PER_TASK` on a pool of processes; every task is seeded by the run's seed,
    the iteration and its index, so the data do not depend on the number of workers.
 2. **Targets.** Each position's policy target is the root's visit counts over the legal
-   columns, normalised, the columns proven lost left out (:func:`visit_target`; a
+   columns, normalised, the columns proven lost left out
+   (:meth:`~agents.search.mcts.Tree.visit_targets`; a
    one-hot on the search's move when the root was proven, since MCTS-Solver then stops
    visiting), its value target the game's
    result for the side to move (+1, 0, -1), or with ``search_value`` = ``w`` > 0 that
    result's ``1 - w`` share plus ``w`` of the root's searched value
-   (:func:`search_value`: exact where MCTS-Solver proved the root). The solver labels
+   (:meth:`~agents.search.mcts.Tree.searched_value`: exact where MCTS-Solver proved
+   the root). The solver labels
    nothing.
 3. **Training.** The positions of the last ``window`` iterations, both mirror images, are
    the training set; ``steps`` AdamW steps (constant learning rate) of minibatches of
@@ -113,55 +115,19 @@ class SelfPlay:
     search_value: float = 0.0
 
 
-def search_value(tree):
-    """The value of a searched ``tree``'s root (:class:`agents.search.mcts.Tree`, slot 0)
-    for its side to move, in -1..1: exact when MCTS-Solver proved the root (+1 won, 0
-    drawn, -1 lost), else the mean of the root's simulations (the network's values and
-    the proven game ends below it: :meth:`~agents.search.mcts.Tree.root_value`; 0
-    before any visit)."""
-    from agents.search.mcts import _proof_reward
-    reward = _proof_reward(tree.proof[0])  # for the player who moved into the root
-    if reward >= 0:
-        return 1.0 - 2.0 * reward
-    value = tree.root_value()
-    return 0.0 if value is None else value
-
-
-def visit_target(tree, columns):
-    """The policy target of a searched ``tree`` (:class:`agents.search.mcts.Tree`, the root
-    in slot 0): the root's children's visits by column, normalised, leaving out the
-    children proven lost for the side to move (MCTS-Solver's ``LOSS``) while another is
-    not; a one-hot on the search's move (:func:`agents.search.mcts.best_child`) when the
-    root is proven or no such child was visited. Zero on full columns (they have no
-    child); sums to 1."""
-    from agents.search.mcts import LOSS, UNKNOWN, best_child
-    target = np.zeros(columns, dtype=np.float32)
-    kids = range(tree.first[0], tree.first[0] + tree.nchild[0])
-    lost = all(tree.proof[k] == LOSS for k in kids)
-    total = sum(float(tree.visits[k]) for k in kids if lost or tree.proof[k] != LOSS)
-    if tree.proof[0] != UNKNOWN or total <= 0:
-        best = best_child(0, tree.first, tree.nchild, tree.proof, tree.visits, tree.wins)
-        target[tree.move[best]] = 1.0
-        return target
-    for k in kids:
-        if lost or tree.proof[k] != LOSS:
-            target[tree.move[k]] = tree.visits[k] / total
-    return target
-
-
 def play_games(task):
     """Self-play of ``task`` (:class:`SelfPlay`): ``(planes, policy, value, stats)`` of every
     position a player moved in: uint8 ``(n, rows, columns, 2)`` (the side to move's
     stones, the opponent's), float32 ``(n, columns)`` visit targets, float32 ``(n,)``
     value targets for the side to move (the game's result, +1/0/-1, or with
     ``task.search_value`` = ``w`` > 0, ``(1 - w) * result + w * v`` with ``v`` the root's
-    searched value, :func:`search_value`: the "average of z and q" of Oracle's *Lessons
+    searched value, :meth:`~agents.search.mcts.Tree.searched_value`: the "average of z and q" of Oracle's *Lessons
     from AlphaZero*, part 4); ``stats`` counts the games' ``first`` wins, ``second`` wins,
     ``draws`` and ``moves``."""
     from agents.board.grid import center_order, drop, planes_of, wins_by_playing
     from agents.envs.boards import board_config
     from agents.players.network import read_network
-    from agents.search.mcts import UNKNOWN, Tree, best_child, search
+    from agents.search.mcts import Tree, search
     from agents.search.network_kernel import pack_network
     rows, columns = task.rows, task.columns
     cfg = board_config(rows, columns, task.inarow)
@@ -184,16 +150,15 @@ def play_games(task):
                 else None
             search(grid, mark, cfg, task.simulations, c=task.c, tree=tree, network=packed,
                    noise=noise, noise_weight=task.noise_weight)
-            target = visit_target(tree, columns)
-            if ply < task.temperature_plies and tree.proof[0] == UNKNOWN:
+            target = tree.visit_targets(columns)
+            if ply < task.temperature_plies and tree.proven_value() is None:
                 col = int(rng.choice(columns, p=target / target.sum()))
             else:
-                col = int(tree.move[best_child(0, tree.first, tree.nchild, tree.proof,
-                                               tree.visits, tree.wins)])
+                col = tree.best_move()
             planes.append(planes_of(grid, mark, rows, columns))
             policy.append(target)
             movers.append(mark)
-            searched.append(search_value(tree))
+            searched.append(tree.searched_value())
             won = wins_by_playing(grid, heights, rows, columns, task.inarow, col, mark)
             drop(grid, heights, rows, columns, col, mark)
             ply += 1
@@ -229,7 +194,7 @@ def search_moves(task):
     as ``mcts:prior=...,iterations=N`` plays) picks on each of ``task.positions``."""
     from agents.envs.boards import board_config
     from agents.players.network import read_network
-    from agents.search.mcts import Tree, best_child, search
+    from agents.search.mcts import Tree, search
     from agents.search.network_kernel import pack_network
     rows, columns = task.rows, task.columns
     cfg = board_config(rows, columns, task.inarow)
@@ -242,8 +207,7 @@ def search_moves(task):
         grid = np.array(board, dtype=np.int64)
         tree.reset()
         search(grid, mark, cfg, task.simulations, c=task.c, tree=tree, network=packed)
-        out.append(int(tree.move[best_child(0, tree.first, tree.nchild, tree.proof,
-                                            tree.visits, tree.wins)]))
+        out.append(tree.best_move())
     return np.array(out, dtype=np.int64)
 
 
