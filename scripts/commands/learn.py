@@ -198,7 +198,7 @@ def _initial(plan, cfg, out):
     of ``--trunk``/``--value-hidden`` goes into ``plan.architecture``, and the run in
     ``out`` to ``--resume`` is checked."""
     from agents.envs.boards import board_config
-    from scripts.learn.zero import initial_network
+    from scripts.learn.model import initial_network
     board_config(*cfg)
     resume = getattr(plan, "resume", False)
     if plan.init is not None and resume:
@@ -210,7 +210,7 @@ def _initial(plan, cfg, out):
         from scripts.learn.model import architecture_of
         plan.architecture = architecture_of(plan.trunk, plan.value_hidden)
     if resume:
-        from scripts.learn.zero import resumed
+        from scripts.learn.checkpoints import resumed
         resumed(out, cfg)  # a clear error now, before JAX starts
     return initial_network(plan.init, cfg) if plan.init is not None else None
 

@@ -1,9 +1,12 @@
-"""How a network plays, measured during training: its win rate against kernel opponents
-on the batched environment, and its good-move rate by stage on a labelled set (what
-``connectx score`` reports, computed here in one batched forward pass).
-
-The learner plays the pure policy: the legal column of highest logit, no search.
+"""How a network plays: its win rate against kernel opponents on the batched
+environment, and its moves on a labelled set judged against the exact scores, as a
+pure policy (the legal column of highest logit, in one batched forward pass) or with
+the package's MCTS (:func:`network_moves`: one pipeline, with or without search;
+:func:`good_moves` during training, :func:`judge_network` for ``connectx score
+NET.npz``, the same report as any agent's).
 """
+from dataclasses import dataclass
+
 import numpy as np
 
 from agents.players.network import policy_logits
@@ -83,3 +86,108 @@ def rates_by_stage(labelled, columns):
             out[name] = (float(good[m].mean()), float(perfect[m].mean()))
     out["all"] = (float(good.mean()), float(perfect.mean()))
     return out
+
+
+@dataclass
+class JudgeTask:
+    """Searched moves of the network on some positions of a labelled set."""
+    rows: int
+    columns: int
+    inarow: int
+    net_bytes: bytes
+    positions: object               # an agents.solver.labels.LabelledSet
+    simulations: int
+    c: float
+
+
+def search_moves(task):
+    """The column the network's search (``task.simulations`` simulations, a fresh tree,
+    as ``mcts:prior=...,iterations=N`` plays) picks on each of ``task.positions``."""
+    from agents.envs.boards import board_config
+    from agents.players.network import read_network
+    from agents.search.mcts import Tree, search
+    from agents.search.network_kernel import pack_network
+    rows, columns = task.rows, task.columns
+    cfg = board_config(rows, columns, task.inarow)
+    net = read_network(task.net_bytes)
+    packed = pack_network(net.params, net.architecture, rows, columns)
+    tree = Tree(task.simulations * columns + columns + 1)
+    out = []
+    for i in range(len(task.positions)):
+        board, mark = task.positions.observation(i)
+        grid = np.array(board, dtype=np.int64)
+        tree.reset()
+        search(grid, mark, cfg, task.simulations, c=task.c, tree=tree, network=packed)
+        out.append(tree.best_move())
+    return np.array(out, dtype=np.int64)
+
+
+def search_columns(net_bytes, cfg, judge, simulations, c, pool=None, progress=None):
+    """The network's searched column on each position of ``judge`` (int64, in order),
+    in tasks of 50 positions on ``pool``."""
+    chunks = np.array_split(np.arange(len(judge)), max(1, len(judge) // 50))
+    tasks = [JudgeTask(*cfg, net_bytes, judge.subset(i), simulations, c) for i in chunks]
+    from scripts.learn.selfplay import in_order
+    return np.concatenate(in_order(search_moves, tasks, pool, progress, "judging the search"))
+
+
+def network_moves(params, architecture, cfg, labelled, simulations=0, c=1.5, pool=None,
+                  progress=None):
+    """The network's column (int64) on each position of ``labelled``: its pure policy's
+    (:func:`greedy`, as ``policy:file=NET`` plays) with ``simulations`` 0, else its
+    search's at that many simulations a move (a fresh tree a position, as
+    ``mcts:prior=NET,iterations=N`` plays; :func:`search_columns`, tasks on ``pool``)."""
+    if not simulations:
+        return greedy(params, labelled.planes, architecture)
+    from agents.players.network import Network, network_bytes
+    net = Network(*cfg, architecture, {k: np.asarray(v, dtype=np.float32)
+                                       for k, v in params.items()})
+    return search_columns(network_bytes(net), cfg, labelled, simulations, c, pool, progress)
+
+
+def good_moves(params, labelled, architecture=None, simulations=0, c=1.5, pool=None,
+               progress=None):
+    """``{stage: (good-move rate, perfect-move rate)}`` of the network on ``labelled`` (an
+    :class:`agents.solver.labels.LabelledSet`), the stages and ``"all"``, by the package's
+    one verdict (:func:`agents.solver.labels.verdicts`): the pure policy, or with
+    ``simulations`` its search (:func:`network_moves`)."""
+    return rates_by_stage(labelled, network_moves(params, architecture, labelled.config,
+                                                  labelled, simulations, c, pool, progress))
+
+
+def judge_network(path, labelled, simulations=0, c=1.5, workers=1, progress=None):
+    """The network in the file ``path`` judged on ``labelled`` (:func:`network_moves`),
+    the result as :func:`scripts.arena.judging.score` gives any agent's (``agent``,
+    ``config``, ``rows``, ``columns``, ``failures``: none, ``seconds``); ``ValueError``
+    for an unreadable network or a set of another board."""
+    import time
+
+    from agents.players.network import read_network
+    from scripts.arena.judging import summarise
+    from scripts.arena.specs import Struct
+    try:
+        with open(path, "rb") as f:
+            net = read_network(f.read(), repr(path))
+    except OSError as e:
+        raise ValueError(f"{path}: {e.strerror or e}") from None
+    if labelled.config != net.config:
+        raise ValueError(f"{path} plays {net.config}, the set is of {labelled.config}")
+    start = time.perf_counter()
+    pool = None
+    if simulations and workers > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        from scripts.arena.pools import fork_context
+        pool = ProcessPoolExecutor(workers, mp_context=fork_context())
+    try:
+        columns = network_moves(net.params, net.architecture, net.config, labelled,
+                                simulations, c, pool, progress)
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    agent = f"mcts:prior={path},iterations={simulations}" if simulations else \
+        f"policy:file={path}"
+    return Struct(agent=agent, config=list(labelled.config),
+                  rows=summarise(labelled, [int(c) for c in columns], {}),
+                  columns=[int(c) for c in columns], failures={},
+                  seconds=time.perf_counter() - start)

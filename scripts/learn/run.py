@@ -47,7 +47,7 @@ def run(cfg, plan, seed, out, judge=None, workers=2, progress=None, log=None, co
         init=None, exclude=()):
     """Train by ``plan`` on ``cfg`` and write the run into ``out``; ``(paths, record)``.
     ``init``: ``(params, architecture)`` of a network to start from (``--init``;
-    :func:`scripts.learn.zero.initial_network`), None: random weights; ``exclude``: labelled
+    :func:`scripts.learn.model.initial_network`), None: random weights; ``exclude``: labelled
     sets never trained on, besides ``judge``.
     The labelling processes are forked before JAX starts (JAX's threads and fork do not
     mix), and kept for the whole run (their solvers' tables stay warm)."""

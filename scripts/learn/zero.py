@@ -11,7 +11,7 @@ Each iteration:
    ``temperature_plies`` plies of a game the move is drawn in proportion to the root's
    visit counts (temperature 1), after that the search's own move
    (:meth:`agents.search.mcts.Tree.best_move`). The games run in tasks of
-   :data:`GAMES_PER_TASK` on a pool of processes; every task is seeded by the run's seed,
+   :data:`~scripts.learn.selfplay.GAMES_PER_TASK` on a pool of processes; every task is seeded by the run's seed,
    the iteration and its index, so the data do not depend on the number of workers.
 2. **Targets.** Each position's policy target is the root's visit counts over the legal
    columns, normalised, the columns proven lost left out
@@ -34,26 +34,21 @@ Each iteration:
 
 After every iteration the run's folder holds the network and the record (as ``--mode
 teacher`` writes them; the curve's picture at the end and every 10 minutes), the
-iteration's network again as ``networks/iteration-NNN.npz`` (:data:`CHECKPOINTS`: to
+iteration's network again as ``networks/iteration-NNN.npz`` (:data:`~scripts.learn.checkpoints.CHECKPOINTS`: to
 measure the curve afterwards at any cost, e.g. matches against ``negamax``) and
-:data:`STATE` (the training window and the optimiser's state): ``resume`` continues from
+:data:`~scripts.learn.checkpoints.STATE` (the training window and the optimiser's state): ``resume`` continues from
 there, the same run as one without a stop. With ``minutes`` the run stops early, after
 the last iteration that is expected (from the one before) to end within the budget.
 """
 import functools
-import json
-import os
-import shutil
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
+from scripts.learn.checkpoints import keep_network, load_state, resumed, save_state
 from scripts.learn.configs import Start, option
-
-STATE = "zero-state.npz"
-CHECKPOINTS = "networks"
-GAMES_PER_TASK = 4
+from scripts.learn.selfplay import in_order, play_games, play_tasks
 
 
 @dataclass
@@ -98,145 +93,6 @@ class Plan(Start):
                                     # or the one of trunk and value_hidden (Start)
 
 
-@dataclass
-class SelfPlay:
-    """One self-play task: ``games`` games of the network in ``net_bytes`` (a ``.npz``)."""
-    rows: int
-    columns: int
-    inarow: int
-    net_bytes: bytes
-    games: int
-    simulations: int
-    temperature_plies: int
-    dirichlet: float
-    noise_weight: float
-    c: float
-    seed: int
-    search_value: float = 0.0
-
-
-def play_games(task):
-    """Self-play of ``task`` (:class:`SelfPlay`): ``(planes, policy, value, stats)`` of every
-    position a player moved in: uint8 ``(n, rows, columns, 2)`` (the side to move's
-    stones, the opponent's), float32 ``(n, columns)`` visit targets, float32 ``(n,)``
-    value targets for the side to move (the game's result, +1/0/-1, or with
-    ``task.search_value`` = ``w`` > 0, ``(1 - w) * result + w * v`` with ``v`` the root's
-    searched value, :meth:`~agents.search.mcts.Tree.searched_value`: the "average of z and q" of Oracle's *Lessons
-    from AlphaZero*, part 4); ``stats`` counts the games' ``first`` wins, ``second`` wins,
-    ``draws`` and ``moves``."""
-    from agents.board.grid import center_order, drop, planes_of, wins_by_playing
-    from agents.envs.boards import board_config
-    from agents.players.network import read_network
-    from agents.search.mcts import Tree, search
-    from agents.search.network_kernel import pack_network
-    rows, columns = task.rows, task.columns
-    cfg = board_config(rows, columns, task.inarow)
-    net = read_network(task.net_bytes)
-    packed = pack_network(net.params, net.architecture, rows, columns)
-    rng = np.random.default_rng(task.seed)
-    tree = Tree(task.simulations * columns + columns + 1)
-    order = center_order(columns)
-    planes, policy, value = [], [], []
-    stats = {"first": 0, "second": 0, "draws": 0, "moves": 0}
-    w = float(task.search_value)
-    for _ in range(task.games):
-        grid = np.zeros(rows * columns, dtype=np.int64)
-        heights = np.zeros(columns, dtype=np.int64)
-        movers, searched, winner, mark, ply = [], [], 0, 1, 0
-        while True:
-            tree.reset()
-            legal = int(sum(1 for c in order if heights[c] < rows))
-            noise = rng.dirichlet(np.full(legal, task.dirichlet)) if task.noise_weight > 0 \
-                else None
-            search(grid, mark, cfg, task.simulations, c=task.c, tree=tree, network=packed,
-                   noise=noise, noise_weight=task.noise_weight)
-            target = tree.visit_targets(columns)
-            if ply < task.temperature_plies and tree.proven_value() is None:
-                col = int(rng.choice(columns, p=target / target.sum()))
-            else:
-                col = tree.best_move()
-            planes.append(planes_of(grid, mark, rows, columns))
-            policy.append(target)
-            movers.append(mark)
-            searched.append(tree.searched_value())
-            won = wins_by_playing(grid, heights, rows, columns, task.inarow, col, mark)
-            drop(grid, heights, rows, columns, col, mark)
-            ply += 1
-            if won:
-                winner = mark
-                break
-            if ply == rows * columns:
-                break
-            mark = 3 - mark
-        value += [(1.0 - w) * (0.0 if winner == 0 else (1.0 if m == winner else -1.0)) + w * v
-                  for m, v in zip(movers, searched)]
-        stats["moves"] += ply
-        stats[{0: "draws", 1: "first", 2: "second"}[winner]] += 1
-    return (np.array(planes, dtype=np.uint8).reshape(-1, rows, columns, 2),
-            np.array(policy, dtype=np.float32).reshape(-1, columns),
-            np.array(value, dtype=np.float32), stats)
-
-
-@dataclass
-class JudgeTask:
-    """Searched moves of the network on some positions of a labelled set."""
-    rows: int
-    columns: int
-    inarow: int
-    net_bytes: bytes
-    positions: object               # an agents.solver.labels.LabelledSet
-    simulations: int
-    c: float
-
-
-def search_moves(task):
-    """The column the network's search (``task.simulations`` simulations, a fresh tree,
-    as ``mcts:prior=...,iterations=N`` plays) picks on each of ``task.positions``."""
-    from agents.envs.boards import board_config
-    from agents.players.network import read_network
-    from agents.search.mcts import Tree, search
-    from agents.search.network_kernel import pack_network
-    rows, columns = task.rows, task.columns
-    cfg = board_config(rows, columns, task.inarow)
-    net = read_network(task.net_bytes)
-    packed = pack_network(net.params, net.architecture, rows, columns)
-    tree = Tree(task.simulations * columns + columns + 1)
-    out = []
-    for i in range(len(task.positions)):
-        board, mark = task.positions.observation(i)
-        grid = np.array(board, dtype=np.int64)
-        tree.reset()
-        search(grid, mark, cfg, task.simulations, c=task.c, tree=tree, network=packed)
-        out.append(tree.best_move())
-    return np.array(out, dtype=np.int64)
-
-
-def _map(function, tasks, pool, progress=None, kind=""):
-    """``[function(t) for t in tasks]`` in order, on ``pool`` if there is one."""
-    futures = [pool.submit(function, t) for t in tasks] if pool is not None else None
-    out = []
-    for i, t in enumerate(tasks):
-        out.append(futures[i].result() if futures is not None else function(t))
-        if progress:
-            progress(kind, i + 1, len(tasks))
-    return out
-
-
-def search_columns(net_bytes, cfg, judge, simulations, c, pool=None, progress=None):
-    """The network's searched column on each position of ``judge`` (int64, in order),
-    in tasks of 50 positions on ``pool``."""
-    chunks = np.array_split(np.arange(len(judge)), max(1, len(judge) // 50))
-    tasks = [JudgeTask(*cfg, net_bytes, judge.subset(i), simulations, c) for i in chunks]
-    return np.concatenate(_map(search_moves, tasks, pool, progress, "judging the search"))
-
-
-def search_good_moves(net_bytes, cfg, judge, simulations, c, pool=None, progress=None):
-    """``(good-move rate, perfect-move rate)`` on ``judge`` of the network's search."""
-    from scripts.learn.evaluate import rates_by_stage
-    cols = search_columns(net_bytes, cfg, judge, simulations, c, pool, progress)
-    return rates_by_stage(judge, cols)["all"]
-
-
 def training_set(window):
     """``(x, legal, policy, value)`` of the iterations' ``(planes, policy, value)`` in
     ``window``, each position with its mirror image."""
@@ -249,76 +105,6 @@ def training_set(window):
     value = np.concatenate([value, value])
     legal = planes[:, 0].sum(axis=-1) == 0
     return features(planes), legal, policy, value
-
-
-def save_state(out, window, opt_state, iteration):
-    """Write the training window and the optimiser's state (its leaves) into ``out``."""
-    import jax
-    arrays = {"iteration": np.array(iteration)}
-    for i, (p, q, v) in enumerate(window):
-        arrays.update({f"planes{i}": p, f"policy{i}": q, f"value{i}": v})
-    for i, leaf in enumerate(jax.tree_util.tree_leaves(opt_state)):
-        arrays[f"opt{i}"] = np.asarray(leaf)
-    tmp = os.path.join(out, STATE + ".tmp")
-    with open(tmp, "wb") as f:
-        np.savez(f, **arrays)
-    os.replace(tmp, os.path.join(out, STATE))
-
-
-def load_state(out, opt_state):
-    """``(window, opt_state, iteration)`` saved by :func:`save_state`; ``opt_state`` gives
-    the optimiser's structure."""
-    import jax
-    import jax.numpy as jnp
-    with np.load(os.path.join(out, STATE), allow_pickle=False) as z:
-        arrays = {k: z[k] for k in z.files}
-    window, i = [], 0
-    while f"planes{i}" in arrays:
-        window.append((arrays[f"planes{i}"], arrays[f"policy{i}"], arrays[f"value{i}"]))
-        i += 1
-    leaves, treedef = jax.tree_util.tree_flatten(opt_state)
-    leaves = [jnp.asarray(arrays[f"opt{i}"]) for i in range(len(leaves))]
-    return window, jax.tree_util.tree_unflatten(treedef, leaves), int(arrays["iteration"])
-
-
-def resumed(out, cfg):
-    """``(params, architecture, record)`` of the run in ``out`` to resume; ``ValueError``
-    if there is none or it is not a zero run of board ``cfg``."""
-    from agents.players.network import read_network
-    from scripts.learn.record import NETWORK, RECORD
-    paths = [os.path.join(out, n) for n in (NETWORK, RECORD, STATE)]
-    missing = [p for p in paths if not os.path.exists(p)]
-    if missing:
-        raise ValueError(f"--resume: {out} holds no zero run to resume (missing "
-                         f"{', '.join(os.path.basename(p) for p in missing)})")
-    with open(paths[1], encoding="utf-8") as f:
-        record = json.load(f)
-    if record.get("mode") != "zero" or (record["rows"], record["columns"],
-                                        record["inarow"]) != tuple(cfg):
-        raise ValueError(f"--resume: {out} holds a {record.get('mode')} run of "
-                         f"{record.get('board')}, not a zero run of the board asked")
-    with open(paths[0], "rb") as f:
-        net = read_network(f.read(), paths[0])
-    return net.params, net.architecture, record
-
-
-def initial_network(path, cfg):
-    """``(params, architecture)`` of ``--init`` ``path`` for board ``cfg`` (``--mode zero``
-    and ``teacher``); ``ValueError`` for an unreadable file, a network of another board
-    or of a layout the trainer's forward pass does not take."""
-    from agents.players.network import check_board, read_network
-    from agents.envs.boards import board_config
-    try:
-        with open(path, "rb") as f:
-            net = read_network(f.read(), repr(path))
-    except OSError as e:
-        raise ValueError(f"--init {path}: {e.strerror or e}") from None
-    check_board(net, path, board_config(*cfg))
-    a = net.architecture
-    if a.get("inputs", "planes") != "planes" or a.get("padding", "same") != "same":
-        raise ValueError(f"--init {path}: a network of the course's layout ({a}) cannot be "
-                         f"trained by connectx learn (it takes the 4 planes and 'same' padding)")
-    return net.params, a
 
 
 @functools.lru_cache(maxsize=4)
@@ -338,6 +124,7 @@ def train(cfg, plan, seed, out, judge=None, pool=None, progress=None, log=None, 
     import optax
 
     from agents.players.network import network_bytes
+    from scripts.learn.evaluate import good_moves
     from scripts.learn.model import starting_params, to_network, train_step
     from scripts.learn.reinforce import curve_point
     from scripts.learn.run import finish
@@ -369,9 +156,8 @@ def train(cfg, plan, seed, out, judge=None, pool=None, progress=None, log=None, 
         point = curve_point(as_numpy(), cfg, architecture, judge, plan.eval_games, seed,
                             start - elapsed, it, losses, extra)
         if judge is not None and plan.judge_simulations:
-            good, perfect = search_good_moves(
-                network_bytes(to_network(params, rows, columns, inarow, architecture)), cfg,
-                judge, plan.judge_simulations, plan.c, pool, progress)
+            good, perfect = good_moves(as_numpy(), judge, architecture, plan.judge_simulations,
+                                       plan.c, pool, progress)["all"]
             point["search"] = {"simulations": plan.judge_simulations, "good": good,
                                "perfect": perfect}
         point["seconds"] = seconds()
@@ -394,15 +180,9 @@ def train(cfg, plan, seed, out, judge=None, pool=None, progress=None, log=None, 
     for it in range(first, plan.iterations):
         t0 = time.perf_counter()
         net_bytes = network_bytes(to_network(params, rows, columns, inarow, architecture))
-        counts = [GAMES_PER_TASK] * (plan.games // GAMES_PER_TASK)
-        if plan.games % GAMES_PER_TASK:
-            counts.append(plan.games % GAMES_PER_TASK)
-        tasks = [SelfPlay(rows, columns, inarow, net_bytes, n, plan.simulations,
-                          plan.temperature_plies, plan.dirichlet, plan.noise_weight, plan.c,
-                          seed * 1_000_003 + it * 1009 + k, plan.search_value)
-                 for k, n in enumerate(counts)]
-        got = _map(play_games, tasks, pool, progress,
-                   f"iteration {it + 1}/{plan.iterations}: self-play")
+        tasks = play_tasks(cfg, net_bytes, plan, seed, it)
+        got = in_order(play_games, tasks, pool, progress,
+                       f"iteration {it + 1}/{plan.iterations}: self-play")
         data = tuple(np.concatenate([g[i] for g in got]) for i in range(3))
         stats = {k: sum(g[3][k] for g in got) for k in got[0][3]}
         play_seconds = time.perf_counter() - t0
@@ -437,8 +217,7 @@ def train(cfg, plan, seed, out, judge=None, pool=None, progress=None, log=None, 
                                command, workers, plot)
         plotted = time.perf_counter() if plot else plotted
         save_state(out, window, opt_state, it + 1)
-        os.makedirs(os.path.join(out, CHECKPOINTS), exist_ok=True)
-        shutil.copyfile(paths[0], os.path.join(out, CHECKPOINTS, f"iteration-{it + 1:03d}.npz"))
+        keep_network(out, paths[0], it + 1)
         took = time.perf_counter() - t0
         if plan.minutes and it + 1 < plan.iterations and \
                 seconds() + took > plan.minutes * 60:
@@ -450,78 +229,3 @@ def train(cfg, plan, seed, out, judge=None, pool=None, progress=None, log=None, 
                                        judge, command, workers, True)
             break
     return paths, record
-
-
-def judge_search(path, simulations, first=None, workers=1, judge=None, c=1.5):
-    """``{"good", "perfect", "n", "seconds", "stages", "missed"}`` of the network in the
-    file ``path`` with search (``simulations`` a move, as ``mcts:prior=PATH,iterations=N``)
-    on the first ``first`` positions (None: all) of ``judge`` (default: the shipped 7x6
-    set): the good- and perfect-move rates, ``stages`` the same by stage
-    (``{stage: {"n", "good", "perfect"}}``), ``missed`` the indices of the positions
-    where the searched move throws the value away (not good)."""
-    from concurrent.futures import ProcessPoolExecutor
-
-    from agents.players.network import read_network
-    from agents.solver.labels import load_labels
-    from scripts.arena.judging import DEFAULT_SET
-    from scripts.arena.pools import fork_context
-    with open(path, "rb") as f:
-        data = f.read()
-    net = read_network(data, repr(path))
-    labelled = load_labels(judge or DEFAULT_SET)
-    if labelled.config != net.config:
-        raise ValueError(f"{path} plays {net.config}, the set is of {labelled.config}")
-    if first is not None:
-        labelled = labelled.subset(np.arange(min(first, len(labelled))))
-    start = time.perf_counter()
-    pool = ProcessPoolExecutor(workers, mp_context=fork_context()) if workers > 1 else None
-    try:
-        cols = search_columns(data, net.config, labelled, simulations, c, pool)
-    finally:
-        if pool is not None:
-            pool.shutdown()
-    from agents.solver.labels import STAGES, verdicts
-    from scripts.learn.evaluate import rates_by_stage
-    rates = rates_by_stage(labelled, cols)
-    good = verdicts(labelled.scores, cols)[1]
-    stages = {name: {"n": int((labelled.stage == k).sum()), "good": rates[name][0],
-                     "perfect": rates[name][1]} for k, name in enumerate(STAGES) if name in rates}
-    return {"good": rates["all"][0], "perfect": rates["all"][1], "n": len(labelled),
-            "seconds": round(time.perf_counter() - start, 1), "stages": stages,
-            "missed": [int(i) for i in np.flatnonzero(~good)]}
-
-
-def main(argv=None):
-    """``python -m scripts.learn.zero NET SIMULATIONS [FIRST [WORKERS]] [--eval-set FILE]``:
-    the network ``NET`` with search at ``SIMULATIONS`` a move on the judge's set (or the
-    labelled set ``FILE``; its ``FIRST`` positions, on ``WORKERS`` processes), one JSON
-    line with Wilson intervals (:func:`judge_search`'s dict: by stage, and the positions
-    missed)."""
-    from scripts.args import ArgumentParser, positive_int_arg
-    from scripts.arena.stats import wilson
-    ap = ArgumentParser(prog="python -m scripts.learn.zero",
-                        description="Judge a network with search at a number of simulations "
-                                    "a move on the judge's positions (one JSON line).")
-    ap.add_argument("net", metavar="NET", help="the network (.npz)")
-    ap.add_argument("simulations", metavar="SIMULATIONS", type=positive_int_arg,
-                    help="simulations a move")
-    ap.add_argument("first", metavar="FIRST", type=positive_int_arg, nargs="?", default=None,
-                    help="judge only the set's first positions (default: all)")
-    ap.add_argument("workers", metavar="WORKERS", type=positive_int_arg, nargs="?", default=1,
-                    help="processes (default 1)")
-    ap.add_argument("--eval-set", metavar="FILE", default=None,
-                    help="a labelled set of `connectx dataset` (.npz) instead of the judge's "
-                         "(for instance a held-out set to tune the search on)")
-    args = ap.parse_args(argv)
-    if args.eval_set is not None and not os.path.isfile(args.eval_set):
-        ap.error(f"--eval-set: no such file: {args.eval_set}")
-    result = judge_search(args.net, args.simulations, args.first, args.workers, args.eval_set)
-    for k in ("good", "perfect"):
-        lo, hi = wilson(result[k], result["n"])
-        result[k + "_interval"] = [round(lo, 4), round(hi, 4)]
-    print(json.dumps(result))
-    return 0
-
-
-if __name__ == "__main__":  # python -m scripts.learn.zero NET SIMULATIONS [FIRST [WORKERS]]
-    raise SystemExit(main())
