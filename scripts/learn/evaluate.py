@@ -67,6 +67,46 @@ def win_rate(params, cfg, opponent, games, seed, architecture=None):
     return tuple(int(c) for c in counts)
 
 
+# the kernel opponents of every mode's learning curve
+EVAL_OPPONENTS = ("random", "onestep", "alphabeta:depth=4")
+LOSS_NAMES = ("loss", "policy_loss", "value_loss", "entropy", "kl")
+
+
+def curve_point(params, cfg, architecture, judge, eval_games, seed, seconds, step,
+                losses=None, extra=None):
+    """One point of a learning curve, every mode's: ``seconds`` and ``step``, the
+    ``losses`` (by :data:`LOSS_NAMES`, as many as given: the supervised modes' three,
+    PPO's five; None: none yet) and ``extra``, then the pure policy's score against each
+    of :data:`EVAL_OPPONENTS` (``eval_games`` games each, :func:`win_rate`) and its
+    good/perfect-move rates by stage on ``judge`` (a labelled set or None,
+    :func:`good_moves`)."""
+    p = {k: np.asarray(v) for k, v in params.items()}
+    point = {"seconds": round(seconds, 1), "step": int(step)}
+    if losses is not None:
+        point.update({k: float(v) for k, v in zip(LOSS_NAMES, losses)})
+    point.update(extra or {})
+    point["win_rates"] = {}
+    for opp in EVAL_OPPONENTS:
+        w, d, l = win_rate(p, cfg, opp, eval_games, seed + 7, architecture)
+        point["win_rates"][opp] = {"wins": w, "draws": d, "losses": l,
+                                   "score": (w + 0.5 * d) / max(1, w + d + l)}
+    if judge is not None:
+        rates = good_moves(p, judge, architecture)
+        point["good"] = {k: v[0] for k, v in rates.items()}
+        point["perfect"] = {k: v[1] for k, v in rates.items()}
+    return point
+
+
+def point_line(point, unit="step"):
+    """The log line of a curve ``point``: its ``unit`` and number, seconds, loss, scores
+    and good-move rates (the search's too when measured)."""
+    rates = ", ".join(f"{o} {v['score']:.2f}" for o, v in point["win_rates"].items())
+    good = f", good {point['good']['all']:.3f}" if "good" in point else ""
+    good += f", search good {point['search']['good']:.3f}" if "search" in point else ""
+    return (f"{unit} {point['step']} ({point['seconds']:.0f} s): loss "
+            f"{point.get('loss', float('nan')):.3f}, score vs {rates}{good}")
+
+
 def good_moves(params, labelled, architecture=None):
     """``{stage: (good-move rate, perfect-move rate)}`` of the policy on ``labelled`` (an
     :class:`agents.solver.labels.LabelledSet`), the stages and ``"all"``, by the package's

@@ -114,7 +114,7 @@ def train(cfg, seed, steps=STEPS, opponent="random", judge=None, eval_games=100,
 
     from scripts.learn import ppo
     from scripts.learn.model import forward
-    from scripts.learn.reinforce import curve_point
+    from scripts.learn.evaluate import curve_point, point_line
     start = time.perf_counter()
     rows, columns, _ = cfg
     random.seed(seed)  # kaggle's random agent draws from the random module
@@ -172,7 +172,9 @@ def train(cfg, seed, steps=STEPS, opponent="random", judge=None, eval_games=100,
                      if recent else 0.0,
                      "train_wins": float(np.mean(np.array(recent) == 1)) if recent else 0.0}
             curve.append(curve_point(params, cfg, ARCHITECTURE, judge, eval_games, seed,
-                                     start, done_steps, losses, extra, log))
+                                     time.perf_counter() - start, done_steps, losses, extra))
+            if log:
+                log(point_line(curve[-1]))
     record = {"mode": "recipe", "architecture": ARCHITECTURE, "opponent": opponent,
               "plan": dict(hp, steps=rollouts * n, requested_steps=steps),
               "curve": curve, "seconds": round(time.perf_counter() - start, 1),

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from scripts.learn.configs import option
-from scripts.learn.evaluate import good_moves, win_rate
+from scripts.learn.evaluate import curve_point, point_line
 
 CURRICULUM = (("random", "onestep"),
               ("onestep", "rules", "alphabeta:depth=2"),
@@ -71,35 +71,6 @@ class Plan(PPOSettings):
     evals: int = 5
     curriculum: tuple = field(default=CURRICULUM)
     architecture: dict = None       # None: the teacher's (scripts.learn.model.ARCHITECTURE)
-
-
-def curve_point(params, cfg, architecture, judge, eval_games, seed, start, steps, losses,
-                extra=None, log=None):
-    """One point of a learning curve, the measures of :mod:`scripts.learn.teacher`'s:
-    the score against each of its ``EVAL_OPPONENTS`` and the good/perfect-move rates by
-    stage on ``judge`` (a labelled set or None), plus the last PPO losses and ``extra``."""
-    from scripts.learn.teacher import EVAL_OPPONENTS
-    p = {k: np.asarray(v) for k, v in params.items()}
-    point = {"seconds": round(time.perf_counter() - start, 1), "step": int(steps)}
-    if losses is not None:
-        names = ("loss", "policy_loss", "value_loss", "entropy", "kl")
-        point.update({k: float(v) for k, v in zip(names, losses)})
-    point.update(extra or {})
-    point["win_rates"] = {}
-    for opp in EVAL_OPPONENTS:
-        w, d, l = win_rate(p, cfg, opp, eval_games, seed + 7, architecture)
-        point["win_rates"][opp] = {"wins": w, "draws": d, "losses": l,
-                                   "score": (w + 0.5 * d) / max(1, w + d + l)}
-    if judge is not None:
-        rates = good_moves(p, judge, architecture)
-        point["good"] = {k: v[0] for k, v in rates.items()}
-        point["perfect"] = {k: v[1] for k, v in rates.items()}
-    if log:
-        rates = ", ".join(f"{o} {v['score']:.2f}" for o, v in point["win_rates"].items())
-        good = f", good {point['good']['all']:.3f}" if "good" in point else ""
-        log(f"step {steps} ({point['seconds']:.0f} s): loss {point.get('loss', float('nan')):.3f}"
-            f", score vs {rates}{good}")
-    return point
 
 
 def phase_boards(cfg, opponents, boards, seed):
@@ -216,7 +187,9 @@ def train(cfg, plan, seed, judge=None, progress=None, log=None):
         if (k + 1) % every == 0 or k + 1 == rollouts:
             extra = {"phase": phase, "opponents": list(plan.curriculum[phase])}
             curve.append(curve_point(params, cfg, architecture, judge, plan.eval_games, seed,
-                                     start, moves, losses, extra, log))
+                                     time.perf_counter() - start, moves, losses, extra))
+            if log:
+                log(point_line(curve[-1]))
     record = {"mode": "reinforce", "architecture": architecture,
               "plan": plan.__dict__ | {"curriculum": [list(c) for c in plan.curriculum]},
               "curve": curve, "moves": moves, "seconds": round(time.perf_counter() - start, 1),

@@ -22,14 +22,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from scripts.learn.configs import Start, option
-from scripts.learn.evaluate import good_moves, win_rate
+from scripts.learn.evaluate import curve_point, point_line
 from scripts.learn.positions import (Task, children, critical, keys_of, merge, mirrored,
                                      openings, play_and_label, targets)
 
 # (opponent, weight): who the learner's games are against (kernel opponents)
 DATA_OPPONENTS = (("random", 1), ("onestep", 1), ("rules", 1), ("alphabeta:depth=2", 1),
                   ("alphabeta:depth=4", 2), ("self", 2))
-EVAL_OPPONENTS = ("random", "onestep", "alphabeta:depth=4")
 
 
 @dataclass
@@ -126,27 +125,13 @@ def train(cfg, plan, seed, judge, pool=None, progress=None, log=None, init=None,
     losses = []
 
     def evaluate():
-        p = {k: np.asarray(v) for k, v in params.items()}
-        point = {"seconds": round(time.perf_counter() - start, 1), "step": step,
-                 "positions": int(sum(len(x[0]) for x in parts))}
-        if losses:
-            point["loss"], point["policy_loss"], point["value_loss"] = \
-                [float(np.mean([l[i] for l in losses[-50:]])) for i in range(3)]
-        point["win_rates"] = {}
-        for opp in EVAL_OPPONENTS:
-            w, d, l = win_rate(p, cfg, opp, plan.eval_games, seed + 7, architecture)
-            point["win_rates"][opp] = {"wins": w, "draws": d, "losses": l,
-                                       "score": (w + 0.5 * d) / max(1, w + d + l)}
-        if judge is not None:
-            rates = good_moves(p, judge, architecture)
-            point["good"] = {k: v[0] for k, v in rates.items()}
-            point["perfect"] = {k: v[1] for k, v in rates.items()}
-        curve.append(point)
+        recent = None if not losses else \
+            [float(np.mean([l[i] for l in losses[-50:]])) for i in range(3)]
+        curve.append(curve_point(params, cfg, architecture, judge, plan.eval_games, seed,
+                                 time.perf_counter() - start, step, recent,
+                                 {"positions": int(sum(len(x[0]) for x in parts))}))
         if log:
-            rates = ", ".join(f"{o} {v['score']:.2f}" for o, v in point["win_rates"].items())
-            good = f", good {point['good']['all']:.3f}" if "good" in point else ""
-            log(f"step {step} ({point['seconds']:.0f} s): loss {point.get('loss', float('nan')):.3f}, "
-                f"score vs {rates}{good}")
+            log(point_line(curve[-1]))
 
     for r in range(plan.rounds):
         t0 = time.perf_counter()

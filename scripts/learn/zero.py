@@ -29,7 +29,7 @@ Each iteration:
    cross-entropy against the visit distribution plus the value's squared error).
 4. **Measures only** (never training data): the pure policy's score against the
    teacher's evaluation opponents and its good/perfect-move rates on the judge's set
-   (:func:`scripts.learn.reinforce.curve_point`), and, with ``judge_simulations``, the
+   (:func:`scripts.learn.evaluate.curve_point`), and, with ``judge_simulations``, the
    good/perfect-move rates of the search with the network at that many simulations.
 
 After every iteration the run's folder holds the network and the record (as ``--mode
@@ -124,9 +124,8 @@ def train(cfg, plan, seed, out, judge=None, pool=None, progress=None, log=None, 
     import optax
 
     from agents.players.network import network_bytes
-    from scripts.learn.evaluate import good_moves
+    from scripts.learn.evaluate import curve_point, good_moves, point_line
     from scripts.learn.model import starting_params, to_network, train_step
-    from scripts.learn.reinforce import curve_point
     from scripts.learn.run import finish
     start = time.perf_counter()
     rows, columns, inarow = cfg
@@ -154,7 +153,7 @@ def train(cfg, plan, seed, out, judge=None, pool=None, progress=None, log=None, 
 
     def measure(it, losses, extra):
         point = curve_point(as_numpy(), cfg, architecture, judge, plan.eval_games, seed,
-                            start - elapsed, it, losses, extra)
+                            seconds(), it, losses, extra)
         if judge is not None and plan.judge_simulations:
             good, perfect = good_moves(as_numpy(), judge, architecture, plan.judge_simulations,
                                        plan.c, pool, progress)["all"]
@@ -163,12 +162,7 @@ def train(cfg, plan, seed, out, judge=None, pool=None, progress=None, log=None, 
         point["seconds"] = seconds()
         record["curve"].append(point)
         if log:
-            rates = ", ".join(f"{o} {v['score']:.2f}" for o, v in point["win_rates"].items())
-            good = f", good {point['good']['all']:.3f}" if "good" in point else ""
-            good += (f", search good {point['search']['good']:.3f}" if "search" in point
-                     else "")
-            log(f"iteration {it} ({point['seconds']:.0f} s): loss "
-                f"{point.get('loss', float('nan')):.3f}, score vs {rates}{good}")
+            log(point_line(point, "iteration"))
 
     if first >= plan.iterations:
         raise ValueError(f"--resume: the run in {out} has done its {first} iterations "
