@@ -24,6 +24,7 @@ import numpy as np
 
 from scripts.learn.configs import option
 from scripts.learn.evaluate import curve_point, point_line
+from scripts.learn.loop import train_loop
 
 CURRICULUM = (("random", "onestep"),
               ("onestep", "rules", "alphabeta:depth=2"),
@@ -144,8 +145,11 @@ def train(cfg, plan, seed, judge=None, progress=None, log=None):
     run_forward = jax.jit(fwd)
     phases = len(plan.curriculum)
     every = max(1, rollouts // max(1, plan.evals))
-    curve, moves, losses, phase, groups = [], 0, None, -1, []
-    for k in range(rollouts):
+    curve, moves, phase, groups, was_over, means = [], 0, -1, [], None, None
+
+    def rollout(k, params):
+        """Rollout ``k``'s decided steps as PPO's batch (the curriculum's phase first)."""
+        nonlocal moves, phase, groups, was_over
         if k * phases // rollouts != phase:
             phase = k * phases // rollouts
             groups = phase_boards(cfg, plan.curriculum[phase], n, seed * 1000 + phase)
@@ -181,15 +185,24 @@ def train(cfg, plan, seed, judge=None, progress=None, log=None):
                 progress("reinforce: board steps", (k * T + t + 1) * n, rollouts * T * n)
         adv, returns = ppo.gae(rewards, values, terminal, last_value, plan.gamma,
                                plan.gae_lambda)
-        data = decided_batch(xs, legal, actions, logps, adv, returns, valid)
-        params, state, losses = ppo.update(step_fn, params, state, data, plan.epochs,
-                                           plan.batch, rng)
+        return decided_batch(xs, legal, actions, logps, adv, returns, valid)
+
+    def minibatches(k, data):
+        nonlocal means
+        means = ppo.Means()
+        return ppo.minibatches(data, plan.epochs, plan.batch, rng)
+
+    def measure(k, params, state, data):
         if (k + 1) % every == 0 or k + 1 == rollouts:
             extra = {"phase": phase, "opponents": list(plan.curriculum[phase])}
             curve.append(curve_point(params, cfg, architecture, judge, plan.eval_games, seed,
-                                     time.perf_counter() - start, moves, losses, extra))
+                                     time.perf_counter() - start, moves, means.value(),
+                                     extra))
             if log:
                 log(point_line(curve[-1]))
+
+    params, state = train_loop(params, state, step_fn, range(rollouts), rollout, minibatches,
+                               lambda k, params, out: means.add(k, params, out), measure)
     record = {"mode": "reinforce", "architecture": architecture,
               "plan": plan.__dict__ | {"curriculum": [list(c) for c in plan.curriculum]},
               "curve": curve, "moves": moves, "seconds": round(time.perf_counter() - start, 1),

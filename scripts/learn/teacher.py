@@ -18,11 +18,13 @@ floating-point sums of a different thread count).
 """
 import time
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 
 import numpy as np
 
 from scripts.learn.configs import Start, option
 from scripts.learn.evaluate import curve_point, point_line
+from scripts.learn.loop import train_loop
 from scripts.learn.positions import (Task, children, critical, keys_of, merge, mirrored,
                                      openings, play_and_label, targets)
 
@@ -124,7 +126,7 @@ def train(cfg, plan, seed, judge, pool=None, progress=None, log=None, init=None,
     step, eval_every = 0, max(1, plan.steps // max(1, plan.evals))
     losses = []
 
-    def evaluate():
+    def evaluate(params):
         recent = None if not losses else \
             [float(np.mean([l[i] for l in losses[-50:]])) for i in range(3)]
         curve.append(curve_point(params, cfg, architecture, judge, plan.eval_games, seed,
@@ -133,7 +135,10 @@ def train(cfg, plan, seed, judge, pool=None, progress=None, log=None, init=None,
         if log:
             log(point_line(curve[-1]))
 
-    for r in range(plan.rounds):
+    def label(r, params):
+        """Round ``r``'s positions labelled (with the network's games after the first),
+        with everything labelled before: the round's training data."""
+        from agents.players.network import features
         t0 = time.perf_counter()
         net_bytes = b""
         if r > 0:
@@ -155,46 +160,62 @@ def train(cfg, plan, seed, judge, pool=None, progress=None, log=None, init=None,
             got.append(openings(rows, columns, inarow, plan.openings, plan.database))
         parts.extend(got)
         planes, scores = merge(parts, exclude)
-        label_seconds = time.perf_counter() - t0
+        d = SimpleNamespace(tasks=tasks, got=got, label_seconds=time.perf_counter() - t0,
+                            kids=np.zeros((0,)))
         if plan.children:
             kids, kid_values = children(planes, scores, inarow, exclude | keys_of(planes))
-            kids = np.concatenate([kids, kids[:, :, ::-1]])
-            kid_values = np.concatenate([kid_values, kid_values])
-            no_policy = (np.zeros((plan.children, columns), dtype=bool),
-                         np.zeros((plan.children, columns), dtype=np.float32),
-                         np.zeros(plan.children, dtype=np.float32))
+            d.kids = np.concatenate([kids, kids[:, :, ::-1]])
+            d.kid_values = np.concatenate([kid_values, kid_values])
+            d.no_policy = (np.zeros((plan.children, columns), dtype=bool),
+                           np.zeros((plan.children, columns), dtype=np.float32),
+                           np.zeros(plan.children, dtype=np.float32))
         planes, scores = mirrored(planes, scores)
+        d.x = features(planes)
+        d.legal, d.policy, d.value = targets(scores, plan.temperature)
+        d.weight = np.where(critical(scores), plan.critical, 1.0).astype(np.float32)
+        d.n = len(d.x)
+        d.train_start = time.perf_counter()
+        return d
+
+    def minibatches(r, d):
+        """The round's batches until :func:`steps_until` (each with ``plan.children``
+        child positions, trained on the value alone)."""
         from agents.players.network import features
-        x = features(planes)
-        legal, policy, value = targets(scores, plan.temperature)
-        weight = np.where(critical(scores), plan.critical, 1.0).astype(np.float32)
-        n = len(x)
-        round_steps = steps_until(plan, r) - step
-        t1 = time.perf_counter()
-        for _ in range(round_steps):
-            idx = rng.integers(0, n, size=plan.batch)
-            batch = x[idx], legal[idx], policy[idx], value[idx], weight[idx]
-            if plan.children and len(kids):
-                k = rng.integers(0, len(kids), size=plan.children)
+        for _ in range(steps_until(plan, r) - step):
+            idx = rng.integers(0, d.n, size=plan.batch)
+            batch = d.x[idx], d.legal[idx], d.policy[idx], d.value[idx], d.weight[idx]
+            if plan.children and len(d.kids):
+                k = rng.integers(0, len(d.kids), size=plan.children)
                 batch = [np.concatenate(z) for z in zip(
-                    batch, (features(kids[k]), no_policy[0], no_policy[1], kid_values[k],
-                            no_policy[2]))]
-            params, state, loss, pl, vl = step_fn(params, state, *batch)
-            step += 1
-            if step % 50 == 0 or step == plan.steps:
-                losses.append((float(loss), float(pl), float(vl)))
-            if progress:
-                progress(f"round {r + 1}/{plan.rounds}: training", step, plan.steps)
-            if step % eval_every == 0 or step == plan.steps:
-                evaluate()
-        rounds.append({"round": r, "positions": int(n // 2), "label_seconds": round(label_seconds, 1),
-                       "children": int(len(kids) // 2) if plan.children else 0,
-                       "openings": int(len(got[-1][0])) if r == 0 and plan.openings else 0,
-                       "train_seconds": round(time.perf_counter() - t1, 1),
-                       "tasks": [[t.opponent, t.learner, t.noise, t.positions] for t in tasks]})
+                    batch, (features(d.kids[k]), d.no_policy[0], d.no_policy[1],
+                            d.kid_values[k], d.no_policy[2]))]
+            yield batch
+
+    def stepped(r, params, out):
+        nonlocal step
+        step += 1
+        if step % 50 == 0 or step == plan.steps:
+            losses.append(tuple(float(v) for v in out))
+        if progress:
+            progress(f"round {r + 1}/{plan.rounds}: training", step, plan.steps)
+        if step % eval_every == 0 or step == plan.steps:
+            evaluate(params)
+
+    def finished(r, params, state, d):
+        rounds.append({"round": r, "positions": int(d.n // 2),
+                       "label_seconds": round(d.label_seconds, 1),
+                       "children": int(len(d.kids) // 2) if plan.children else 0,
+                       "openings": int(len(d.got[-1][0])) if r == 0 and plan.openings else 0,
+                       "train_seconds": round(time.perf_counter() - d.train_start, 1),
+                       "tasks": [[t.opponent, t.learner, t.noise, t.positions]
+                                 for t in d.tasks]})
         if log:
-            kids_text = f" (and {len(kids) // 2} children)" if plan.children else ""
-            log(f"round {r + 1}: {n // 2} positions labelled in {label_seconds:.0f} s{kids_text}")
+            kids_text = f" (and {len(d.kids) // 2} children)" if plan.children else ""
+            log(f"round {r + 1}: {d.n // 2} positions labelled in {d.label_seconds:.0f} s"
+                f"{kids_text}")
+
+    params, state = train_loop(params, state, step_fn, range(plan.rounds), label, minibatches,
+                               stepped, finished)
     params = {k: np.asarray(v) for k, v in params.items()}
     plan_record = {k: v for k, v in plan.__dict__.items() if k != "architecture"}
     record = {"mode": "teacher", "architecture": architecture,

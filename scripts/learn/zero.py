@@ -43,11 +43,13 @@ the last iteration that is expected (from the one before) to end within the budg
 import functools
 import time
 from dataclasses import dataclass
+from types import SimpleNamespace
 
 import numpy as np
 
 from scripts.learn.checkpoints import keep_network, load_state, resumed, save_state
 from scripts.learn.configs import Start, option
+from scripts.learn.loop import train_loop
 from scripts.learn.selfplay import in_order, play_games, play_tasks
 
 
@@ -170,40 +172,54 @@ def train(cfg, plan, seed, out, judge=None, pool=None, progress=None, log=None, 
     record["plan"] = dict(plan.__dict__)
     if not record["curve"]:
         measure(0, None, {"positions": 0})
-    plotted = time.perf_counter()
-    for it in range(first, plan.iterations):
+    plotted, paths, losses = time.perf_counter(), None, []
+
+    def self_play(it, params):
+        """Iteration ``it``'s games, joined to the window: the training set."""
+        nonlocal window, losses
+        losses = []
         t0 = time.perf_counter()
         net_bytes = network_bytes(to_network(params, rows, columns, inarow, architecture))
         tasks = play_tasks(cfg, net_bytes, plan, seed, it)
         got = in_order(play_games, tasks, pool, progress,
                        f"iteration {it + 1}/{plan.iterations}: self-play")
         data = tuple(np.concatenate([g[i] for g in got]) for i in range(3))
-        stats = {k: sum(g[3][k] for g in got) for k in got[0][3]}
-        play_seconds = time.perf_counter() - t0
         window = (window + [data])[-plan.window:]
         x, legal, policy, value = training_set(window)
+        return SimpleNamespace(t0=t0, positions=len(data[0]), x=x, legal=legal,
+                               policy=policy, value=value,
+                               stats={k: sum(g[3][k] for g in got) for k in got[0][3]},
+                               play_seconds=time.perf_counter() - t0,
+                               train_start=time.perf_counter())
+
+    def minibatches(it, d):
         rng = np.random.default_rng([seed, it])
-        t1 = time.perf_counter()
-        losses = []
         weight = np.ones(plan.batch, dtype=np.float32)
-        for s in range(plan.steps):
-            idx = rng.integers(0, len(x), size=plan.batch)
-            params, opt_state, loss, pl, vl = step_fn(params, opt_state, x[idx], legal[idx],
-                                                      policy[idx], value[idx], weight)
-            losses.append((float(loss), float(pl), float(vl)))
-            if progress:
-                progress(f"iteration {it + 1}/{plan.iterations}: training", s + 1, plan.steps)
-        first_loss = [float(np.mean([l[i] for l in losses[:max(1, plan.steps // 10)]]))
-                      for i in range(3)]
-        last_loss = [float(np.mean([l[i] for l in losses[-max(1, plan.steps // 10):]]))
-                     for i in range(3)]
+        for _ in range(plan.steps):
+            idx = rng.integers(0, len(d.x), size=plan.batch)
+            yield d.x[idx], d.legal[idx], d.policy[idx], d.value[idx], weight
+
+    def stepped(it, params, out):
+        losses.append(tuple(float(v) for v in out))
+        if progress:
+            progress(f"iteration {it + 1}/{plan.iterations}: training", len(losses),
+                     plan.steps)
+
+    def finished(it, new_params, new_state, d):
+        """The iteration's record, curve point, files and checkpoint; True when the
+        budget has no room for another."""
+        nonlocal params, opt_state, paths, record, plotted
+        params, opt_state = new_params, new_state
+        tenth = max(1, plan.steps // 10)
+        first_loss = [float(np.mean([l[i] for l in losses[:tenth]])) for i in range(3)]
+        last_loss = [float(np.mean([l[i] for l in losses[-tenth:]])) for i in range(3)]
         record["iterations"].append({
-            "iteration": it + 1, "games": stats, "positions": int(len(data[0])),
-            "window_positions": int(len(x) // 2), "play_seconds": round(play_seconds, 1),
-            "train_seconds": round(time.perf_counter() - t1, 1),
+            "iteration": it + 1, "games": d.stats, "positions": int(d.positions),
+            "window_positions": int(len(d.x) // 2), "play_seconds": round(d.play_seconds, 1),
+            "train_seconds": round(time.perf_counter() - d.train_start, 1),
             "loss_first": first_loss, "loss_last": last_loss})
         measure(it + 1, last_loss, {"positions": int(sum(len(w[0]) for w in window)),
-                                    "games": stats})
+                                    "games": d.stats})
         record["seconds"] = seconds()
         # the curve's picture costs seconds: drawn at the end and every 10 minutes
         plot = it + 1 == plan.iterations or time.perf_counter() - plotted > 600
@@ -212,7 +228,7 @@ def train(cfg, plan, seed, out, judge=None, pool=None, progress=None, log=None, 
         plotted = time.perf_counter() if plot else plotted
         save_state(out, window, opt_state, it + 1)
         keep_network(out, paths[0], it + 1)
-        took = time.perf_counter() - t0
+        took = time.perf_counter() - d.t0
         if plan.minutes and it + 1 < plan.iterations and \
                 seconds() + took > plan.minutes * 60:
             if log:
@@ -221,5 +237,9 @@ def train(cfg, plan, seed, out, judge=None, pool=None, progress=None, log=None, 
             if not plot:  # the picture of the curve as it stands
                 paths, record = finish(cfg, as_numpy(), architecture, record, seed, out,
                                        judge, command, workers, True)
-            break
+            return True
+        return False
+
+    train_loop(params, opt_state, step_fn, range(first, plan.iterations), self_play,
+               minibatches, stepped, finished)
     return paths, record
