@@ -171,7 +171,7 @@ def search_columns(net_bytes, cfg, judge, simulations, c, pool=None, progress=No
     return np.concatenate(in_order(search_moves, tasks, pool, progress, "judging the search"))
 
 
-def network_moves(params, architecture, cfg, labelled, simulations=0, c=1.5, pool=None,
+def network_moves(params, architecture, labelled, simulations=0, c=1.5, pool=None,
                   progress=None):
     """The network's column (int64) on each position of ``labelled``: its pure policy's
     (:func:`greedy`, as ``policy:file=NET`` plays) with ``simulations`` 0, else its
@@ -180,6 +180,7 @@ def network_moves(params, architecture, cfg, labelled, simulations=0, c=1.5, poo
     if not simulations:
         return greedy(params, labelled.planes, architecture)
     from agents.players.network import Network, network_bytes
+    cfg = labelled.config
     net = Network(*cfg, architecture, {k: np.asarray(v, dtype=np.float32)
                                        for k, v in params.items()})
     return search_columns(network_bytes(net), cfg, labelled, simulations, c, pool, progress)
@@ -191,8 +192,8 @@ def good_moves(params, labelled, architecture=None, simulations=0, c=1.5, pool=N
     :class:`agents.solver.labels.LabelledSet`), the stages and ``"all"``, by the package's
     one verdict (:func:`agents.solver.labels.verdicts`): the pure policy, or with
     ``simulations`` its search (:func:`network_moves`)."""
-    return rates_by_stage(labelled, network_moves(params, architecture, labelled.config,
-                                                  labelled, simulations, c, pool, progress))
+    return rates_by_stage(labelled, network_moves(params, architecture, labelled,
+                                                  simulations, c, pool, progress))
 
 
 def judge_network(path, labelled, simulations=0, c=1.5, workers=1, progress=None):
@@ -220,8 +221,8 @@ def judge_network(path, labelled, simulations=0, c=1.5, workers=1, progress=None
         from scripts.arena.pools import fork_context
         pool = ProcessPoolExecutor(workers, mp_context=fork_context())
     try:
-        columns = network_moves(net.params, net.architecture, net.config, labelled,
-                                simulations, c, pool, progress)
+        columns = network_moves(net.params, net.architecture, labelled, simulations, c,
+                                pool, progress)
     finally:
         if pool is not None:
             pool.shutdown()
