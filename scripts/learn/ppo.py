@@ -137,3 +137,20 @@ def update(step, params, state, data, epochs, batch, rng):
                                lambda phase, d: minibatches(d, epochs, batch, rng),
                                means.add)
     return params, state, means.value()
+
+
+def learn(params, state, step, rollouts, rollout, epochs, batch, rng, measure):
+    """PPO's run on :func:`scripts.learn.loop.train_loop`: ``rollouts`` phases, each
+    ``rollout(k, params)`` (a dict of :func:`ppo_loss`'s batch arrays) then ``epochs``
+    passes of ``step`` in shuffled minibatches of ``batch`` (:func:`minibatches`), then
+    ``measure(k, params, losses)`` with the means of the phase's losses (:class:`Means`);
+    the final ``(params, state)``."""
+    from scripts.learn.loop import train_loop
+    means = []
+
+    def batches(k, data):
+        means[:] = [Means()]
+        return minibatches(data, epochs, batch, rng)
+    return train_loop(params, state, step, range(rollouts), rollout, batches,
+                      lambda k, params, out: means[0].add(k, params, out),
+                      lambda k, params, state, data: measure(k, params, means[0].value()))

@@ -115,7 +115,6 @@ def train(cfg, seed, steps=STEPS, opponent="random", judge=None, eval_games=100,
     from scripts.learn import ppo
     from scripts.learn.model import forward
     from scripts.learn.evaluate import curve_point, point_line
-    from scripts.learn.loop import train_loop
     start = time.perf_counter()
     rows, columns, _ = cfg
     random.seed(seed)  # kaggle's random agent draws from the random module
@@ -131,7 +130,7 @@ def train(cfg, seed, steps=STEPS, opponent="random", judge=None, eval_games=100,
     board = env.reset()
     n = hp["n_steps"]
     rollouts = -(-steps // n)
-    curve, done_steps, games, results, means = [], 0, 0, [], None
+    curve, done_steps, games, results = [], 0, 0, []
     every = max(1, rollouts // max(1, evals))
     legal = np.ones((n, columns), dtype=bool)   # the course does not mask
 
@@ -168,25 +167,19 @@ def train(cfg, seed, steps=STEPS, opponent="random", judge=None, eval_games=100,
         return {"x": xs, "legal": legal, "action": actions, "logp": logps,
                 "advantage": adv[:, 0], "returns": returns[:, 0]}
 
-    def minibatches(k, data):
-        nonlocal means
-        means = ppo.Means()
-        return ppo.minibatches(data, hp["epochs"], hp["batch"], rng)
-
-    def measure(k, params, state, data):
+    def measure(k, params, losses):
         if (k + 1) % every == 0 or k + 1 == rollouts:
             recent = results[-100:]
             extra = {"games": games, "illegal": float(np.mean(np.array(recent) == -10))
                      if recent else 0.0,
                      "train_wins": float(np.mean(np.array(recent) == 1)) if recent else 0.0}
             curve.append(curve_point(params, cfg, ARCHITECTURE, judge, eval_games, seed,
-                                     time.perf_counter() - start, done_steps, means.value(),
-                                     extra))
+                                     time.perf_counter() - start, done_steps, losses, extra))
             if log:
                 log(point_line(curve[-1]))
 
-    params, state = train_loop(params, state, step_fn, range(rollouts), rollout, minibatches,
-                               lambda k, params, out: means.add(k, params, out), measure)
+    params, state = ppo.learn(params, state, step_fn, rollouts, rollout, hp["epochs"],
+                              hp["batch"], rng, measure)
     record = {"mode": "recipe", "architecture": ARCHITECTURE, "opponent": opponent,
               "plan": dict(hp, steps=rollouts * n, requested_steps=steps),
               "curve": curve, "seconds": round(time.perf_counter() - start, 1),

@@ -24,7 +24,6 @@ import numpy as np
 
 from scripts.learn.configs import option
 from scripts.learn.evaluate import curve_point, point_line
-from scripts.learn.loop import train_loop
 
 CURRICULUM = (("random", "onestep"),
               ("onestep", "rules", "alphabeta:depth=2"),
@@ -145,7 +144,7 @@ def train(cfg, plan, seed, judge=None, progress=None, log=None):
     run_forward = jax.jit(fwd)
     phases = len(plan.curriculum)
     every = max(1, rollouts // max(1, plan.evals))
-    curve, moves, phase, groups, was_over, means = [], 0, -1, [], None, None
+    curve, moves, phase, groups, was_over = [], 0, -1, [], None
 
     def rollout(k, params):
         """Rollout ``k``'s decided steps as PPO's batch (the curriculum's phase first)."""
@@ -187,22 +186,16 @@ def train(cfg, plan, seed, judge=None, progress=None, log=None):
                                plan.gae_lambda)
         return decided_batch(xs, legal, actions, logps, adv, returns, valid)
 
-    def minibatches(k, data):
-        nonlocal means
-        means = ppo.Means()
-        return ppo.minibatches(data, plan.epochs, plan.batch, rng)
-
-    def measure(k, params, state, data):
+    def measure(k, params, losses):
         if (k + 1) % every == 0 or k + 1 == rollouts:
             extra = {"phase": phase, "opponents": list(plan.curriculum[phase])}
             curve.append(curve_point(params, cfg, architecture, judge, plan.eval_games, seed,
-                                     time.perf_counter() - start, moves, means.value(),
-                                     extra))
+                                     time.perf_counter() - start, moves, losses, extra))
             if log:
                 log(point_line(curve[-1]))
 
-    params, state = train_loop(params, state, step_fn, range(rollouts), rollout, minibatches,
-                               lambda k, params, out: means.add(k, params, out), measure)
+    params, state = ppo.learn(params, state, step_fn, rollouts, rollout, plan.epochs,
+                              plan.batch, rng, measure)
     record = {"mode": "reinforce", "architecture": architecture,
               "plan": plan.__dict__ | {"curriculum": [list(c) for c in plan.curriculum]},
               "curve": curve, "moves": moves, "seconds": round(time.perf_counter() - start, 1),
