@@ -123,7 +123,7 @@ class MCTSAgent(Agent):
             n = copy_subtree(int(node), *old.arrays(), *spare.arrays(), queue)
             spare.count[0] = n
             self._trees = [spare, old]
-            reused = int(spare.visits[0])
+            reused = spare.visits_at()
         else:
             self._trees[0].reset()
             reused = 0
@@ -131,13 +131,12 @@ class MCTSAgent(Agent):
         seed = int(self.rng.integers(0, 1 << 62))
         _, counters = search(grid, mark, cfg, self.iterations or 0, clock.deadline, self.c,
                              self.rollout == "light", seed, tree, network=self._packed)
-        best = tree.best_slot()
-        col = int(tree.move[best])
+        best, col = tree.best_slot(), tree.best_move()
         self._grid = grid.copy()
         self._key = (*cfg, mark)
         self.last = {"column": col, "iterations": int(counters[S_ITERATIONS]),
                      "nodes": int(tree.count[0]), "reused_visits": reused,
-                     "root_proof": int(tree.proof[0]), "move_proof": int(tree.proof[best]),
+                     "root_proof": tree.proof_at(), "move_proof": tree.proof_at(best),
                      "max_depth": int(counters[S_MAX_DEPTH])}
         if self.net is not None:
             self.last["visits"] = tree.root_visits()

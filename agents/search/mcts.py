@@ -575,6 +575,15 @@ class Tree:
         """The column to play from the root (:func:`best_child`)."""
         return int(self.move[self.best_slot()])
 
+    def proof_at(self, slot=0):
+        """MCTS-Solver's proof of ``slot`` (:data:`UNKNOWN`, :data:`WIN`, :data:`DRAW`,
+        :data:`LOSS`, for the player who moved into it)."""
+        return int(self.proof[slot])
+
+    def visits_at(self, slot=0):
+        """The simulations that went through ``slot``."""
+        return int(self.visits[slot])
+
     def proven_value(self, node=0):
         """``node``'s exact value for its side to move by MCTS-Solver's proof: +1 won,
         0 drawn, -1 lost; None when it is not proven."""
