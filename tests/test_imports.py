@@ -85,7 +85,10 @@ ROOMS = {
     # connectx learn's work: labelled positions, the JAX network, the teacher's training,
     # PPO (ppo.py) for the reinforce mode (reinforce.py) and the course's recipe (recipe.py),
     # the run's files
-    "scripts.learn": TOOLS,
+    "scripts.learn": LIBRARY,
+    # the CleanRL-style example: one file with its own command line, by CleanRL's
+    # single-file convention (tests/test_layout.py's EXCEPTIONS)
+    "scripts.learn.cleanrl_ppo": TOOLS + ("scripts.learn",),
 }
 
 

@@ -114,8 +114,8 @@ def test_teacher_labels_on_dask_as_here(tmp_path, client, monkeypatch):
 @pytest.mark.slow
 def test_labelled_sets_and_judges_on_dask_as_here(tmp_path, client, capsys):
     """``connectx dataset``'s set (the same bytes), ``connectx score``'s columns and the
-    search's judge (``python -m scripts.learn.zero NET SIMULATIONS --dask ADDRESS``: the
-    same JSON line, seconds aside) on the cluster as here."""
+    search's judge (``connectx score NET.npz --simulations N --dask ADDRESS``: the same
+    report, seconds aside) on the cluster as here."""
     import json
 
     from agents.players.network import Network, save_network
@@ -123,7 +123,7 @@ def test_labelled_sets_and_judges_on_dask_as_here(tmp_path, client, capsys):
     from scripts.arena.dataset import make_set
     from scripts.arena.judging import score
     from scripts.learn.model import init_params
-    from scripts.learn.zero import main
+    from scripts.commands.score import main
     shape = (4, 4, 3)
     with distributed.get_task_stream(client) as tasks:
         there = make_set(*shape, 30, seed=4, dask=client)
@@ -143,9 +143,10 @@ def test_labelled_sets_and_judges_on_dask_as_here(tmp_path, client, capsys):
     lines = []
     with distributed.get_task_stream(client) as tasks:
         for where in ([], ["--dask", client.scheduler.address]):
-            assert main([str(net), "20", "--eval-set", str(tmp_path / "here.npz")] + where) == 0
+            assert main([str(net), "--simulations", "20", "--set", str(tmp_path / "here.npz"),
+                         "--json"] + where) == 0
             result = json.loads(capsys.readouterr().out)
             result.pop("seconds")
             lines.append(result)
     assert ran(tasks, "search_moves") > 0
-    assert lines[0] == lines[1] and lines[0]["n"] == 30
+    assert lines[0] == lines[1] and lines[0]["rows"]

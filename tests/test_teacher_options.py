@@ -45,7 +45,7 @@ def test_init_continues_the_network_and_value_weight_weighs_the_loss(tmp_path):
     plus 3 times the value's."""
     from scripts.learn.run import plan_for
     from scripts.learn.teacher import train
-    from scripts.learn.zero import initial_network
+    from scripts.learn.model import initial_network
     init = initial_network(_network(tmp_path / "start.npz", 4, 5, 3, SIZED, seed=5), (4, 5, 3))
     plan = plan_for((4, 5, 3), positions=100, steps=1, rounds=1, eval_games=1,
                     value_weight=3)

@@ -67,7 +67,6 @@ def test_noise_changes_the_root_priors_only():
 
 
 def test_visit_targets_sum_to_one_and_skip_full_columns():
-    from scripts.learn.zero import visit_target
     rows, columns, _ = SMALL
     cfg = board_config(*SMALL)
     net = packed_net(rows, columns)
@@ -82,7 +81,7 @@ def test_visit_targets_sum_to_one_and_skip_full_columns():
     kids = dict(tree.children())
     assert tree.proof[0] == 0 and sorted(kids) == [1, 2, 3]
     assert tree.proof[kids[3]] == 3 and tree.visits[kids[3]] > tree.visits[kids[1]] > 0
-    target = visit_target(tree, columns)
+    target = tree.visit_targets(columns)
     assert target.sum() == pytest.approx(1.0, abs=1e-6)
     assert target[0] == 0.0 and target[3] == 0.0  # full; proven lost
     n1, n2 = tree.visits[kids[1]], tree.visits[kids[2]]
@@ -90,17 +89,16 @@ def test_visit_targets_sum_to_one_and_skip_full_columns():
     # a proven root (an immediate win for X with 3 in a row on row 3): a one-hot there
     grid = grid_of(rows, columns, "1020")  # X on 1 and 2 of the bottom row; X to move
     tree, _ = search(grid, 1, cfg, 60, network=net, max_nodes=2000)
-    target = visit_target(tree, columns)
+    target = tree.visit_targets(columns)
     assert target.sum() == pytest.approx(1.0) and target[3] == 1.0
 
 
 def test_search_value_is_exact_on_proven_roots_and_the_mean_elsewhere():
-    """``search_value`` (``--search-value``'s target): on solver-labelled 4x4/3 positions
+    """``Tree.searched_value`` (``--search-value``'s target): on solver-labelled 4x4/3 positions
     every root MCTS-Solver proves gets the solver's value for the side to move (the sign
     of its best column's score), every other root the mean of its simulations for the
     side to move, in -1..1."""
     from agents.solver.labels import FULL
-    from scripts.learn.zero import search_value
     from scripts.arena.dataset import make_set
     rows, columns, _ = SMALL
     cfg = board_config(*SMALL)
@@ -111,7 +109,7 @@ def test_search_value_is_exact_on_proven_roots_and_the_mean_elsewhere():
         board, mark = labelled.observation(i)
         tree, _ = search(np.array(board, dtype=np.int64), mark, cfg, 30, network=net,
                          max_nodes=2000)
-        v = search_value(tree)
+        v = tree.searched_value()
         if tree.proof[0] != 0:
             s = labelled.scores[i]
             assert v == np.sign(s[s != FULL].max()), i
@@ -129,7 +127,7 @@ def test_value_targets_mix_the_games_result_and_the_search():
     their average."""
     from agents.players.network import Network, network_bytes
     from scripts.learn.model import init_params
-    from scripts.learn.zero import SelfPlay, play_games
+    from scripts.learn.selfplay import SelfPlay, play_games
     data = network_bytes(Network(*SMALL, ARCH, init_params(4, 4, ARCH, 0)))
     got = {w: play_games(SelfPlay(*SMALL, data, 4, 24, 4, 1.0, 0.25, 1.5, 7, w))
            for w in (0.0, 0.5, 1.0)}
@@ -165,7 +163,8 @@ def test_zero_learns_a_small_board(tmp_path):
     varies from machine to machine (0.016 across those runs, 0.013 from 1,000 games):
     the asserted 0.1 and 0.03 lie about 4 of its standard deviations under the smallest
     gaps seen, and a run that learns nothing (a gap of 0 to its start) fails."""
-    from scripts.learn.zero import STATE, train
+    from scripts.learn.checkpoints import STATE
+    from scripts.learn.zero import train
     seed = family_seed(0)
     paths, record = train(SMALL, small_plan(iterations=6), seed, str(tmp_path))
     its = record["iterations"]
@@ -222,7 +221,7 @@ def test_zero_command_bad_input_is_one_line(args, word, capsys, tmp_path):
 
 
 def test_the_search_is_judged_on_the_positions_side_to_move():
-    """``search_good_moves`` (``--judge-simulations``): on 200 solver-labelled 4x4/3
+    """``good_moves`` with ``simulations`` (``--judge-simulations``): on 200 solver-labelled 4x4/3
     positions the search (MCTS-Solver proves most of these small positions in 100
     simulations) keeps the value on at least 95% of them, and more often than the
     untrained network alone; a search given the wrong side to move does not.
@@ -231,65 +230,66 @@ def test_the_search_is_judged_on_the_positions_side_to_move():
     200 (the network alone 0.645-0.77); on 40 positions a search from the wrong side kept
     it on 0.875. The binomial's standard error at 200 positions is 0.007 at 0.99 and
     0.023 at 0.875: 0.95 lies more than 3 of them from each side."""
-    from agents.players.network import Network, network_bytes
     from scripts.learn.evaluate import good_moves
     from scripts.learn.model import init_params
-    from scripts.learn.zero import search_good_moves
     from scripts.arena.dataset import make_set
     judge = make_set(*SMALL, 200, seed=family_seed(1))
     params = init_params(4, 4, ARCH, family_seed(0))
-    data = network_bytes(Network(*SMALL, ARCH, params))
-    good, perfect = search_good_moves(data, SMALL, judge, 100, 1.5)
+    good, perfect = good_moves(params, judge, ARCH, simulations=100)["all"]
     alone = good_moves(params, judge, ARCH)["all"][0]
     print("search", good, perfect, "alone", alone)
     assert good >= 0.95 and good > alone and 0 <= perfect <= good
 
 
-def test_judging_a_network_on_another_labelled_set(tmp_path, capsys):
-    """``python -m scripts.learn.zero NET SIMULATIONS --eval-set FILE`` judges on ``FILE``
-    (a held-out set to tune the search on, never the judge's); a missing file: exit 2,
-    one line."""
+def _network_and_set(tmp_path, positions=12):
+    """A random network of the small board and a labelled set of it, written."""
     from agents.players.network import Network, save_network
     from agents.solver.labels import save_labels
-    from scripts.learn.model import init_params
-    from scripts.learn.zero import main
-    from scripts.arena.dataset import make_set
-    net_path, set_path = tmp_path / "net.npz", tmp_path / "tune.npz"
-    save_network(net_path, Network(*SMALL, ARCH, init_params(4, 4, ARCH, 0)))
-    save_labels(set_path, make_set(*SMALL, 12, seed=2))
-    assert main([str(net_path), "20", "--eval-set", str(set_path)]) == 0
-    result = json.loads(capsys.readouterr().out)
-    assert result["n"] == 12 and 0 <= result["perfect"] <= result["good"] <= 1
-    with pytest.raises(SystemExit) as e:
-        main([str(net_path), "20", "--eval-set", str(tmp_path / "missing.npz")])
-    assert e.value.code == 2
-    assert "--eval-set" in capsys.readouterr().err.strip().splitlines()[-1]
-
-
-def test_judging_the_search_reports_stages_and_the_missed_positions(tmp_path, monkeypatch):
-    """``judge_search``'s ``stages`` count each stage's positions and rates by the one
-    verdict, and ``missed`` lists exactly the positions whose move is not good (the
-    searched columns replaced by a known answer: column 0 where legal)."""
-    from agents.players.network import Network, save_network
-    from agents.solver.labels import FULL, STAGES, save_labels, verdicts
-    from scripts.learn import zero
     from scripts.learn.model import init_params
     from scripts.arena.dataset import make_set
     net_path, set_path = tmp_path / "net.npz", tmp_path / "set.npz"
     save_network(net_path, Network(*SMALL, ARCH, init_params(4, 4, ARCH, 0)))
-    labelled = make_set(*SMALL, 30, seed=3)
+    labelled = make_set(*SMALL, positions, seed=2)
     save_labels(set_path, labelled)
-    cols = np.array([0 if s[0] != FULL else int(np.flatnonzero(s != FULL)[0])
-                     for s in labelled.scores], dtype=np.int64)
-    monkeypatch.setattr(zero, "search_columns", lambda *a, **k: cols)
-    result = zero.judge_search(str(net_path), 10, judge=str(set_path))
-    perfect, good, _ = verdicts(labelled.scores, cols)
-    assert result["missed"] == [int(i) for i in np.flatnonzero(~good)]
-    assert 0 < len(result["missed"]) < 30  # column 0 keeps the value on some, not all
-    assert result["good"] == good.mean() and result["perfect"] == perfect.mean()
-    assert sum(s["n"] for s in result["stages"].values()) == 30
-    for k, name in enumerate(STAGES):
-        m = labelled.stage == k
-        if m.any():
-            assert result["stages"][name] == {"n": int(m.sum()), "good": good[m].mean(),
-                                              "perfect": perfect[m].mean()}
+    return net_path, set_path, labelled
+
+
+def test_judging_a_network_is_its_agents_score(tmp_path):
+    """``judge_network`` (one batch, no clock) plays the moves the network's agents play
+    when ``connectx score`` calls them a position at a time: the pure policy's as
+    ``policy:file=NET``'s, the search's at N simulations as
+    ``mcts:prior=NET,iterations=N``'s, and reports the same rows."""
+    from scripts.arena.judging import score
+    from scripts.learn.evaluate import judge_network
+    net_path, _, labelled = _network_and_set(tmp_path, 30)
+    for simulations, spec in ((0, f"policy:file={net_path}"),
+                              (20, f"mcts:prior={net_path},iterations=20")):
+        ours = judge_network(str(net_path), labelled, simulations)
+        theirs = score(spec, labelled, act=60.0)
+        assert ours["agent"] == spec
+        assert ours["columns"] == theirs["columns"], spec
+        assert ours["rows"] == theirs["rows"]
+    # the search plays other moves than the policy here (it is judged, not the policy)
+    assert judge_network(str(net_path), labelled, 20)["columns"] != \
+        judge_network(str(net_path), labelled, 0)["columns"]
+
+
+def test_connectx_score_judges_a_network_with_search(tmp_path, capsys):
+    """``connectx score NET.npz --simulations N --set FILE --first K --json``: the
+    search's report on the set's first K positions; ``--simulations`` with an agent
+    spec, a set of another board: one line, exit 2."""
+    from scripts.commands.score import main
+    net_path, set_path, _ = _network_and_set(tmp_path)
+    assert main([str(net_path), "--simulations", "20", "--set", str(set_path), "--first",
+                 "10", "--json", "--workers", "2"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["agent"] == f"mcts:prior={net_path},iterations=20"
+    assert result["rows"][-1]["n"] == 10
+    assert 0 <= result["rows"][-1]["perfect"] <= result["rows"][-1]["good"] <= 1
+    for args, word in (([ "negamax", "--simulations", "20"], "--simulations judges a "
+                        "network file"), ([str(net_path)], "the set is of (6, 7, 4)")):
+        with pytest.raises(SystemExit) as e:
+            main(args)
+        assert e.value.code == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and word in err[0], err

@@ -17,7 +17,8 @@ def test_each_iteration_keeps_its_network_and_the_budget_stops_the_run(tmp_path,
     With a budget (1e-9 minutes) that the first iteration already spends, the run stops
     after it though three were asked, and says so in its log; resuming with a budget
     that is spent stops again after one more iteration."""
-    from scripts.learn.zero import CHECKPOINTS, train
+    from scripts.learn.checkpoints import CHECKPOINTS
+    from scripts.learn.zero import train
     _, record = train(SMALL, small_plan(iterations=2, **TINY), 0, str(tmp_path / "a"))
     assert len(record["iterations"]) == 2
     kept = sorted(p.name for p in (tmp_path / "a" / CHECKPOINTS).iterdir())

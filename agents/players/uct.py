@@ -5,7 +5,7 @@ from agents.players.base import (Agent, accepting, boolean, optional, positive_i
                                  positive_number, seed_value, warmup_option)
 from agents.players.network import check_board, load_network, network_file
 from agents.search.counters import S_ITERATIONS, S_MAX_DEPTH
-from agents.search.mcts import DEFAULT_MAX_NODES, Tree, best_child, copy_subtree, search
+from agents.search.mcts import DEFAULT_MAX_NODES, Tree, copy_subtree, search
 from agents.search.network_kernel import pack_network
 
 
@@ -123,7 +123,7 @@ class MCTSAgent(Agent):
             n = copy_subtree(int(node), *old.arrays(), *spare.arrays(), queue)
             spare.count[0] = n
             self._trees = [spare, old]
-            reused = int(spare.visits[0])
+            reused = spare.visits_at()
         else:
             self._trees[0].reset()
             reused = 0
@@ -131,17 +131,15 @@ class MCTSAgent(Agent):
         seed = int(self.rng.integers(0, 1 << 62))
         _, counters = search(grid, mark, cfg, self.iterations or 0, clock.deadline, self.c,
                              self.rollout == "light", seed, tree, network=self._packed)
-        best = int(best_child(0, tree.first, tree.nchild, tree.proof, tree.visits, tree.wins))
-        col = int(tree.move[best])
+        best, col = tree.best_slot(), tree.best_move()
         self._grid = grid.copy()
         self._key = (*cfg, mark)
         self.last = {"column": col, "iterations": int(counters[S_ITERATIONS]),
                      "nodes": int(tree.count[0]), "reused_visits": reused,
-                     "root_proof": int(tree.proof[0]), "move_proof": int(tree.proof[best]),
+                     "root_proof": tree.proof_at(), "move_proof": tree.proof_at(best),
                      "max_depth": int(counters[S_MAX_DEPTH])}
         if self.net is not None:
-            self.last["visits"] = {int(tree.move[k]): int(tree.visits[k])
-                                   for k in range(tree.first[0], tree.first[0] + tree.nchild[0])}
+            self.last["visits"] = tree.root_visits()
             # the root's mean value for the mover; None when it has no visit (its move was
             # proven when the root was expanded, or no simulation fitted the time)
             self.last["value"] = tree.root_value()

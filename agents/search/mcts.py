@@ -566,6 +566,62 @@ class Tree:
         f, n = int(self.first[node]), int(self.nchild[node])
         return [(int(self.move[k]), k) for k in range(f, f + n)]
 
+    def best_slot(self, node=0):
+        """The slot of the move to play from ``node`` (:func:`best_child`)."""
+        return int(best_child(node, self.first, self.nchild, self.proof, self.visits,
+                              self.wins))
+
+    def best_move(self):
+        """The column to play from the root (:func:`best_child`)."""
+        return int(self.move[self.best_slot()])
+
+    def proof_at(self, slot=0):
+        """MCTS-Solver's proof of ``slot`` (:data:`UNKNOWN`, :data:`WIN`, :data:`DRAW`,
+        :data:`LOSS`, for the player who moved into it)."""
+        return int(self.proof[slot])
+
+    def visits_at(self, slot=0):
+        """The simulations that went through ``slot``."""
+        return int(self.visits[slot])
+
+    def proven_value(self, node=0):
+        """``node``'s exact value for its side to move by MCTS-Solver's proof: +1 won,
+        0 drawn, -1 lost; None when it is not proven."""
+        reward = _proof_reward(self.proof[node])  # for the player who moved into it
+        return None if reward < 0 else 1.0 - 2.0 * reward
+
+    def searched_value(self):
+        """The root's value for its side to move, in -1..1: :meth:`proven_value` when
+        MCTS-Solver proved the root, else :meth:`root_value` (the mean of its
+        simulations: the network's values and the proven game ends below it), 0 before
+        any visit."""
+        value = self.proven_value()
+        if value is None:
+            value = self.root_value()
+        return 0.0 if value is None else value
+
+    def root_visits(self):
+        """``{column: visits}`` of the root's children."""
+        return {column: int(self.visits[k]) for column, k in self.children()}
+
+    def visit_targets(self, columns):
+        """The root's visits by column, normalised (float32 ``(columns,)``, zero on full
+        columns, sums to 1), leaving out the children proven lost for the side to move
+        (MCTS-Solver's ``LOSS``) while another is not; a one-hot on :meth:`best_move`
+        when the root is proven (MCTS-Solver then stops visiting) or no such child was
+        visited. AlphaZero's policy target."""
+        target = np.zeros(columns, dtype=np.float32)
+        kids = [k for _, k in self.children()]
+        lost = all(self.proof[k] == LOSS for k in kids)
+        counted = [k for k in kids if lost or self.proof[k] != LOSS]
+        total = sum(float(self.visits[k]) for k in counted)
+        if self.proof[0] != UNKNOWN or total <= 0:
+            target[self.best_move()] = 1.0
+            return target
+        for k in counted:
+            target[self.move[k]] = self.visits[k] / total
+        return target
+
 
 def search(grid, mark, cfg, iterations=0, deadline=0.0, c=None, light=True, seed=0,
            tree=None, max_nodes=DEFAULT_MAX_NODES, bitboard=None, network=None, noise=None,
@@ -574,8 +630,9 @@ def search(grid, mark, cfg, iterations=0, deadline=0.0, c=None, light=True, seed
 
     ``tree`` (a :class:`Tree` whose slot 0 is this position) continues a search;
     without it a fresh tree of ``max_nodes`` slots is used. ``bitboard`` (default: when
-    the board fits 64 bits) chooses the kernels. ``network``: ``(weights, layout)`` of
-    :func:`agents.search.network_kernel.pack_network` for ``cfg``'s board, the evaluator
+    the board fits 64 bits) chooses the kernels. ``network``: the
+    :class:`~agents.search.network_kernel.PackedNetwork` of
+    :func:`~agents.search.network_kernel.pack_network` for ``cfg``'s board, the evaluator
     (PUCT, ``c`` default :data:`DEFAULT_PUCT_C`); None: rollouts (UCT, ``c`` default
     :data:`DEFAULT_C`). With the network, ``noise`` (one weight a legal column, in the
     root's child order: :func:`agents.board.grid.center_order` less the full columns) is
@@ -589,9 +646,8 @@ def search(grid, mark, cfg, iterations=0, deadline=0.0, c=None, light=True, seed
         c = DEFAULT_C if c is None else c
     else:
         c = DEFAULT_PUCT_C if c is None else c
-        layout = network[1]
-        if layout[6] != cfg.rows or layout[7] != cfg.columns:
-            raise ValueError(f"the network plays {layout[7]}x{layout[6]} boards, not "
+        if network.rows != cfg.rows or network.columns != cfg.columns:
+            raise ValueError(f"the network plays {network.columns}x{network.rows} boards, not "
                              f"{cfg.columns}x{cfg.rows}")
     counters = new_counters()
     if network is None:

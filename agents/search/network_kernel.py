@@ -6,12 +6,20 @@ The network's arrays travel as two flat arrays made by :func:`pack_network`:
 ``weights`` (float32, every array of the network one after the other) and ``layout``
 (int64)::
 
-    layout[0:8]   trunk layers T, kernel k, padding p (k // 2 for "same", 0 for "valid"),
+    layout[TRUNK, KERNEL, PADDING, MARKS, DENSE, HIDDEN, ROWS, COLUMNS]  (the HEAD)
+                  trunk layers T, kernel k, padding p (k // 2 for "same", 0 for "valid"),
                   inputs (1: "marks", one plane; 0: the 4 planes), dense D (0: none),
                   value hidden H (0: a linear value), rows, columns
-    layout[8 + 4 i : 12 + 4 i]   trunk layer i: in channels, out channels, offset of w, of b
-    then          offsets of dense_w, dense_b, policy_w, policy_b,
+    layout[HEAD + LAYER * i + (LAYER_IN, LAYER_OUT, LAYER_W, LAYER_B)]
+                  trunk layer i: in channels, out channels, offset of w, of b
+    layout[HEAD + LAYER * T + (DENSE_W, DENSE_B, POLICY_W, POLICY_B, VALUE1_W, VALUE1_B,
+                               VALUE2_W, VALUE2_B)]  (the tail)
+                  offsets of dense_w, dense_b, policy_w, policy_b,
                   value1_w (value_w when H = 0), value1_b (value_b), value2_w, value2_b
+
+The fields are named by the constants below (numba reads module constants as the
+compile-time numbers they are); :class:`PackedNetwork` holds the two arrays and answers
+the board the network plays (``rows``, ``columns``).
 
 Sums run in float32, as numpy's float32 matrix products do (``fastmath``: the compiler
 may fuse and vectorise them): the results equal numpy's float32 forward to about 1e-6
@@ -22,17 +30,41 @@ flat Kaggle grid; :func:`evaluate_bb` and :func:`evaluate_grid` average the boar
 its mirror image as :func:`agents.players.network.policy_logits` does.
 """
 import math
+from typing import NamedTuple
 
 import numpy as np
 
 from agents.board.jit import njit
 
-_HEAD = 8
-_TAIL = 8  # the offsets after the trunk layers
+# the layout's head: one field each
+TRUNK, KERNEL, PADDING, MARKS, DENSE, HIDDEN, ROWS, COLUMNS = range(8)
+HEAD = 8
+# a trunk layer's fields, from HEAD + LAYER * i
+LAYER_IN, LAYER_OUT, LAYER_W, LAYER_B = range(4)
+LAYER = 4
+# the tail's offsets, from HEAD + LAYER * T (T trunk layers)
+DENSE_W, DENSE_B, POLICY_W, POLICY_B, VALUE1_W, VALUE1_B, VALUE2_W, VALUE2_B = range(8)
+
+
+class PackedNetwork(NamedTuple):
+    """A network packed for the kernels: ``weights`` (float32) and ``layout`` (int64),
+    module docstring; unpacks as ``weights, layout``."""
+    weights: np.ndarray
+    layout: np.ndarray
+
+    @property
+    def rows(self):
+        """The rows of the board the network plays."""
+        return int(self.layout[ROWS])
+
+    @property
+    def columns(self):
+        """The columns of the board the network plays."""
+        return int(self.layout[COLUMNS])
 
 
 def pack_network(params, architecture, rows, columns):
-    """``(weights, layout)`` of a network's ``params`` (arrays by name, as
+    """The :class:`PackedNetwork` of a network's ``params`` (arrays by name, as
     :class:`agents.players.network.Network` holds them) and ``architecture`` on a
     ``rows`` x ``columns`` board (module docstring)."""
     names = []
@@ -53,17 +85,27 @@ def pack_network(params, architecture, rows, columns):
         offsets[name] = at
         chunks.append(a)
         at += a.size
+    head = np.zeros(HEAD, dtype=np.int64)
     k = int(architecture["kernel"])
-    layout = [trunk, k, k // 2 if architecture.get("padding", "same") == "same" else 0,
-              1 if architecture.get("inputs", "planes") == "marks" else 0,
-              int(architecture.get("dense", 0)), hidden, rows, columns]
+    head[TRUNK], head[KERNEL] = trunk, k
+    head[PADDING] = k // 2 if architecture.get("padding", "same") == "same" else 0
+    head[MARKS] = 1 if architecture.get("inputs", "planes") == "marks" else 0
+    head[DENSE], head[HIDDEN] = int(architecture.get("dense", 0)), hidden
+    head[ROWS], head[COLUMNS] = rows, columns
+    layers = np.zeros((trunk, LAYER), dtype=np.int64)
     for j in range(trunk):
         w = params[f"trunk{j}_w"]
-        layout += [w.shape[2], w.shape[3], offsets[f"trunk{j}_w"], offsets[f"trunk{j}_b"]]
+        layers[j, LAYER_IN], layers[j, LAYER_OUT] = w.shape[2], w.shape[3]
+        layers[j, LAYER_W], layers[j, LAYER_B] = offsets[f"trunk{j}_w"], offsets[f"trunk{j}_b"]
     value = ("value1_w", "value1_b", "value2_w", "value2_b") if hidden \
         else ("value_w", "value_b", "value_w", "value_b")
-    layout += [offsets[n] for n in ("dense_w", "dense_b", "policy_w", "policy_b") + value]
-    return np.concatenate(chunks), np.array(layout, dtype=np.int64)
+    tail = np.zeros(8, dtype=np.int64)
+    for field, name in zip((DENSE_W, DENSE_B, POLICY_W, POLICY_B, VALUE1_W, VALUE1_B,
+                            VALUE2_W, VALUE2_B),
+                           ("dense_w", "dense_b", "policy_w", "policy_b") + value):
+        tail[field] = offsets[name]
+    return PackedNetwork(np.concatenate(chunks),
+                         np.concatenate([head, layers.ravel(), tail]))
 
 
 @njit(fastmath=True)
@@ -122,36 +164,37 @@ def forward(x, weights, layout, logits):
     """The network on one input ``x`` (float32 ``(rows, columns, channels)``,
     :func:`agents.players.network.features` of one position): writes the ``columns``
     policy logits into ``logits`` and returns the value (module docstring)."""
-    trunk, k, p = layout[0], layout[1], layout[2]
-    dense, hidden, columns = layout[4], layout[5], layout[7]
+    trunk, k, p = layout[TRUNK], layout[KERNEL], layout[PADDING]
+    dense, hidden, columns = layout[DENSE], layout[HIDDEN], layout[COLUMNS]
     h = x
     for t in range(trunk):
-        base = _HEAD + 4 * t
-        h = _conv_relu(h, weights, layout[base + 1], layout[base + 2], layout[base + 3], k, p)
+        layer = HEAD + LAYER * t
+        h = _conv_relu(h, weights, layout[layer + LAYER_OUT], layout[layer + LAYER_W],
+                       layout[layer + LAYER_B], k, p)
     flat = h.ravel()
     n = flat.shape[0]
-    tail = _HEAD + 4 * trunk
+    tail = HEAD + LAYER * trunk
     if dense > 0:
         d = np.empty(dense, dtype=np.float32)
-        _dense(flat, n, weights, layout[tail], layout[tail + 1], d, dense)
+        _dense(flat, n, weights, layout[tail + DENSE_W], layout[tail + DENSE_B], d, dense)
         for j in range(dense):
             if d[j] < 0.0:
                 d[j] = 0.0
         flat, n = d, dense
     out = np.empty(columns, dtype=np.float32)
-    _dense(flat, n, weights, layout[tail + 2], layout[tail + 3], out, columns)
+    _dense(flat, n, weights, layout[tail + POLICY_W], layout[tail + POLICY_B], out, columns)
     for j in range(columns):
         logits[j] = out[j]
     v = np.empty(1, dtype=np.float32)
     if hidden == 0:
-        _dense(flat, n, weights, layout[tail + 4], layout[tail + 5], v, 1)
+        _dense(flat, n, weights, layout[tail + VALUE1_W], layout[tail + VALUE1_B], v, 1)
         return float(v[0])
     hid = np.empty(hidden, dtype=np.float32)
-    _dense(flat, n, weights, layout[tail + 4], layout[tail + 5], hid, hidden)
+    _dense(flat, n, weights, layout[tail + VALUE1_W], layout[tail + VALUE1_B], hid, hidden)
     for j in range(hidden):
         if hid[j] < 0.0:
             hid[j] = 0.0
-    _dense(hid, hidden, weights, layout[tail + 6], layout[tail + 7], v, 1)
+    _dense(hid, hidden, weights, layout[tail + VALUE2_W], layout[tail + VALUE2_B], v, 1)
     return math.tanh(float(v[0]))
 
 
@@ -181,13 +224,12 @@ def _fill_features(x, cell, rows, columns, marks, mirror):
 def _evaluate_cells(cell, weights, layout, logits):
     """Logits (into ``logits``) and value of the side to move of ``cell``, averaged over
     the board and its mirror image."""
-    rows, columns = layout[6], layout[7]
-    channels = 1 if layout[3] == 1 else 4
-    x = np.zeros((rows, columns, channels), dtype=np.float32)
+    rows, columns, marks = layout[ROWS], layout[COLUMNS], layout[MARKS] == 1
+    x = np.zeros((rows, columns, 1 if marks else 4), dtype=np.float32)
     mirrored = np.empty(columns)
-    _fill_features(x, cell, rows, columns, layout[3] == 1, False)
+    _fill_features(x, cell, rows, columns, marks, False)
     value = forward(x, weights, layout, logits)
-    _fill_features(x, cell, rows, columns, layout[3] == 1, True)
+    _fill_features(x, cell, rows, columns, marks, True)
     value += forward(x, weights, layout, mirrored)
     for c in range(columns):
         logits[c] = (logits[c] + mirrored[columns - 1 - c]) / 2.0

@@ -5,12 +5,12 @@
                         [--workers 2] [--json PATH]
 
 The run keeps every iteration's network (``RUN/networks/iteration-NNN.npz``,
-:data:`scripts.learn.zero.CHECKPOINTS`). For every ``--every``-th of them and the last,
+:data:`scripts.learn.checkpoints.CHECKPOINTS`). For every ``--every``-th of them and the last,
 this measures what the run itself does not each iteration, because it costs more than an
 iteration: the network **with search** (``mcts:prior=NET,iterations=--simulations``, a
 fresh tree each position) on the first ``--positions`` of the judge's set (or of
 ``--eval-set``, which a board other than 7x6 needs), good and
-perfect moves (:func:`scripts.learn.zero.judge_search`), and the **pure policy**
+perfect moves (:func:`scripts.learn.evaluate.judge_network`), and the **pure policy**
 (``policy:file=NET``) in matches against each of ``--opponents`` (``--games`` games
 from the balanced openings, colours alternating: :func:`scripts.arena.match.match`).
 The pure policy's own good/perfect rates and its scores against the kernel opponents
@@ -23,6 +23,8 @@ import os
 import re
 import time
 
+import numpy as np
+
 from scripts.args import ArgumentParser, add_quiet_argument, count_arg, positive_int_arg
 
 OPPONENTS = ("negamax", "perfect:skill=5", "perfect:skill=10", "perfect:skill=15")
@@ -31,7 +33,7 @@ OPPONENTS = ("negamax", "perfect:skill=5", "perfect:skill=10", "perfect:skill=15
 def checkpoints(run, every):
     """``[(iteration, path)]`` of ``run``'s kept networks: every ``every``-th iteration
     and the last; ``ValueError`` when the folder keeps none."""
-    from scripts.learn.zero import CHECKPOINTS
+    from scripts.learn.checkpoints import CHECKPOINTS
     found = []
     for path in glob.glob(os.path.join(run, CHECKPOINTS, "iteration-*.npz")):
         m = re.fullmatch(r"iteration-(\d+)\.npz", os.path.basename(path))
@@ -47,14 +49,21 @@ def checkpoints(run, every):
 
 def measure(path, simulations, positions, games, opponents, workers, seed=0,
             progress=False, judge=None):
-    """One row: ``{"search": judge_search's dict or None, "matches": {opponent: {"wins",
+    """One row: ``{"search": {"good", "perfect", "n", "seconds"} or None, "matches": {opponent: {"wins",
     "draws", "losses", "score"}}}`` of the network in ``path``."""
     from scripts.arena.match import match
     from scripts.arena.suites import default_openings, resolve
-    from scripts.learn.zero import judge_search
+    from agents.solver.labels import load_labels
+    from scripts.arena.judging import DEFAULT_SET
+    from scripts.learn.evaluate import judge_network
     row = {"search": None, "matches": {}}
     if simulations and positions:
-        row["search"] = judge_search(path, simulations, positions, workers, judge)
+        labelled = load_labels(judge or DEFAULT_SET)
+        labelled = labelled.subset(np.arange(min(positions, len(labelled))))
+        result = judge_network(path, labelled, simulations, workers=workers)
+        every = result["rows"][-1]  # all the positions
+        row["search"] = {"good": every["good"], "perfect": every["perfect"],
+                         "n": every["n"], "seconds": round(result["seconds"], 1)}
     if games:
         from agents.players.network import read_network
         with open(path, "rb") as f:
@@ -122,7 +131,7 @@ def main(argv=None, prog="python -m scripts.bench.zero"):
         rows.append(row)
         s = row["search"]
         if s:
-            lo, hi = wilson(s["good"], s["n"])  # judge_search's rates
+            lo, hi = wilson(s["good"], s["n"])
             search = f"{100 * s['good']:5.1f}% ({100 * lo:.1f}-{100 * hi:.1f})"
             perfect = f"{100 * s['perfect']:5.1f}%"
         else:

@@ -14,8 +14,15 @@ PPO's hyperparameters and their defaults, the masked sampling, the rollout's arr
 its batch (:mod:`scripts.learn.reinforce`: ``PPOSettings``, ``act``, ``rollout_storage``,
 ``decided_batch``), GAE, the clipped loss and its Adam step (:mod:`scripts.learn.ppo`),
 the network (:mod:`scripts.learn.model`, a small one here) and the final games
-(:func:`scripts.learn.evaluate.win_rate`). Needs the ``learn`` extra (JAX, Optax). ``connectx learn --mode reinforce`` is the full recipe (a curriculum of
-opponents, mirrored boards, the judge's good-move rates).
+(:func:`scripts.learn.evaluate.win_rate`). Needs the ``learn`` extra (JAX, Optax).
+``connectx learn --mode reinforce`` is the full recipe (a curriculum of opponents,
+mirrored boards, the judge's good-move rates).
+
+This file stays one file, its settings, loop and command line together, by CleanRL's
+single-file convention (an example is read top to bottom, in one place): it is the one
+module of :mod:`scripts.learn` that writes its rollout loop out, where the modes of
+``connectx learn`` run theirs through :func:`scripts.learn.loop.train_loop` (its PPO
+update, :func:`scripts.learn.ppo.update`, is one phase of that loop).
 """
 import dataclasses
 import functools

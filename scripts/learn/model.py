@@ -137,3 +137,22 @@ def to_network(params, rows, columns, inarow, architecture, made=None):
     """The :class:`agents.players.network.Network` of trained ``params``."""
     return Network(rows, columns, inarow, architecture,
                    {k: np.asarray(v, dtype=np.float32) for k, v in params.items()}, made)
+
+
+def initial_network(path, cfg):
+    """``(params, architecture)`` of ``--init`` ``path`` for board ``cfg`` (``--mode zero``
+    and ``teacher``); ``ValueError`` for an unreadable file, a network of another board
+    or of a layout the trainer's forward pass does not take."""
+    from agents.players.network import check_board, read_network
+    from agents.envs.boards import board_config
+    try:
+        with open(path, "rb") as f:
+            net = read_network(f.read(), repr(path))
+    except OSError as e:
+        raise ValueError(f"--init {path}: {e.strerror or e}") from None
+    check_board(net, path, board_config(*cfg))
+    a = net.architecture
+    if a.get("inputs", "planes") != "planes" or a.get("padding", "same") != "same":
+        raise ValueError(f"--init {path}: a network of the course's layout ({a}) cannot be "
+                         f"trained by connectx learn (it takes the 4 planes and 'same' padding)")
+    return net.params, a

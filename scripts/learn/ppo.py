@@ -96,18 +96,61 @@ def ppo_step(opt, forward, clip, ent_coef, vf_coef):
     return jax.jit(step)
 
 
-def update(step, params, state, data, epochs, batch, rng):
-    """``epochs`` passes of ``step`` over ``data`` (a dict of equal-length numpy arrays,
+def minibatches(data, epochs, batch, rng):
+    """``epochs`` passes over ``data`` (a dict of equal-length numpy arrays,
     :func:`ppo_loss`'s batch) in shuffled minibatches of ``batch`` (full ones only: one
-    shape, one compilation; stable-baselines3's 2048 steps are 32 of 64);
-    ``(params, state, mean of each loss over the passes)``."""
+    shape, one compilation; stable-baselines3's 2048 steps are 32 of 64), each a
+    one-argument tuple of :func:`ppo_step`'s ``step``; each pass's order drawn from
+    ``rng`` as it starts."""
     n = len(data["action"])
-    sums, count = np.zeros(5), 0
     for _ in range(epochs):
         order = rng.permutation(n)
         for i in range(0, n - batch + 1, batch):
             idx = order[i:i + batch]
-            params, state, loss, aux = step(params, state, {k: v[idx] for k, v in data.items()})
-            sums += [float(loss), *(float(a) for a in aux)]
-            count += 1
-    return params, state, sums / max(1, count)
+            yield ({k: v[idx] for k, v in data.items()},)
+
+
+class Means:
+    """The running means of :func:`ppo_step`'s losses (the loss, then its ``aux``: the
+    policy's, the value's, the entropy, the approximate KL): :meth:`add` is a
+    ``stepped`` of :func:`scripts.learn.loop.train_loop`."""
+
+    def __init__(self):
+        self.sums, self.count = np.zeros(5), 0
+
+    def add(self, phase, params, out):
+        loss, aux = out
+        self.sums += [float(loss), *(float(a) for a in aux)]
+        self.count += 1
+
+    def value(self):
+        return self.sums / max(1, self.count)
+
+
+def update(step, params, state, data, epochs, batch, rng):
+    """``epochs`` passes of ``step`` over ``data`` in shuffled minibatches of ``batch``
+    (:func:`minibatches`), one phase of :func:`scripts.learn.loop.train_loop`;
+    ``(params, state, mean of each loss over the passes)``."""
+    from scripts.learn.loop import train_loop
+    means = Means()
+    params, state = train_loop(params, state, step, [None], lambda phase, p: data,
+                               lambda phase, d: minibatches(d, epochs, batch, rng),
+                               means.add)
+    return params, state, means.value()
+
+
+def learn(params, state, step, rollouts, rollout, epochs, batch, rng, measure):
+    """PPO's run on :func:`scripts.learn.loop.train_loop`: ``rollouts`` phases, each
+    ``rollout(k, params)`` (a dict of :func:`ppo_loss`'s batch arrays) then ``epochs``
+    passes of ``step`` in shuffled minibatches of ``batch`` (:func:`minibatches`), then
+    ``measure(k, params, losses)`` with the means of the phase's losses (:class:`Means`);
+    the final ``(params, state)``."""
+    from scripts.learn.loop import train_loop
+    means = []
+
+    def batches(k, data):
+        means[:] = [Means()]
+        return minibatches(data, epochs, batch, rng)
+    return train_loop(params, state, step, range(rollouts), rollout, batches,
+                      lambda k, params, out: means[0].add(k, params, out),
+                      lambda k, params, state, data: measure(k, params, means[0].value()))

@@ -28,12 +28,24 @@ replaces an illegal column by a random one (docs/learning.md says so).
 """
 import functools
 import time
+from dataclasses import dataclass
 
 import numpy as np
+
+from scripts.learn.configs import option
 
 ARCHITECTURE = {"inputs": "marks", "trunk": [32, 64], "kernel": 3, "padding": "valid",
                 "dense": 128, "value_hidden": 0}
 STEPS = 50_000
+
+
+@dataclass
+class Plan:
+    """What a recipe run does besides the course's settings (the fields are
+    ``connectx learn`` options)."""
+    steps: int = option(STEPS, "steps of kaggle's environment in all", "positive_int")
+    eval_games: int = option(100, "games against each evaluation opponent at each point "
+                                  "of the curve", "positive_int")
 
 
 class CourseEnv:
@@ -102,7 +114,7 @@ def train(cfg, seed, steps=STEPS, opponent="random", judge=None, eval_games=100,
 
     from scripts.learn import ppo
     from scripts.learn.model import forward
-    from scripts.learn.reinforce import curve_point
+    from scripts.learn.evaluate import curve_point, point_line
     start = time.perf_counter()
     rows, columns, _ = cfg
     random.seed(seed)  # kaggle's random agent draws from the random module
@@ -120,9 +132,11 @@ def train(cfg, seed, steps=STEPS, opponent="random", judge=None, eval_games=100,
     rollouts = -(-steps // n)
     curve, done_steps, games, results = [], 0, 0, []
     every = max(1, rollouts // max(1, evals))
-    losses = None
     legal = np.ones((n, columns), dtype=bool)   # the course does not mask
-    for k in range(rollouts):
+
+    def rollout(k, params):
+        """Rollout ``k`` of ``n`` steps of kaggle's environment as PPO's batch."""
+        nonlocal board, done_steps, games
         xs = np.zeros((n, rows, columns, 1), dtype=np.float32)
         actions = np.zeros(n, dtype=np.int32)
         logps = np.zeros(n, dtype=np.float32)
@@ -150,17 +164,22 @@ def train(cfg, seed, steps=STEPS, opponent="random", judge=None, eval_games=100,
         last_value = np.asarray(act(params, last)[1])
         adv, returns = ppo.gae(rewards[:, None], values[:, None], terminal[:, None],
                                last_value, hp["gamma"], hp["gae_lambda"])
-        data = {"x": xs, "legal": legal, "action": actions, "logp": logps,
+        return {"x": xs, "legal": legal, "action": actions, "logp": logps,
                 "advantage": adv[:, 0], "returns": returns[:, 0]}
-        params, state, losses = ppo.update(step_fn, params, state, data, hp["epochs"],
-                                           hp["batch"], rng)
+
+    def measure(k, params, losses):
         if (k + 1) % every == 0 or k + 1 == rollouts:
             recent = results[-100:]
             extra = {"games": games, "illegal": float(np.mean(np.array(recent) == -10))
                      if recent else 0.0,
                      "train_wins": float(np.mean(np.array(recent) == 1)) if recent else 0.0}
             curve.append(curve_point(params, cfg, ARCHITECTURE, judge, eval_games, seed,
-                                     start, done_steps, losses, extra, log))
+                                     time.perf_counter() - start, done_steps, losses, extra))
+            if log:
+                log(point_line(curve[-1]))
+
+    params, state = ppo.learn(params, state, step_fn, rollouts, rollout, hp["epochs"],
+                              hp["batch"], rng, measure)
     record = {"mode": "recipe", "architecture": ARCHITECTURE, "opponent": opponent,
               "plan": dict(hp, steps=rollouts * n, requested_steps=steps),
               "curve": curve, "seconds": round(time.perf_counter() - start, 1),

@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from scripts.learn.evaluate import good_moves, win_rate
+from scripts.learn.configs import option
+from scripts.learn.evaluate import curve_point, point_line
 
 CURRICULUM = (("random", "onestep"),
               ("onestep", "rules", "alphabeta:depth=2"),
@@ -57,45 +58,19 @@ class PPOSettings:
 
 @dataclass
 class Plan(PPOSettings):
-    """What a reinforce run does (PPO's own settings: :class:`PPOSettings`)."""
-    steps: int = 300_000            # board steps in all (module docstring)
+    """What a reinforce run does (PPO's own settings: :class:`PPOSettings`; the fields
+    made by :func:`~scripts.learn.configs.option` are ``connectx learn`` options)."""
+    steps: int = option(300_000, "board steps in all (a step of every board at "
+                                 "once)", "positive_int")
     boards: int = 192               # games at once (split over the phase's opponents)
     horizon: int = 32               # steps of every board a rollout
     epochs: int = 4
     batch: int = 512
-    eval_games: int = 100
+    eval_games: int = option(100, "games against each evaluation opponent at each point "
+                                  "of the curve", "positive_int")
     evals: int = 5
     curriculum: tuple = field(default=CURRICULUM)
     architecture: dict = None       # None: the teacher's (scripts.learn.model.ARCHITECTURE)
-
-
-def curve_point(params, cfg, architecture, judge, eval_games, seed, start, steps, losses,
-                extra=None, log=None):
-    """One point of a learning curve, the measures of :mod:`scripts.learn.teacher`'s:
-    the score against each of its ``EVAL_OPPONENTS`` and the good/perfect-move rates by
-    stage on ``judge`` (a labelled set or None), plus the last PPO losses and ``extra``."""
-    from scripts.learn.teacher import EVAL_OPPONENTS
-    p = {k: np.asarray(v) for k, v in params.items()}
-    point = {"seconds": round(time.perf_counter() - start, 1), "step": int(steps)}
-    if losses is not None:
-        names = ("loss", "policy_loss", "value_loss", "entropy", "kl")
-        point.update({k: float(v) for k, v in zip(names, losses)})
-    point.update(extra or {})
-    point["win_rates"] = {}
-    for opp in EVAL_OPPONENTS:
-        w, d, l = win_rate(p, cfg, opp, eval_games, seed + 7, architecture)
-        point["win_rates"][opp] = {"wins": w, "draws": d, "losses": l,
-                                   "score": (w + 0.5 * d) / max(1, w + d + l)}
-    if judge is not None:
-        rates = good_moves(p, judge, architecture)
-        point["good"] = {k: v[0] for k, v in rates.items()}
-        point["perfect"] = {k: v[1] for k, v in rates.items()}
-    if log:
-        rates = ", ".join(f"{o} {v['score']:.2f}" for o, v in point["win_rates"].items())
-        good = f", good {point['good']['all']:.3f}" if "good" in point else ""
-        log(f"step {steps} ({point['seconds']:.0f} s): loss {point.get('loss', float('nan')):.3f}"
-            f", score vs {rates}{good}")
-    return point
 
 
 def phase_boards(cfg, opponents, boards, seed):
@@ -169,8 +144,11 @@ def train(cfg, plan, seed, judge=None, progress=None, log=None):
     run_forward = jax.jit(fwd)
     phases = len(plan.curriculum)
     every = max(1, rollouts // max(1, plan.evals))
-    curve, moves, losses, phase, groups = [], 0, None, -1, []
-    for k in range(rollouts):
+    curve, moves, phase, groups, was_over = [], 0, -1, [], None
+
+    def rollout(k, params):
+        """Rollout ``k``'s decided steps as PPO's batch (the curriculum's phase first)."""
+        nonlocal moves, phase, groups, was_over
         if k * phases // rollouts != phase:
             phase = k * phases // rollouts
             groups = phase_boards(cfg, plan.curriculum[phase], n, seed * 1000 + phase)
@@ -206,13 +184,18 @@ def train(cfg, plan, seed, judge=None, progress=None, log=None):
                 progress("reinforce: board steps", (k * T + t + 1) * n, rollouts * T * n)
         adv, returns = ppo.gae(rewards, values, terminal, last_value, plan.gamma,
                                plan.gae_lambda)
-        data = decided_batch(xs, legal, actions, logps, adv, returns, valid)
-        params, state, losses = ppo.update(step_fn, params, state, data, plan.epochs,
-                                           plan.batch, rng)
+        return decided_batch(xs, legal, actions, logps, adv, returns, valid)
+
+    def measure(k, params, losses):
         if (k + 1) % every == 0 or k + 1 == rollouts:
             extra = {"phase": phase, "opponents": list(plan.curriculum[phase])}
             curve.append(curve_point(params, cfg, architecture, judge, plan.eval_games, seed,
-                                     start, moves, losses, extra, log))
+                                     time.perf_counter() - start, moves, losses, extra))
+            if log:
+                log(point_line(curve[-1]))
+
+    params, state = ppo.learn(params, state, step_fn, rollouts, rollout, plan.epochs,
+                              plan.batch, rng, measure)
     record = {"mode": "reinforce", "architecture": architecture,
               "plan": plan.__dict__ | {"curriculum": [list(c) for c in plan.curriculum]},
               "curve": curve, "moves": moves, "seconds": round(time.perf_counter() - start, 1),

@@ -18,43 +18,63 @@ floating-point sums of a different thread count).
 """
 import time
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 
 import numpy as np
 
-from scripts.learn.evaluate import good_moves, win_rate
+from scripts.learn.configs import Start, option
+from scripts.learn.evaluate import curve_point, point_line
+from scripts.learn.loop import train_loop
 from scripts.learn.positions import (Task, children, critical, keys_of, merge, mirrored,
                                      openings, play_and_label, targets)
 
 # (opponent, weight): who the learner's games are against (kernel opponents)
 DATA_OPPONENTS = (("random", 1), ("onestep", 1), ("rules", 1), ("alphabeta:depth=2", 1),
                   ("alphabeta:depth=4", 2), ("self", 2))
-EVAL_OPPONENTS = ("random", "onestep", "alphabeta:depth=4")
 
 
 @dataclass
-class Plan:
-    """What a teacher run does: the sizes of its rounds and its training."""
-    positions: int = 64000          # labelled positions in all (before mirror images)
-    rounds: int = 2                 # rounds of labelling then training
-    steps: int = 7500               # optimiser steps in all (steps_until: a fifth before
-                                    # the last round, the rest on every position)
+class Plan(Start):
+    """What a teacher run does: the sizes of its rounds and its training (the fields
+    made by :func:`~scripts.learn.configs.option` are ``connectx learn`` options)."""
+    positions: int = option(64000, "labelled positions in all (before mirror images)",
+                            "positive_int")
+    rounds: int = option(2, "rounds of labelling then training", "positive_int")
+    steps: int = option(7500, "optimiser steps in all", "positive_int")
+                                    # (steps_until: a fifth before the last round, the
+                                    # rest on every position)
     batch: int = 128
     learning_rate: float = 2e-3
     temperature: float = 1.0        # the policy target's softmax of scores
     critical: float = 3.0           # weight of a critical position (positions.critical)
-    value_weight: float = 1.0
-    children: int = 0               # child positions a batch, trained on the value only
-                                    # (positions.children: their values come from the labels)
-    openings: int = 0               # every position of up to this many stones labelled in
-                                    # the first round too (positions.openings; 0: none)
+    value_weight: float = option(1.0, "the value's share of the loss, W times its squared "
+                                      "error", "positive_float", metavar="W")
+    children: int = option(0, "add N child positions to each batch (a labelled position "
+                              "one legal move on), trained on the value only: the labels "
+                              "give their exact values", "count", metavar="N")
+                                    # (positions.children)
+    openings: int = option(0, "also label and learn every position of up to STONES stones "
+                              "(7x6: 6 stones, 22,100 positions, about a minute with the "
+                              "database)", "count", metavar="STONES", shown="0: none")
+                                    # in the first round (positions.openings)
     noise: float = 0.25             # the teacher's random moves
     net_noise: float = 0.1          # the network's random moves (later rounds)
     boards: int = 64                # games at once in a labelling task
-    eval_games: int = 100           # games against each evaluation opponent
+    eval_games: int = option(100, "games against each evaluation opponent at each point "
+                                  "of the curve", "positive_int")
     evals: int = 5                  # evaluations over the run
-    database: bool = True
+    database: bool = option(True, "label without the installed opening database (7x6: "
+                                  "slower)", "no_switch")
+    exclude: list = option((), "never train on this labelled set's positions (a held-out "
+                               "set; the --eval-set's never are); may be given more than "
+                               "once", "list", metavar="FILE", shown="none")
+    workers: int = option(2, "processes labelling positions", "positive_int")
+    dask: str = option(None, "label the positions on a Dask scheduler, e.g. "
+                             "tcp://host:8786, instead of --workers processes (the cluster "
+                             "extra)", metavar="ADDRESS", shown="none")
     opponents: tuple = field(default=DATA_OPPONENTS)
-    architecture: dict = None       # None: scripts.learn.model.ARCHITECTURE
+    architecture: dict = None       # None: scripts.learn.model.ARCHITECTURE, or the one
+                                    # of trunk and value_hidden (Start)
 
 
 def steps_until(plan, r):
@@ -109,30 +129,19 @@ def train(cfg, plan, seed, judge, pool=None, progress=None, log=None, init=None,
     step, eval_every = 0, max(1, plan.steps // max(1, plan.evals))
     losses = []
 
-    def evaluate():
-        p = {k: np.asarray(v) for k, v in params.items()}
-        point = {"seconds": round(time.perf_counter() - start, 1), "step": step,
-                 "positions": int(sum(len(x[0]) for x in parts))}
-        if losses:
-            point["loss"], point["policy_loss"], point["value_loss"] = \
-                [float(np.mean([l[i] for l in losses[-50:]])) for i in range(3)]
-        point["win_rates"] = {}
-        for opp in EVAL_OPPONENTS:
-            w, d, l = win_rate(p, cfg, opp, plan.eval_games, seed + 7, architecture)
-            point["win_rates"][opp] = {"wins": w, "draws": d, "losses": l,
-                                       "score": (w + 0.5 * d) / max(1, w + d + l)}
-        if judge is not None:
-            rates = good_moves(p, judge, architecture)
-            point["good"] = {k: v[0] for k, v in rates.items()}
-            point["perfect"] = {k: v[1] for k, v in rates.items()}
-        curve.append(point)
+    def evaluate(params):
+        recent = None if not losses else \
+            [float(np.mean([l[i] for l in losses[-50:]])) for i in range(3)]
+        curve.append(curve_point(params, cfg, architecture, judge, plan.eval_games, seed,
+                                 time.perf_counter() - start, step, recent,
+                                 {"positions": int(sum(len(x[0]) for x in parts))}))
         if log:
-            rates = ", ".join(f"{o} {v['score']:.2f}" for o, v in point["win_rates"].items())
-            good = f", good {point['good']['all']:.3f}" if "good" in point else ""
-            log(f"step {step} ({point['seconds']:.0f} s): loss {point.get('loss', float('nan')):.3f}, "
-                f"score vs {rates}{good}")
+            log(point_line(curve[-1]))
 
-    for r in range(plan.rounds):
+    def label(r, params):
+        """Round ``r``'s positions labelled (with the network's games after the first),
+        with everything labelled before: the round's training data."""
+        from agents.players.network import features
         t0 = time.perf_counter()
         net_bytes = b""
         if r > 0:
@@ -154,46 +163,62 @@ def train(cfg, plan, seed, judge, pool=None, progress=None, log=None, init=None,
             got.append(openings(rows, columns, inarow, plan.openings, plan.database))
         parts.extend(got)
         planes, scores = merge(parts, exclude)
-        label_seconds = time.perf_counter() - t0
+        d = SimpleNamespace(tasks=tasks, got=got, label_seconds=time.perf_counter() - t0,
+                            kids=np.zeros((0,)))
         if plan.children:
             kids, kid_values = children(planes, scores, inarow, exclude | keys_of(planes))
-            kids = np.concatenate([kids, kids[:, :, ::-1]])
-            kid_values = np.concatenate([kid_values, kid_values])
-            no_policy = (np.zeros((plan.children, columns), dtype=bool),
-                         np.zeros((plan.children, columns), dtype=np.float32),
-                         np.zeros(plan.children, dtype=np.float32))
+            d.kids = np.concatenate([kids, kids[:, :, ::-1]])
+            d.kid_values = np.concatenate([kid_values, kid_values])
+            d.no_policy = (np.zeros((plan.children, columns), dtype=bool),
+                           np.zeros((plan.children, columns), dtype=np.float32),
+                           np.zeros(plan.children, dtype=np.float32))
         planes, scores = mirrored(planes, scores)
+        d.x = features(planes)
+        d.legal, d.policy, d.value = targets(scores, plan.temperature)
+        d.weight = np.where(critical(scores), plan.critical, 1.0).astype(np.float32)
+        d.n = len(d.x)
+        d.train_start = time.perf_counter()
+        return d
+
+    def minibatches(r, d):
+        """The round's batches until :func:`steps_until` (each with ``plan.children``
+        child positions, trained on the value alone)."""
         from agents.players.network import features
-        x = features(planes)
-        legal, policy, value = targets(scores, plan.temperature)
-        weight = np.where(critical(scores), plan.critical, 1.0).astype(np.float32)
-        n = len(x)
-        round_steps = steps_until(plan, r) - step
-        t1 = time.perf_counter()
-        for _ in range(round_steps):
-            idx = rng.integers(0, n, size=plan.batch)
-            batch = x[idx], legal[idx], policy[idx], value[idx], weight[idx]
-            if plan.children and len(kids):
-                k = rng.integers(0, len(kids), size=plan.children)
+        for _ in range(steps_until(plan, r) - step):
+            idx = rng.integers(0, d.n, size=plan.batch)
+            batch = d.x[idx], d.legal[idx], d.policy[idx], d.value[idx], d.weight[idx]
+            if plan.children and len(d.kids):
+                k = rng.integers(0, len(d.kids), size=plan.children)
                 batch = [np.concatenate(z) for z in zip(
-                    batch, (features(kids[k]), no_policy[0], no_policy[1], kid_values[k],
-                            no_policy[2]))]
-            params, state, loss, pl, vl = step_fn(params, state, *batch)
-            step += 1
-            if step % 50 == 0 or step == plan.steps:
-                losses.append((float(loss), float(pl), float(vl)))
-            if progress:
-                progress(f"round {r + 1}/{plan.rounds}: training", step, plan.steps)
-            if step % eval_every == 0 or step == plan.steps:
-                evaluate()
-        rounds.append({"round": r, "positions": int(n // 2), "label_seconds": round(label_seconds, 1),
-                       "children": int(len(kids) // 2) if plan.children else 0,
-                       "openings": int(len(got[-1][0])) if r == 0 and plan.openings else 0,
-                       "train_seconds": round(time.perf_counter() - t1, 1),
-                       "tasks": [[t.opponent, t.learner, t.noise, t.positions] for t in tasks]})
+                    batch, (features(d.kids[k]), d.no_policy[0], d.no_policy[1],
+                            d.kid_values[k], d.no_policy[2]))]
+            yield batch
+
+    def stepped(r, params, out):
+        nonlocal step
+        step += 1
+        if step % 50 == 0 or step == plan.steps:
+            losses.append(tuple(float(v) for v in out))
+        if progress:
+            progress(f"round {r + 1}/{plan.rounds}: training", step, plan.steps)
+        if step % eval_every == 0 or step == plan.steps:
+            evaluate(params)
+
+    def finished(r, params, state, d):
+        rounds.append({"round": r, "positions": int(d.n // 2),
+                       "label_seconds": round(d.label_seconds, 1),
+                       "children": int(len(d.kids) // 2) if plan.children else 0,
+                       "openings": int(len(d.got[-1][0])) if r == 0 and plan.openings else 0,
+                       "train_seconds": round(time.perf_counter() - d.train_start, 1),
+                       "tasks": [[t.opponent, t.learner, t.noise, t.positions]
+                                 for t in d.tasks]})
         if log:
-            kids_text = f" (and {len(kids) // 2} children)" if plan.children else ""
-            log(f"round {r + 1}: {n // 2} positions labelled in {label_seconds:.0f} s{kids_text}")
+            kids_text = f" (and {len(d.kids) // 2} children)" if plan.children else ""
+            log(f"round {r + 1}: {d.n // 2} positions labelled in {d.label_seconds:.0f} s"
+                f"{kids_text}")
+
+    params, state = train_loop(params, state, step_fn, range(plan.rounds), label, minibatches,
+                               stepped, finished)
     params = {k: np.asarray(v) for k, v in params.items()}
     plan_record = {k: v for k, v in plan.__dict__.items() if k != "architecture"}
     record = {"mode": "teacher", "architecture": architecture,

@@ -10,16 +10,18 @@ Each iteration:
    ``noise_weight``) is mixed into the root's priors only. For the first
    ``temperature_plies`` plies of a game the move is drawn in proportion to the root's
    visit counts (temperature 1), after that the search's own move
-   (:func:`agents.search.mcts.best_child`). The games run in tasks of
-   :data:`GAMES_PER_TASK` on a pool of processes; every task is seeded by the run's seed,
+   (:meth:`agents.search.mcts.Tree.best_move`). The games run in tasks of
+   :data:`~scripts.learn.selfplay.GAMES_PER_TASK` on a pool of processes; every task is seeded by the run's seed,
    the iteration and its index, so the data do not depend on the number of workers.
 2. **Targets.** Each position's policy target is the root's visit counts over the legal
-   columns, normalised, the columns proven lost left out (:func:`visit_target`; a
+   columns, normalised, the columns proven lost left out
+   (:meth:`~agents.search.mcts.Tree.visit_targets`; a
    one-hot on the search's move when the root was proven, since MCTS-Solver then stops
    visiting), its value target the game's
    result for the side to move (+1, 0, -1), or with ``search_value`` = ``w`` > 0 that
    result's ``1 - w`` share plus ``w`` of the root's searched value
-   (:func:`search_value`: exact where MCTS-Solver proved the root). The solver labels
+   (:meth:`~agents.search.mcts.Tree.searched_value`: exact where MCTS-Solver proved
+   the root). The solver labels
    nothing.
 3. **Training.** The positions of the last ``window`` iterations, both mirror images, are
    the training set; ``steps`` AdamW steps (constant learning rate) of minibatches of
@@ -27,231 +29,70 @@ Each iteration:
    cross-entropy against the visit distribution plus the value's squared error).
 4. **Measures only** (never training data): the pure policy's score against the
    teacher's evaluation opponents and its good/perfect-move rates on the judge's set
-   (:func:`scripts.learn.reinforce.curve_point`), and, with ``judge_simulations``, the
+   (:func:`scripts.learn.evaluate.curve_point`), and, with ``judge_simulations``, the
    good/perfect-move rates of the search with the network at that many simulations.
 
 After every iteration the run's folder holds the network and the record (as ``--mode
 teacher`` writes them; the curve's picture at the end and every 10 minutes), the
-iteration's network again as ``networks/iteration-NNN.npz`` (:data:`CHECKPOINTS`: to
+iteration's network again as ``networks/iteration-NNN.npz`` (:data:`~scripts.learn.checkpoints.CHECKPOINTS`: to
 measure the curve afterwards at any cost, e.g. matches against ``negamax``) and
-:data:`STATE` (the training window and the optimiser's state): ``resume`` continues from
+:data:`~scripts.learn.checkpoints.STATE` (the training window and the optimiser's state): ``resume`` continues from
 there, the same run as one without a stop. With ``minutes`` the run stops early, after
 the last iteration that is expected (from the one before) to end within the budget.
 """
 import functools
-import json
-import os
-import shutil
 import time
 from dataclasses import dataclass
+from types import SimpleNamespace
 
 import numpy as np
 
-STATE = "zero-state.npz"
-CHECKPOINTS = "networks"
-GAMES_PER_TASK = 4
+from scripts.learn.checkpoints import keep_network, load_state, resumed, save_state
+from scripts.learn.configs import Start, option
+from scripts.learn.loop import train_loop
+from scripts.learn.selfplay import in_order, play_games, play_tasks
 
 
 @dataclass
-class Plan:
-    """What a zero run does (the sizes of the 7x6 run of docs/results-learning.md: 5 to 9 minutes
-    an iteration on the shared 2-core machine at load 5-9)."""
-    iterations: int = 10
-    games: int = 64                 # self-play games an iteration
-    simulations: int = 64           # MCTS simulations a move
+class Plan(Start):
+    """What a zero run does (the sizes of the 7x6 run of docs/results-learning.md: 5 to 9
+    minutes an iteration on the shared 2-core machine at load 5-9; the fields made by
+    :func:`~scripts.learn.configs.option` are ``connectx learn`` options)."""
+    iterations: int = option(10, "self-play then training iterations in all",
+                             "positive_int")
+    games: int = option(64, "self-play games an iteration", "positive_int")
+    simulations: int = option(64, "MCTS simulations a self-play move", "positive_int")
     temperature_plies: int = 8      # plies drawn by visit counts (tau = 1), then greedy
     dirichlet: float = 1.0          # Dirichlet alpha of the root noise
     noise_weight: float = 0.25      # weight of the noise in the root's priors
     c: float = 1.5                  # PUCT's constant
-    search_value: float = 0.0       # share of the root's searched value in the value
-                                    # target (0: the game's result alone, AlphaZero's)
+    search_value: float = option(0.0, "the root's searched value's share in the value "
+                                      "target, the game's result the rest (0.5: their "
+                                      "average, as in Oracle's Lessons from AlphaZero)",
+                                 "share", metavar="W", shown="0: the result alone")
     window: int = 4                 # iterations of positions trained on
-    steps: int = 300                # optimiser steps an iteration
+    steps: int = option(300, "optimiser steps an iteration", "positive_int")
     batch: int = 256
     learning_rate: float = 1e-3
     value_weight: float = 1.0
-    eval_games: int = 50            # games against each evaluation opponent
-    judge_simulations: int = 0      # search's good-move rate each iteration (0: not measured)
-    minutes: float = 0.0            # wall budget of the whole run, resumed parts included
-                                    # (0: none): no iteration starts that would end past it
-    architecture: dict = None       # None: the teacher's (scripts.learn.model.ARCHITECTURE)
-
-
-@dataclass
-class SelfPlay:
-    """One self-play task: ``games`` games of the network in ``net_bytes`` (a ``.npz``)."""
-    rows: int
-    columns: int
-    inarow: int
-    net_bytes: bytes
-    games: int
-    simulations: int
-    temperature_plies: int
-    dirichlet: float
-    noise_weight: float
-    c: float
-    seed: int
-    search_value: float = 0.0
-
-
-def search_value(tree):
-    """The value of a searched ``tree``'s root (:class:`agents.search.mcts.Tree`, slot 0)
-    for its side to move, in -1..1: exact when MCTS-Solver proved the root (+1 won, 0
-    drawn, -1 lost), else the mean of the root's simulations (the network's values and
-    the proven game ends below it: :meth:`~agents.search.mcts.Tree.root_value`; 0
-    before any visit)."""
-    from agents.search.mcts import _proof_reward
-    reward = _proof_reward(tree.proof[0])  # for the player who moved into the root
-    if reward >= 0:
-        return 1.0 - 2.0 * reward
-    value = tree.root_value()
-    return 0.0 if value is None else value
-
-
-def visit_target(tree, columns):
-    """The policy target of a searched ``tree`` (:class:`agents.search.mcts.Tree`, the root
-    in slot 0): the root's children's visits by column, normalised, leaving out the
-    children proven lost for the side to move (MCTS-Solver's ``LOSS``) while another is
-    not; a one-hot on the search's move (:func:`agents.search.mcts.best_child`) when the
-    root is proven or no such child was visited. Zero on full columns (they have no
-    child); sums to 1."""
-    from agents.search.mcts import LOSS, UNKNOWN, best_child
-    target = np.zeros(columns, dtype=np.float32)
-    kids = range(tree.first[0], tree.first[0] + tree.nchild[0])
-    lost = all(tree.proof[k] == LOSS for k in kids)
-    total = sum(float(tree.visits[k]) for k in kids if lost or tree.proof[k] != LOSS)
-    if tree.proof[0] != UNKNOWN or total <= 0:
-        best = best_child(0, tree.first, tree.nchild, tree.proof, tree.visits, tree.wins)
-        target[tree.move[best]] = 1.0
-        return target
-    for k in kids:
-        if lost or tree.proof[k] != LOSS:
-            target[tree.move[k]] = tree.visits[k] / total
-    return target
-
-
-def play_games(task):
-    """Self-play of ``task`` (:class:`SelfPlay`): ``(planes, policy, value, stats)`` of every
-    position a player moved in: uint8 ``(n, rows, columns, 2)`` (the side to move's
-    stones, the opponent's), float32 ``(n, columns)`` visit targets, float32 ``(n,)``
-    value targets for the side to move (the game's result, +1/0/-1, or with
-    ``task.search_value`` = ``w`` > 0, ``(1 - w) * result + w * v`` with ``v`` the root's
-    searched value, :func:`search_value`: the "average of z and q" of Oracle's *Lessons
-    from AlphaZero*, part 4); ``stats`` counts the games' ``first`` wins, ``second`` wins,
-    ``draws`` and ``moves``."""
-    from agents.board.grid import center_order, drop, planes_of, wins_by_playing
-    from agents.envs.boards import board_config
-    from agents.players.network import read_network
-    from agents.search.mcts import UNKNOWN, Tree, best_child, search
-    from agents.search.network_kernel import pack_network
-    rows, columns = task.rows, task.columns
-    cfg = board_config(rows, columns, task.inarow)
-    net = read_network(task.net_bytes)
-    packed = pack_network(net.params, net.architecture, rows, columns)
-    rng = np.random.default_rng(task.seed)
-    tree = Tree(task.simulations * columns + columns + 1)
-    order = center_order(columns)
-    planes, policy, value = [], [], []
-    stats = {"first": 0, "second": 0, "draws": 0, "moves": 0}
-    w = float(task.search_value)
-    for _ in range(task.games):
-        grid = np.zeros(rows * columns, dtype=np.int64)
-        heights = np.zeros(columns, dtype=np.int64)
-        movers, searched, winner, mark, ply = [], [], 0, 1, 0
-        while True:
-            tree.reset()
-            legal = int(sum(1 for c in order if heights[c] < rows))
-            noise = rng.dirichlet(np.full(legal, task.dirichlet)) if task.noise_weight > 0 \
-                else None
-            search(grid, mark, cfg, task.simulations, c=task.c, tree=tree, network=packed,
-                   noise=noise, noise_weight=task.noise_weight)
-            target = visit_target(tree, columns)
-            if ply < task.temperature_plies and tree.proof[0] == UNKNOWN:
-                col = int(rng.choice(columns, p=target / target.sum()))
-            else:
-                col = int(tree.move[best_child(0, tree.first, tree.nchild, tree.proof,
-                                               tree.visits, tree.wins)])
-            planes.append(planes_of(grid, mark, rows, columns))
-            policy.append(target)
-            movers.append(mark)
-            searched.append(search_value(tree))
-            won = wins_by_playing(grid, heights, rows, columns, task.inarow, col, mark)
-            drop(grid, heights, rows, columns, col, mark)
-            ply += 1
-            if won:
-                winner = mark
-                break
-            if ply == rows * columns:
-                break
-            mark = 3 - mark
-        value += [(1.0 - w) * (0.0 if winner == 0 else (1.0 if m == winner else -1.0)) + w * v
-                  for m, v in zip(movers, searched)]
-        stats["moves"] += ply
-        stats[{0: "draws", 1: "first", 2: "second"}[winner]] += 1
-    return (np.array(planes, dtype=np.uint8).reshape(-1, rows, columns, 2),
-            np.array(policy, dtype=np.float32).reshape(-1, columns),
-            np.array(value, dtype=np.float32), stats)
-
-
-@dataclass
-class JudgeTask:
-    """Searched moves of the network on some positions of a labelled set."""
-    rows: int
-    columns: int
-    inarow: int
-    net_bytes: bytes
-    positions: object               # an agents.solver.labels.LabelledSet
-    simulations: int
-    c: float
-
-
-def search_moves(task):
-    """The column the network's search (``task.simulations`` simulations, a fresh tree,
-    as ``mcts:prior=...,iterations=N`` plays) picks on each of ``task.positions``."""
-    from agents.envs.boards import board_config
-    from agents.players.network import read_network
-    from agents.search.mcts import Tree, best_child, search
-    from agents.search.network_kernel import pack_network
-    rows, columns = task.rows, task.columns
-    cfg = board_config(rows, columns, task.inarow)
-    net = read_network(task.net_bytes)
-    packed = pack_network(net.params, net.architecture, rows, columns)
-    tree = Tree(task.simulations * columns + columns + 1)
-    out = []
-    for i in range(len(task.positions)):
-        board, mark = task.positions.observation(i)
-        grid = np.array(board, dtype=np.int64)
-        tree.reset()
-        search(grid, mark, cfg, task.simulations, c=task.c, tree=tree, network=packed)
-        out.append(int(tree.move[best_child(0, tree.first, tree.nchild, tree.proof,
-                                            tree.visits, tree.wins)]))
-    return np.array(out, dtype=np.int64)
-
-
-def _map(function, tasks, pool, progress=None, kind=""):
-    """``[function(t) for t in tasks]`` in order, on ``pool`` if there is one."""
-    futures = [pool.submit(function, t) for t in tasks] if pool is not None else None
-    out = []
-    for i, t in enumerate(tasks):
-        out.append(futures[i].result() if futures is not None else function(t))
-        if progress:
-            progress(kind, i + 1, len(tasks))
-    return out
-
-
-def search_columns(net_bytes, cfg, judge, simulations, c, pool=None, progress=None):
-    """The network's searched column on each position of ``judge`` (int64, in order),
-    in tasks of 50 positions on ``pool``."""
-    chunks = np.array_split(np.arange(len(judge)), max(1, len(judge) // 50))
-    tasks = [JudgeTask(*cfg, net_bytes, judge.subset(i), simulations, c) for i in chunks]
-    return np.concatenate(_map(search_moves, tasks, pool, progress, "judging the search"))
-
-
-def search_good_moves(net_bytes, cfg, judge, simulations, c, pool=None, progress=None):
-    """``(good-move rate, perfect-move rate)`` on ``judge`` of the network's search."""
-    from scripts.learn.evaluate import rates_by_stage
-    cols = search_columns(net_bytes, cfg, judge, simulations, c, pool, progress)
-    return rates_by_stage(judge, cols)["all"]
+    eval_games: int = option(50, "games against each evaluation opponent at each point "
+                                 "of the curve", "positive_int")
+    judge_simulations: int = option(0, "also judge the search with the network at this "
+                                       "many simulations a move after each iteration",
+                                    "positive_int", shown="0: not judged")
+    minutes: float = option(0.0, "wall budget of the run (resumed parts included): no "
+                                 "iteration starts that would end past it",
+                            "positive_float", shown="none")
+    workers: int = option(2, "processes playing the self-play games and judging the "
+                             "search", "positive_int")
+    dask: str = option(None, "play the self-play games (and judge the search) on a Dask "
+                             "scheduler, e.g. tcp://host:8786, instead of --workers "
+                             "processes (the cluster extra)", metavar="ADDRESS",
+                       shown="none")
+    resume: bool = option(False, "continue the zero run in --out from its last iteration",
+                          "switch")
+    architecture: dict = None       # None: the teacher's (scripts.learn.model.ARCHITECTURE),
+                                    # or the one of trunk and value_hidden (Start)
 
 
 def training_set(window):
@@ -266,76 +107,6 @@ def training_set(window):
     value = np.concatenate([value, value])
     legal = planes[:, 0].sum(axis=-1) == 0
     return features(planes), legal, policy, value
-
-
-def save_state(out, window, opt_state, iteration):
-    """Write the training window and the optimiser's state (its leaves) into ``out``."""
-    import jax
-    arrays = {"iteration": np.array(iteration)}
-    for i, (p, q, v) in enumerate(window):
-        arrays.update({f"planes{i}": p, f"policy{i}": q, f"value{i}": v})
-    for i, leaf in enumerate(jax.tree_util.tree_leaves(opt_state)):
-        arrays[f"opt{i}"] = np.asarray(leaf)
-    tmp = os.path.join(out, STATE + ".tmp")
-    with open(tmp, "wb") as f:
-        np.savez(f, **arrays)
-    os.replace(tmp, os.path.join(out, STATE))
-
-
-def load_state(out, opt_state):
-    """``(window, opt_state, iteration)`` saved by :func:`save_state`; ``opt_state`` gives
-    the optimiser's structure."""
-    import jax
-    import jax.numpy as jnp
-    with np.load(os.path.join(out, STATE), allow_pickle=False) as z:
-        arrays = {k: z[k] for k in z.files}
-    window, i = [], 0
-    while f"planes{i}" in arrays:
-        window.append((arrays[f"planes{i}"], arrays[f"policy{i}"], arrays[f"value{i}"]))
-        i += 1
-    leaves, treedef = jax.tree_util.tree_flatten(opt_state)
-    leaves = [jnp.asarray(arrays[f"opt{i}"]) for i in range(len(leaves))]
-    return window, jax.tree_util.tree_unflatten(treedef, leaves), int(arrays["iteration"])
-
-
-def resumed(out, cfg):
-    """``(params, architecture, record)`` of the run in ``out`` to resume; ``ValueError``
-    if there is none or it is not a zero run of board ``cfg``."""
-    from agents.players.network import read_network
-    from scripts.learn.record import NETWORK, RECORD
-    paths = [os.path.join(out, n) for n in (NETWORK, RECORD, STATE)]
-    missing = [p for p in paths if not os.path.exists(p)]
-    if missing:
-        raise ValueError(f"--resume: {out} holds no zero run to resume (missing "
-                         f"{', '.join(os.path.basename(p) for p in missing)})")
-    with open(paths[1], encoding="utf-8") as f:
-        record = json.load(f)
-    if record.get("mode") != "zero" or (record["rows"], record["columns"],
-                                        record["inarow"]) != tuple(cfg):
-        raise ValueError(f"--resume: {out} holds a {record.get('mode')} run of "
-                         f"{record.get('board')}, not a zero run of the board asked")
-    with open(paths[0], "rb") as f:
-        net = read_network(f.read(), paths[0])
-    return net.params, net.architecture, record
-
-
-def initial_network(path, cfg):
-    """``(params, architecture)`` of ``--init`` ``path`` for board ``cfg`` (``--mode zero``
-    and ``teacher``); ``ValueError`` for an unreadable file, a network of another board
-    or of a layout the trainer's forward pass does not take."""
-    from agents.players.network import check_board, read_network
-    from agents.envs.boards import board_config
-    try:
-        with open(path, "rb") as f:
-            net = read_network(f.read(), repr(path))
-    except OSError as e:
-        raise ValueError(f"--init {path}: {e.strerror or e}") from None
-    check_board(net, path, board_config(*cfg))
-    a = net.architecture
-    if a.get("inputs", "planes") != "planes" or a.get("padding", "same") != "same":
-        raise ValueError(f"--init {path}: a network of the course's layout ({a}) cannot be "
-                         f"trained by connectx learn (it takes the 4 planes and 'same' padding)")
-    return net.params, a
 
 
 @functools.lru_cache(maxsize=4)
@@ -355,8 +126,8 @@ def train(cfg, plan, seed, out, judge=None, pool=None, progress=None, log=None, 
     import optax
 
     from agents.players.network import network_bytes
+    from scripts.learn.evaluate import curve_point, good_moves, point_line
     from scripts.learn.model import starting_params, to_network, train_step
-    from scripts.learn.reinforce import curve_point
     from scripts.learn.run import finish
     start = time.perf_counter()
     rows, columns, inarow = cfg
@@ -384,22 +155,16 @@ def train(cfg, plan, seed, out, judge=None, pool=None, progress=None, log=None, 
 
     def measure(it, losses, extra):
         point = curve_point(as_numpy(), cfg, architecture, judge, plan.eval_games, seed,
-                            start - elapsed, it, losses, extra)
+                            seconds(), it, losses, extra)
         if judge is not None and plan.judge_simulations:
-            good, perfect = search_good_moves(
-                network_bytes(to_network(params, rows, columns, inarow, architecture)), cfg,
-                judge, plan.judge_simulations, plan.c, pool, progress)
+            good, perfect = good_moves(as_numpy(), judge, architecture, plan.judge_simulations,
+                                       plan.c, pool, progress)["all"]
             point["search"] = {"simulations": plan.judge_simulations, "good": good,
                                "perfect": perfect}
         point["seconds"] = seconds()
         record["curve"].append(point)
         if log:
-            rates = ", ".join(f"{o} {v['score']:.2f}" for o, v in point["win_rates"].items())
-            good = f", good {point['good']['all']:.3f}" if "good" in point else ""
-            good += (f", search good {point['search']['good']:.3f}" if "search" in point
-                     else "")
-            log(f"iteration {it} ({point['seconds']:.0f} s): loss "
-                f"{point.get('loss', float('nan')):.3f}, score vs {rates}{good}")
+            log(point_line(point, "iteration"))
 
     if first >= plan.iterations:
         raise ValueError(f"--resume: the run in {out} has done its {first} iterations "
@@ -407,46 +172,54 @@ def train(cfg, plan, seed, out, judge=None, pool=None, progress=None, log=None, 
     record["plan"] = dict(plan.__dict__)
     if not record["curve"]:
         measure(0, None, {"positions": 0})
-    plotted = time.perf_counter()
-    for it in range(first, plan.iterations):
+    plotted, paths, losses = time.perf_counter(), None, []
+
+    def self_play(it, params):
+        """Iteration ``it``'s games, joined to the window: the training set."""
+        nonlocal window, losses
+        losses = []
         t0 = time.perf_counter()
         net_bytes = network_bytes(to_network(params, rows, columns, inarow, architecture))
-        counts = [GAMES_PER_TASK] * (plan.games // GAMES_PER_TASK)
-        if plan.games % GAMES_PER_TASK:
-            counts.append(plan.games % GAMES_PER_TASK)
-        tasks = [SelfPlay(rows, columns, inarow, net_bytes, n, plan.simulations,
-                          plan.temperature_plies, plan.dirichlet, plan.noise_weight, plan.c,
-                          seed * 1_000_003 + it * 1009 + k, plan.search_value)
-                 for k, n in enumerate(counts)]
-        got = _map(play_games, tasks, pool, progress,
-                   f"iteration {it + 1}/{plan.iterations}: self-play")
+        tasks = play_tasks(cfg, net_bytes, plan, seed, it)
+        got = in_order(play_games, tasks, pool, progress,
+                       f"iteration {it + 1}/{plan.iterations}: self-play")
         data = tuple(np.concatenate([g[i] for g in got]) for i in range(3))
-        stats = {k: sum(g[3][k] for g in got) for k in got[0][3]}
-        play_seconds = time.perf_counter() - t0
         window = (window + [data])[-plan.window:]
         x, legal, policy, value = training_set(window)
+        return SimpleNamespace(t0=t0, positions=len(data[0]), x=x, legal=legal,
+                               policy=policy, value=value,
+                               stats={k: sum(g[3][k] for g in got) for k in got[0][3]},
+                               play_seconds=time.perf_counter() - t0,
+                               train_start=time.perf_counter())
+
+    def minibatches(it, d):
         rng = np.random.default_rng([seed, it])
-        t1 = time.perf_counter()
-        losses = []
         weight = np.ones(plan.batch, dtype=np.float32)
-        for s in range(plan.steps):
-            idx = rng.integers(0, len(x), size=plan.batch)
-            params, opt_state, loss, pl, vl = step_fn(params, opt_state, x[idx], legal[idx],
-                                                      policy[idx], value[idx], weight)
-            losses.append((float(loss), float(pl), float(vl)))
-            if progress:
-                progress(f"iteration {it + 1}/{plan.iterations}: training", s + 1, plan.steps)
-        first_loss = [float(np.mean([l[i] for l in losses[:max(1, plan.steps // 10)]]))
-                      for i in range(3)]
-        last_loss = [float(np.mean([l[i] for l in losses[-max(1, plan.steps // 10):]]))
-                     for i in range(3)]
+        for _ in range(plan.steps):
+            idx = rng.integers(0, len(d.x), size=plan.batch)
+            yield d.x[idx], d.legal[idx], d.policy[idx], d.value[idx], weight
+
+    def stepped(it, params, out):
+        losses.append(tuple(float(v) for v in out))
+        if progress:
+            progress(f"iteration {it + 1}/{plan.iterations}: training", len(losses),
+                     plan.steps)
+
+    def finished(it, new_params, new_state, d):
+        """The iteration's record, curve point, files and checkpoint; True when the
+        budget has no room for another."""
+        nonlocal params, opt_state, paths, record, plotted
+        params, opt_state = new_params, new_state
+        tenth = max(1, plan.steps // 10)
+        first_loss = [float(np.mean([l[i] for l in losses[:tenth]])) for i in range(3)]
+        last_loss = [float(np.mean([l[i] for l in losses[-tenth:]])) for i in range(3)]
         record["iterations"].append({
-            "iteration": it + 1, "games": stats, "positions": int(len(data[0])),
-            "window_positions": int(len(x) // 2), "play_seconds": round(play_seconds, 1),
-            "train_seconds": round(time.perf_counter() - t1, 1),
+            "iteration": it + 1, "games": d.stats, "positions": int(d.positions),
+            "window_positions": int(len(d.x) // 2), "play_seconds": round(d.play_seconds, 1),
+            "train_seconds": round(time.perf_counter() - d.train_start, 1),
             "loss_first": first_loss, "loss_last": last_loss})
         measure(it + 1, last_loss, {"positions": int(sum(len(w[0]) for w in window)),
-                                    "games": stats})
+                                    "games": d.stats})
         record["seconds"] = seconds()
         # the curve's picture costs seconds: drawn at the end and every 10 minutes
         plot = it + 1 == plan.iterations or time.perf_counter() - plotted > 600
@@ -454,9 +227,8 @@ def train(cfg, plan, seed, out, judge=None, pool=None, progress=None, log=None, 
                                command, workers, plot)
         plotted = time.perf_counter() if plot else plotted
         save_state(out, window, opt_state, it + 1)
-        os.makedirs(os.path.join(out, CHECKPOINTS), exist_ok=True)
-        shutil.copyfile(paths[0], os.path.join(out, CHECKPOINTS, f"iteration-{it + 1:03d}.npz"))
-        took = time.perf_counter() - t0
+        keep_network(out, paths[0], it + 1)
+        took = time.perf_counter() - d.t0
         if plan.minutes and it + 1 < plan.iterations and \
                 seconds() + took > plan.minutes * 60:
             if log:
@@ -465,85 +237,9 @@ def train(cfg, plan, seed, out, judge=None, pool=None, progress=None, log=None, 
             if not plot:  # the picture of the curve as it stands
                 paths, record = finish(cfg, as_numpy(), architecture, record, seed, out,
                                        judge, command, workers, True)
-            break
+            return True
+        return False
+
+    train_loop(params, opt_state, step_fn, range(first, plan.iterations), self_play,
+               minibatches, stepped, finished)
     return paths, record
-
-
-def judge_search(path, simulations, first=None, workers=1, judge=None, c=1.5, dask=None):
-    """``{"good", "perfect", "n", "seconds", "stages", "missed"}`` of the network in the
-    file ``path`` with search (``simulations`` a move, as ``mcts:prior=PATH,iterations=N``)
-    on the first ``first`` positions (None: all) of ``judge`` (default: the shipped 7x6
-    set): the good- and perfect-move rates, ``stages`` the same by stage
-    (``{stage: {"n", "good", "perfect"}}``), ``missed`` the indices of the positions
-    where the searched move throws the value away (not good). The positions are judged
-    in ``workers`` processes or on the Dask cluster ``dask``."""
-    from agents.players.network import read_network
-    from agents.solver.labels import load_labels
-    from scripts.arena.judging import DEFAULT_SET
-    from scripts.arena.pools import executor
-    with open(path, "rb") as f:
-        data = f.read()
-    net = read_network(data, repr(path))
-    labelled = load_labels(judge or DEFAULT_SET)
-    if labelled.config != net.config:
-        raise ValueError(f"{path} plays {net.config}, the set is of {labelled.config}")
-    if first is not None:
-        labelled = labelled.subset(np.arange(min(first, len(labelled))))
-    start = time.perf_counter()
-    with executor(workers, dask, "scripts.learn.zero") as pool:
-        cols = search_columns(data, net.config, labelled, simulations, c, pool)
-    from agents.solver.labels import STAGES, verdicts
-    from scripts.learn.evaluate import rates_by_stage
-    rates = rates_by_stage(labelled, cols)
-    good = verdicts(labelled.scores, cols)[1]
-    stages = {name: {"n": int((labelled.stage == k).sum()), "good": rates[name][0],
-                     "perfect": rates[name][1]} for k, name in enumerate(STAGES) if name in rates}
-    return {"good": rates["all"][0], "perfect": rates["all"][1], "n": len(labelled),
-            "seconds": round(time.perf_counter() - start, 1), "stages": stages,
-            "missed": [int(i) for i in np.flatnonzero(~good)]}
-
-
-def main(argv=None):
-    """``python -m scripts.learn.zero NET SIMULATIONS [FIRST [WORKERS]] [--eval-set FILE]
-    [--dask ADDRESS]``: the network ``NET`` with search at ``SIMULATIONS`` a move on the
-    judge's set (or the labelled set ``FILE``; its ``FIRST`` positions, on ``WORKERS``
-    processes or a Dask scheduler), one JSON
-    line with Wilson intervals (:func:`judge_search`'s dict: by stage, and the positions
-    missed)."""
-    from scripts.args import ArgumentParser, positive_int_arg
-    from scripts.arena.stats import wilson
-    ap = ArgumentParser(prog="python -m scripts.learn.zero",
-                        description="Judge a network with search at a number of simulations "
-                                    "a move on the judge's positions (one JSON line).")
-    ap.add_argument("net", metavar="NET", help="the network (.npz)")
-    ap.add_argument("simulations", metavar="SIMULATIONS", type=positive_int_arg,
-                    help="simulations a move")
-    ap.add_argument("first", metavar="FIRST", type=positive_int_arg, nargs="?", default=None,
-                    help="judge only the set's first positions (default: all)")
-    ap.add_argument("workers", metavar="WORKERS", type=positive_int_arg, nargs="?", default=1,
-                    help="processes (default 1)")
-    ap.add_argument("--eval-set", metavar="FILE", default=None,
-                    help="a labelled set of `connectx dataset` (.npz) instead of the judge's "
-                         "(for instance a held-out set to tune the search on)")
-    ap.add_argument("--dask", metavar="ADDRESS", default=None,
-                    help="judge on a Dask scheduler, e.g. tcp://host:8786, instead of "
-                         "WORKERS processes (the cluster extra)")
-    args = ap.parse_args(argv)
-    if args.eval_set is not None and not os.path.isfile(args.eval_set):
-        ap.error(f"--eval-set: no such file: {args.eval_set}")
-    # this module by its name, not as __main__: the tasks pickle their functions by it
-    from scripts.learn.zero import judge_search as judge
-    try:
-        result = judge(args.net, args.simulations, args.first, args.workers, args.eval_set,
-                       dask=args.dask)
-    except ValueError as e:  # a Dask scheduler out of reach
-        ap.error(str(e))
-    for k in ("good", "perfect"):
-        lo, hi = wilson(result[k], result["n"])
-        result[k + "_interval"] = [round(lo, 4), round(hi, 4)]
-    print(json.dumps(result))
-    return 0
-
-
-if __name__ == "__main__":  # python -m scripts.learn.zero NET SIMULATIONS [FIRST [WORKERS]]
-    raise SystemExit(main())
