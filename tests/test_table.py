@@ -72,8 +72,8 @@ def docs_cells():
 def corner():
     """The small corner rebuilt: ``{board: record}``, each checked by the probes (the
     reference negamax within 20k nodes, to keep the test short)."""
-    def check(c, r, k, score, seconds):
-        return O.check_cell(c, r, k, score, seconds, reference_nodes=20_000)
+    def check(c, r, k, score, seconds, tt_bits):
+        return O.check_cell(c, r, k, score, seconds, reference_nodes=20_000, tt_bits=tt_bits)
     return {O.board_name(*cell): O.run_cell(*cell, 30.0, check=check, tt_bits=16)
             for cell in small_corner()}
 
@@ -159,7 +159,7 @@ def test_resume_skips_done_cells_and_retries_open_ones(tmp_path, monkeypatch):
 def test_a_disagreement_stops_the_run_with_both_figures(tmp_path, monkeypatch, capsys):
     path = str(tmp_path / "r.jsonl")
 
-    def stub(c, r, k, score, seconds):
+    def stub(c, r, k, score, seconds, tt_bits):
         if (c, r, k) == (4, 4, 3):
             raise O.Disagreement(f"board 4x4/3: the solver scores {score}, the stub {-score}")
         return ["stub"]

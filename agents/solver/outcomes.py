@@ -83,16 +83,17 @@ def parse_board(text):
     return columns, rows, inarow
 
 
-def boards(inarow, max_side=None):
-    """Every cell of ``inarow``: both sides from ``inarow`` up to ``max_side`` (default:
-    as far as the solver's 64 bits go), ``(columns, rows, inarow)`` by width then height."""
+def boards(inarow, max_side=None, max_sum=None):
+    """Every cell of ``inarow``: both sides from ``inarow`` up to ``max_side``, width +
+    height at most ``max_sum`` (default: as far as the solver's 64 bits go),
+    ``(columns, rows, inarow)`` by width then height."""
     if inarow < 1:
         raise ValueError(f"inarow must be >= 1, got {inarow}")
     out = []
     top = 64 if max_side is None else max_side
     for columns in range(inarow, top + 1):
         for rows in range(inarow, top + 1):
-            if fits_bitboard(rows, columns):
+            if fits_bitboard(rows, columns) and (max_sum is None or columns + rows <= max_sum):
                 out.append((columns, rows, inarow))
     return out
 
@@ -145,7 +146,7 @@ def solve_cell(columns, rows, inarow, seconds, tt_bits=20):
     return score, s.nodes, time.perf_counter() - t0
 
 
-def probe_score(columns, rows, inarow, score, seconds, tt_bits=18):
+def probe_score(columns, rows, inarow, score, seconds, tt_bits=20):
     """The second run of :func:`check_cell` (the module docstring's ``probes``): True if
     the empty board's score is exactly ``score``, False if not, None past ``seconds``."""
     from agents.solver.bits import G_ORDER
@@ -215,12 +216,13 @@ def reference_score(columns, rows, inarow, nodes=REFERENCE_NODES):
         return None
 
 
-def check_cell(columns, rows, inarow, score, seconds, reference_nodes=REFERENCE_NODES):
+def check_cell(columns, rows, inarow, score, seconds, reference_nodes=REFERENCE_NODES,
+               tt_bits=20):
     """The second checks of a solved cell: the names of those that finished and agreed
     (``probes``, ``reference``), or :class:`Disagreement`. An empty list: none finished."""
     name = board_name(columns, rows, inarow)
     checked = []
-    ok = probe_score(columns, rows, inarow, score, seconds)
+    ok = probe_score(columns, rows, inarow, score, seconds, tt_bits)
     if ok is False:
         raise Disagreement(f"board {name}: the solver scores {score}, the probes of a second "
                            f"solver (own table, mirrored order) say the score is not {score}")
@@ -245,13 +247,26 @@ def run_cell(columns, rows, inarow, seconds, check=check_cell, tt_bits=20):
               "budget": seconds}
     if score is None:
         return record
-    checked = check(columns, rows, inarow, score, seconds)
+    t0 = time.perf_counter()
+    checked = check(columns, rows, inarow, score, seconds, tt_bits=tt_bits)
+    record["check_seconds"] = round(time.perf_counter() - t0, 3)
     if not checked:  # solved once, no second run finished: not a result yet
         record["open_reason"] = "no second check finished"
         return record
     record.update(outcome=outcome_of(score), end_move=end_move(score, rows * columns),
                   score=score, checked_by=["solver"] + checked)
     return record
+
+
+def run_task(task):
+    """:func:`run_cell` of one task ``(columns, rows, inarow, seconds, tt_bits)``, as a
+    process pool or a Dask worker runs it: the record, or for a :class:`Disagreement` a
+    record whose ``disagreement`` holds the message (the caller stops the run)."""
+    columns, rows, inarow, seconds, tt_bits = task
+    try:
+        return run_cell(columns, rows, inarow, seconds, tt_bits=tt_bits)
+    except Disagreement as e:
+        return {"board": board_name(columns, rows, inarow), "disagreement": str(e)}
 
 
 # ---------------------------------------------------------------------------

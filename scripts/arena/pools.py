@@ -129,8 +129,14 @@ def run_tasks(function, tasks, workers=1, done=None, dask=None, module=None):
     elif workers > 1 and len(tasks) > 1:
         from concurrent.futures import ProcessPoolExecutor, as_completed
         with ProcessPoolExecutor(workers, mp_context=fork_context()) as pool:
-            for f in as_completed([pool.submit(function, t) for t in tasks]):
-                done(f.result())
+            futures = [pool.submit(function, t) for t in tasks]
+            try:
+                for f in as_completed(futures):
+                    done(f.result())
+            except BaseException:  # done stopped the run: start no more tasks
+                for f in futures:
+                    f.cancel()
+                raise
     else:
         for t in tasks:
             done(function(t))
