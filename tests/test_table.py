@@ -156,6 +156,19 @@ def test_resume_skips_done_cells_and_retries_open_ones(tmp_path, monkeypatch):
     assert calls == []
 
 
+def test_max_sum_keeps_the_boards_of_width_plus_height_up_to_it(tmp_path, monkeypatch):
+    four = O.boards(4, max_sum=13)
+    assert len(four) == 21 and (7, 6, 4) in four and (6, 7, 4) in four and (9, 4, 4) in four
+    assert all(c + r <= 13 for c, r, _ in four) and (8, 6, 4) not in four
+    assert O.boards(5, max_side=6, max_sum=11) == [(5, 5, 5), (5, 6, 5), (6, 5, 5)]
+    path = str(tmp_path / "r.jsonl")
+    monkeypatch.setattr(O, "run_cell", lambda c, r, k, seconds, tt_bits=20: {
+        "board": O.board_name(c, r, k), "outcome": "open", "nodes": 0, "seconds": 0.0,
+        "solver": "x", "checked_by": [], "budget": seconds})
+    assert T.main(["--inarow", "3", "--max-sum", "7", "--results", path, "--quiet"]) == 0
+    assert sorted(O.read_results(path)) == ["3x3/3", "3x4/3", "4x3/3"]
+
+
 def test_a_disagreement_stops_the_run_with_both_figures(tmp_path, monkeypatch, capsys):
     path = str(tmp_path / "r.jsonl")
 
@@ -200,6 +213,11 @@ def test_the_reference_alone_stops_a_score_the_probes_let_pass(monkeypatch):
     (["--max-side", "-1"], "--max-side"),
     (["--inarow", "0"], "inarow"),
     (["--inarow", "9"], "inarow 9"),
+    (["--max-sum", "0"], "--max-sum must be >= 1"),
+    (["--inarow", "4", "--max-sum", "7"], "inarow 4: no board with both sides >= 4 fits the "
+                                          "solver's 64 bits and --max-sum 7"),
+    (["--workers", "0"], "--workers"),
+    (["--workers", "2", "--dask", "tcp://127.0.0.1:1"], "not allowed with"),
 ])
 def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, argv, words):
     path = tmp_path / "r.jsonl"
@@ -220,3 +238,33 @@ def test_a_corrupt_results_file_is_one_line_and_left_whole(tmp_path, capsys, bad
                            str(path)], capsys)
     assert "line 2 is corrupt" in line
     assert path.read_text() == good + bad
+
+
+SAME = ("board", "outcome", "end_move", "score", "nodes", "solver", "checked_by", "budget")
+
+
+def spread_run(tmp_path, name, *where):
+    """The records of ``connectx table`` on 3 and 4 in a row up to 4x4 run ``where``."""
+    path = str(tmp_path / f"{name}.jsonl")
+    assert T.main(["--inarow", "3", "--inarow", "4", "--max-side", "4", "--seconds", "30",
+                   "--tt-bits", "16", "--results", path, "--quiet", *where]) == 0
+    records = O.read_results(path)
+    assert sorted(records) == sorted(O.board_name(*c) for k in (3, 4) for c in O.boards(k, 4))
+    assert all("probes" in r["checked_by"] for r in records.values())
+    return {b: {k: r.get(k) for k in SAME} for b, r in records.items()}
+
+
+def test_dask_and_a_process_pool_give_the_local_runs_records(tmp_path):
+    """Two Dask workers on a scheduler over loopback TCP (given by address, as a user
+    would) and two forked processes solve the same cells as one process, node for node."""
+    import distributed
+    here = spread_run(tmp_path, "here")
+    assert spread_run(tmp_path, "pool", "--workers", "2") == here
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  protocol="tcp://", host="127.0.0.1",
+                                  dashboard_address=None) as cluster:
+        address = cluster.scheduler_address
+        assert address.startswith("tcp://127.0.0.1:")
+        with distributed.Client(address) as client:
+            assert len(client.scheduler_info()["workers"]) == 2
+        assert spread_run(tmp_path, "dask", "--dask", address) == here

@@ -92,6 +92,9 @@ def main(argv=None, prog="connectx table"):
         spread([(*cell, args.seconds, args.tt_bits) for cell in left], args.workers,
                args.dask, done)
     except ValueError as e:  # the Dask scheduler cannot be reached or lacks the package
+        if bar is not None:
+            bar.close()
+            bar = None
         ap.error(str(e))
     except O.Disagreement as e:
         report(f"{prog}: disagreement: {e}")
