@@ -260,13 +260,10 @@ def run_cell(columns, rows, inarow, seconds, check=check_cell, tt_bits=20):
 
 def run_task(task):
     """:func:`run_cell` of one task ``(columns, rows, inarow, seconds, tt_bits)``, as a
-    process pool or a Dask worker runs it: the record, or for a :class:`Disagreement` a
-    record whose ``disagreement`` holds the message (the caller stops the run)."""
+    process pool or a Dask worker runs it (a :class:`Disagreement` is raised to the caller
+    by the pool's future)."""
     columns, rows, inarow, seconds, tt_bits = task
-    try:
-        return run_cell(columns, rows, inarow, seconds, tt_bits=tt_bits)
-    except Disagreement as e:
-        return {"board": board_name(columns, rows, inarow), "disagreement": str(e)}
+    return run_cell(columns, rows, inarow, seconds, tt_bits=tt_bits)
 
 
 # ---------------------------------------------------------------------------
@@ -340,14 +337,16 @@ def cell_text(record):
     return f"{sign}{record['end_move']}"
 
 
-def markdown_table(results, inarow, max_side):
-    """The markdown table of ``inarow``'s cells up to ``max_side`` a side; a cell not in
-    ``results`` (or open) is ``?``, a board beyond 64 bits blank."""
+def markdown_table(results, inarow, max_side, max_sum=None):
+    """The markdown table of ``inarow``'s cells up to ``max_side`` a side and width + height
+    ``max_sum``; a cell not in ``results`` (or open) is ``?``, a board beyond 64 bits or
+    ``max_sum`` blank."""
     sides = range(inarow, max_side + 1)
     head = "| height \\ width | " + " | ".join(str(w) for w in sides) + " |"
     lines = [head, "|" + "---|" * (len(sides) + 1)]
     for h in sides:
-        row = [cell_text(results.get(board_name(w, h, inarow))) if fits_bitboard(h, w) else ""
+        row = [cell_text(results.get(board_name(w, h, inarow)))
+               if fits_bitboard(h, w) and (max_sum is None or w + h <= max_sum) else ""
                for w in sides]
         lines.append(f"| {h} | " + " | ".join(row) + " |")
     return "\n".join(lines)
@@ -365,3 +364,22 @@ def parse_markdown_table(text, inarow):
             if v:
                 out[board_name(w, h, inarow)] = v
     return out
+
+
+def markdown_costs(results, cells):
+    """The markdown table of the cost of each of ``cells`` in ``results``: outcome, end
+    move, the first run's nodes and seconds, the second checks' seconds and the runs that
+    agree on it (an open board: its budget and the nodes searched within it)."""
+    lines = ["| board | outcome | end move | nodes | seconds | checks' seconds | checked by |",
+             "|---|---|---|---|---|---|---|"]
+    for cell in cells:
+        rec = results.get(board_name(*cell))
+        if rec is None:
+            continue
+        solved = rec["outcome"] != OPEN
+        outcome = rec["outcome"] if solved else f"open (budget {rec.get('budget', 0):g} s)"
+        checks = f"{rec['check_seconds']:.1f}" if "check_seconds" in rec else ""
+        lines.append(f"| {rec['board']} | {outcome} | {rec['end_move'] if solved else ''} | "
+                     f"{rec['nodes']:,} | {rec['seconds']:.1f} | {checks} | "
+                     f"{', '.join(rec['checked_by'])} |")
+    return "\n".join(lines)

@@ -81,8 +81,6 @@ def main(argv=None, prog="connectx table"):
     bar = progress_bar(len(left), "boards", "board", enabled=not args.quiet)
 
     def done(record):
-        if "disagreement" in record:
-            raise O.Disagreement(record["disagreement"])
         O.append_record(args.results, record)
         results[record["board"]] = record
         if bar is not None:
@@ -104,7 +102,7 @@ def main(argv=None, prog="connectx table"):
             bar.close()
     side = args.max_side or max(max(c, r) for c, r, _ in cells)
     for k in sorted({k for _, _, k in cells}):
-        print(f"\n{k} in a row\n\n{O.markdown_table(results, k, side)}")
+        print(f"\n{k} in a row\n\n{O.markdown_table(results, k, side, args.max_sum)}")
     return 0
 
 
