@@ -75,8 +75,12 @@ def main(argv=None, prog="connectx table"):
                                      f"the solver's 64 bits{limits}")
                 cells += found
         results = O.read_results(args.results)
+        with open(args.results, "a"):  # appendable before the first board is solved
+            pass
     except ValueError as e:
         ap.error(str(e))
+    except OSError as e:
+        ap.error(f"results file {args.results}: {e.strerror or e}")
     left = O.todo(O.seeded_order(cells, args.seed), results, args.seconds)
     bar = progress_bar(len(left), "boards", "board", enabled=not args.quiet)
 
