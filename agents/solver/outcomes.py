@@ -377,7 +377,9 @@ def markdown_costs(results, cells):
         if rec is None:
             continue
         solved = rec["outcome"] != OPEN
-        outcome = rec["outcome"] if solved else f"open (budget {rec.get('budget', 0):g} s)"
+        outcome = rec["outcome"] if solved else (
+            f"open (budget {rec.get('budget', 0):g} s"
+            + (f"; {rec['open_reason']}" if "open_reason" in rec else "") + ")")
         checks = f"{rec['check_seconds']:.1f}" if "check_seconds" in rec else ""
         lines.append(f"| {rec['board']} | {outcome} | {rec['end_move'] if solved else ''} | "
                      f"{rec['nodes']:,} | {rec['seconds']:.1f} | {checks} | "
