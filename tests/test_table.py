@@ -309,6 +309,7 @@ def spread_run(tmp_path, name, *where):
     return {b: {k: r.get(k) for k in SAME} for b, r in records.items()}
 
 
+@pytest.mark.slow
 def test_dask_and_a_process_pool_give_the_local_runs_records(tmp_path):
     """Two Dask workers on a scheduler over loopback TCP (given by address, as a user
     would) and two forked processes solve the same cells as one process, node for node."""

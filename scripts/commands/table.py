@@ -20,8 +20,10 @@ the tables are printed in markdown, width across and height down.
 them over a Dask cluster (:mod:`scripts.arena.pools`): each board is still solved and
 checked in one task, the records are the same; they are appended as boards finish.
 
-Bad input (a board beyond 64 bits, ``inarow`` above both sides, a size below 1, a corrupt
-results file) exits with status 2 and one line, the results file untouched. A cell where
+Bad input (a board beyond 64 bits, ``inarow`` above both sides, a size or limit below 1,
+a corrupt results file or one that cannot be appended to, ``--workers`` with ``--dask``, a
+Dask scheduler that cannot be reached) exits with status 2 and one line, the results file
+untouched. A cell where
 the two runs disagree stops the run with status 1 and both figures.
 """
 import sys
