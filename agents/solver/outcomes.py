@@ -83,16 +83,17 @@ def parse_board(text):
     return columns, rows, inarow
 
 
-def boards(inarow, max_side=None):
-    """Every cell of ``inarow``: both sides from ``inarow`` up to ``max_side`` (default:
-    as far as the solver's 64 bits go), ``(columns, rows, inarow)`` by width then height."""
+def boards(inarow, max_side=None, max_sum=None):
+    """Every cell of ``inarow``: both sides from ``inarow`` up to ``max_side``, width +
+    height at most ``max_sum`` (default: as far as the solver's 64 bits go),
+    ``(columns, rows, inarow)`` by width then height."""
     if inarow < 1:
         raise ValueError(f"inarow must be >= 1, got {inarow}")
     out = []
     top = 64 if max_side is None else max_side
     for columns in range(inarow, top + 1):
         for rows in range(inarow, top + 1):
-            if fits_bitboard(rows, columns):
+            if fits_bitboard(rows, columns) and (max_sum is None or columns + rows <= max_sum):
                 out.append((columns, rows, inarow))
     return out
 
@@ -145,7 +146,7 @@ def solve_cell(columns, rows, inarow, seconds, tt_bits=20):
     return score, s.nodes, time.perf_counter() - t0
 
 
-def probe_score(columns, rows, inarow, score, seconds, tt_bits=18):
+def probe_score(columns, rows, inarow, score, seconds, tt_bits=20):
     """The second run of :func:`check_cell` (the module docstring's ``probes``): True if
     the empty board's score is exactly ``score``, False if not, None past ``seconds``."""
     from agents.solver.bits import G_ORDER
@@ -215,12 +216,13 @@ def reference_score(columns, rows, inarow, nodes=REFERENCE_NODES):
         return None
 
 
-def check_cell(columns, rows, inarow, score, seconds, reference_nodes=REFERENCE_NODES):
+def check_cell(columns, rows, inarow, score, seconds, reference_nodes=REFERENCE_NODES,
+               tt_bits=20):
     """The second checks of a solved cell: the names of those that finished and agreed
     (``probes``, ``reference``), or :class:`Disagreement`. An empty list: none finished."""
     name = board_name(columns, rows, inarow)
     checked = []
-    ok = probe_score(columns, rows, inarow, score, seconds)
+    ok = probe_score(columns, rows, inarow, score, seconds, tt_bits)
     if ok is False:
         raise Disagreement(f"board {name}: the solver scores {score}, the probes of a second "
                            f"solver (own table, mirrored order) say the score is not {score}")
@@ -245,13 +247,23 @@ def run_cell(columns, rows, inarow, seconds, check=check_cell, tt_bits=20):
               "budget": seconds}
     if score is None:
         return record
-    checked = check(columns, rows, inarow, score, seconds)
+    t0 = time.perf_counter()
+    checked = check(columns, rows, inarow, score, seconds, tt_bits=tt_bits)
+    record["check_seconds"] = round(time.perf_counter() - t0, 3)
     if not checked:  # solved once, no second run finished: not a result yet
         record["open_reason"] = "no second check finished"
         return record
     record.update(outcome=outcome_of(score), end_move=end_move(score, rows * columns),
                   score=score, checked_by=["solver"] + checked)
     return record
+
+
+def run_task(task):
+    """:func:`run_cell` of one task ``(columns, rows, inarow, seconds, tt_bits)``, as a
+    process pool or a Dask worker runs it (a :class:`Disagreement` is raised to the caller
+    by the pool's future)."""
+    columns, rows, inarow, seconds, tt_bits = task
+    return run_cell(columns, rows, inarow, seconds, tt_bits=tt_bits)
 
 
 # ---------------------------------------------------------------------------
@@ -325,14 +337,16 @@ def cell_text(record):
     return f"{sign}{record['end_move']}"
 
 
-def markdown_table(results, inarow, max_side):
-    """The markdown table of ``inarow``'s cells up to ``max_side`` a side; a cell not in
-    ``results`` (or open) is ``?``, a board beyond 64 bits blank."""
+def markdown_table(results, inarow, max_side, max_sum=None):
+    """The markdown table of ``inarow``'s cells up to ``max_side`` a side and width + height
+    ``max_sum``; a cell not in ``results`` (or open) is ``?``, a board beyond 64 bits or
+    ``max_sum`` blank."""
     sides = range(inarow, max_side + 1)
     head = "| height \\ width | " + " | ".join(str(w) for w in sides) + " |"
     lines = [head, "|" + "---|" * (len(sides) + 1)]
     for h in sides:
-        row = [cell_text(results.get(board_name(w, h, inarow))) if fits_bitboard(h, w) else ""
+        row = [cell_text(results.get(board_name(w, h, inarow)))
+               if fits_bitboard(h, w) and (max_sum is None or w + h <= max_sum) else ""
                for w in sides]
         lines.append(f"| {h} | " + " | ".join(row) + " |")
     return "\n".join(lines)
@@ -350,3 +364,24 @@ def parse_markdown_table(text, inarow):
             if v:
                 out[board_name(w, h, inarow)] = v
     return out
+
+
+def markdown_costs(results, cells):
+    """The markdown table of the cost of each of ``cells`` in ``results``: outcome, end
+    move, the first run's nodes and seconds, the second checks' seconds and the runs that
+    agree on it (an open board: its budget and the nodes searched within it)."""
+    lines = ["| board | outcome | end move | nodes | seconds | checks' seconds | checked by |",
+             "|---|---|---|---|---|---|---|"]
+    for cell in cells:
+        rec = results.get(board_name(*cell))
+        if rec is None:
+            continue
+        solved = rec["outcome"] != OPEN
+        outcome = rec["outcome"] if solved else (
+            f"open (budget {rec.get('budget', 0):g} s"
+            + (f"; {rec['open_reason']}" if "open_reason" in rec else "") + ")")
+        checks = f"{rec['check_seconds']:.1f}" if "check_seconds" in rec else ""
+        lines.append(f"| {rec['board']} | {outcome} | {rec['end_move'] if solved else ''} | "
+                     f"{rec['nodes']:,} | {rec['seconds']:.1f} | {checks} | "
+                     f"{', '.join(rec['checked_by'])} |")
+    return "\n".join(lines)
