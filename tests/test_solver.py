@@ -449,11 +449,9 @@ def _open_windows(rows, columns):
 def test_dead_stones_lie_on_no_line_either_side_can_complete(shape):
     """A stone the table keys treat as colourless (c4's dead stones) lies on no line of four
     with an empty cell that either player could still complete whatever its colour: every
-    such line holds stones of both colours besides it; and giving every dead stone to the
-    side to move at once, as the key does, leaves each side the same lines it can still
-    complete. So two positions that differ in the colour of dead stones alone have the
-    same future and the same score. Random positions of seven board shapes (8x7 uses all
-    64 bits), each checked line by line."""
+    such line holds stones of both colours besides it. So two positions that differ in the
+    colour of dead stones alone have the same future and the same score. Random positions
+    of seven board shapes (8x7 uses all 64 bits), each checked line by line."""
     rows, columns = shape
     H = rows + 1
     g = S.geometry(rows, columns, 4)
@@ -481,11 +479,4 @@ def test_dead_stones_lie_on_no_line_either_side_can_complete(shape):
                     others = [x for x in line if x != bit]
                     assert any(mine >> x & 1 for x in others), (shape, p.moves, bit, line)
                     assert any(theirs >> x & 1 for x in others), (shape, p.moves, bit, line)
-
-        def open_lines(stones, mask):
-            return [line for line in lines if any(not mask >> x & 1 for x in line)
-                    and all(stones >> x & 1 or not mask >> x & 1 for x in line)]
-        keyed = mine | dead
-        assert open_lines(keyed, p.mask) == open_lines(mine, p.mask), (shape, p.moves)
-        assert open_lines(p.mask ^ keyed, p.mask) == open_lines(theirs, p.mask), (shape, p.moves)
     assert dead_seen > 100, dead_seen
