@@ -10,7 +10,6 @@ import pytest
 from agents.solver import solver as S
 from agents.solver.bits import (G_BOARD, G_BOTTOM, G_EVEN, G_FAST, claimeven_bound,
                                     has_line, mirror, winning_cells)
-from agents.solver.bits import dead_consts, dead_stones_of
 from agents.solver.table import table_key, table_size, tt_get, tt_key, tt_put, tt_slot
 from agents.solver.position import Position, _has_line
 from agents.board.rules_reference import ref_drop, ref_legal_moves, ref_winner
@@ -430,53 +429,3 @@ def test_mirror_and_key():
     q = Position.from_moves("4435")
     assert mirror(p.pos + p.mask, g) == q.pos + q.mask
     assert table_key(p.pos, p.mask, p.moves, g) == table_key(q.pos, q.mask, q.moves, g)
-
-
-def _open_windows(rows, columns):
-    """Every line of four cells of the board, as bit indices of the solver's layout."""
-    H = rows + 1
-    out = []
-    for c in range(columns):
-        for r in range(rows):
-            for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
-                cells = [(c + i * dc, r + i * dr) for i in range(4)]
-                if all(0 <= x < columns and 0 <= y < rows for x, y in cells):
-                    out.append([x * H + y for x, y in cells])
-    return out
-
-
-@pytest.mark.parametrize("shape", [(6, 7), (7, 8), (4, 5), (5, 6), (4, 12), (2, 9), (9, 4)])
-def test_dead_stones_lie_on_no_line_either_side_can_complete(shape):
-    """A stone the table keys treat as colourless (c4's dead stones) lies on no line of four
-    with an empty cell that either player could still complete whatever its colour: every
-    such line holds stones of both colours besides it. So two positions that differ in the
-    colour of dead stones alone have the same future and the same score. Random positions
-    of seven board shapes (8x7 uses all 64 bits), each checked line by line."""
-    rows, columns = shape
-    H = rows + 1
-    g = S.geometry(rows, columns, 4)
-    board = int(g[S.G_BOARD])
-    dk = dead_consts(board, H, 4)
-    lines = _open_windows(rows, columns)
-    rng = random.Random(rows * 31 + columns)
-    dead_seen = 0
-    for _ in range(400):
-        p = Position(rows, columns, 4)
-        for _ in range(rng.randrange(rows * columns)):
-            cols = [c for c in range(columns) if p.can_play(c) and not p.is_winning_move(c)]
-            if not cols:
-                break
-            p.play(rng.choice(cols))
-        mine, theirs = p.pos, p.pos ^ p.mask
-        dead = dead_stones_of(mine, theirs, board, H, dk)
-        assert dead & ~p.mask == 0
-        for bit in range(64):
-            if not dead >> bit & 1:
-                continue
-            dead_seen += 1
-            for line in lines:
-                if bit in line and any(not p.mask >> x & 1 for x in line):
-                    others = [x for x in line if x != bit]
-                    assert any(mine >> x & 1 for x in others), (shape, p.moves, bit, line)
-                    assert any(theirs >> x & 1 for x in others), (shape, p.moves, bit, line)
-    assert dead_seen > 100, dead_seen

@@ -22,10 +22,6 @@ G_W, G_ROWS, G_H, G_INAROW, G_FAST, G_BOTTOM, G_BOARD, G_DB, G_SYM, G_N, G_EVEN 
 G_ORDER = 11  # G_ORDER .. G_ORDER+W-1: columns centre first; then W column masks
 # G_DB: the number of stones of the positions in the solver's database (-1: none; see
 # agents.solver.table.db_probe)
-# table keys ignore the colour of dead stones from this many stones on (below it the
-# keys fold mirror images instead: agents.solver.table.SYM_STONES; 444 and 44 on 7x6
-# searched the same nodes from 8 and from 14 stones on: dead stones come later)
-DEAD_FROM = 12
 # G_EVEN: the cells of the even rows (2nd, 4th, ... from the bottom) when the number of
 # rows is even, else 0 (see claimeven_bound)
 
@@ -231,54 +227,3 @@ def column_of(move, g):
         if move & g[G_ORDER + W + c]:
             return c
     return -1
-
-
-@njit
-def dead_consts(board, H, inarow):
-    """The tuple :func:`dead_stones_of` takes: the fewest stones at which table keys look
-    for dead stones (``DEAD_FROM``; out of reach when ``inarow`` is not 4: no dead stones
-    then), and per direction (1, ``H``, ``H + 1``, ``H - 1``) the cells next to an edge
-    of the board and the cells no line of four crosses."""
-    out = [DEAD_FROM if inarow == 4 else 1 << 20]
-    for s in (1, H, H + 1, H - 1):
-        center = ((board << s) & board) & ((board >> s) & board)
-        pairs = (board >> s) & board
-        triples = (pairs >> s) & board
-        quads = (triples >> s) & board
-        qs = quads | (quads << s)
-        out.append(~center)
-        out.append(board & ~(qs | (qs << (2 * s))))
-    return (out[0], out[1], out[2], out[3], out[4], out[5], out[6], out[7], out[8])
-
-
-@njit(inline="always")
-def _dead_in(b0, b1, board, s, border, too_short):
-    """c4's dead stones along the shift ``s`` (four in a row): stones whose colour no
-    line of this direction can still use (``border``, ``too_short``: the masks of
-    :func:`dead_consts`)."""
-    played = b0 | b1
-    empty = board & ~played
-    uncovered = ((empty >> s) & played) | ((empty << s) & played)
-    covered_by_1 = ((uncovered >> s) & played) | ((uncovered << s) & played)
-    pr = ((b0 >> s) & b0) | ((b1 >> s) & b1)
-    covered_by_pair = ((covered_by_1 >> s) & (pr >> s)) | ((covered_by_1 << s) & (pr << (2 * s)))
-    covered = played & ~uncovered & ~covered_by_1 & ~covered_by_pair
-    between = ((b0 >> s) & (b1 << s)) | ((b1 >> s) & (b0 << s))
-    pinned = border & played & ((between >> (2 * s)) | (between << (2 * s)))
-    return covered | pinned | too_short
-
-
-@njit(inline="always")
-def dead_stones_of(b0, b1, board, H, dk):
-    """Stones that no line can still use, in any direction (c4's ``find_dead_stones``,
-    four in a row only; ``dk``: :func:`dead_consts`): their colour does not change the game."""
-    v = _dead_in(b0, b1, board, 1, dk[1], dk[2])
-    if v == 0:
-        return 0
-    v &= _dead_in(b0, b1, board, H, dk[3], dk[4])
-    if v == 0:
-        return 0
-    v &= _dead_in(b0, b1, board, H + 1, dk[5], dk[6])
-    if v == 0:
-        return 0
-    return v & _dead_in(b0, b1, board, H - 1, dk[7], dk[8]) & (b0 | b1)

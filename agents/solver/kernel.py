@@ -11,7 +11,7 @@ from agents.board.bitboard import popcount
 from agents.board.jit import njit, now, prefetch
 from agents.solver.bits import (G_BOARD, G_BOTTOM, G_DB, G_EVEN, G_FAST, G_H, G_INAROW, G_N,
                                     G_ORDER, G_SYM, G_W,
-                                    claimeven_bound_of, dead_consts, has_line_of, winning_cells_of)
+                                    claimeven_bound_of, has_line_of, winning_cells_of)
 from agents.search.counters import S_ABORTED, S_NODES, S_STOP
 from agents.solver.table import DB_MISSING, db_probe, table_key_of, tt_read, tt_slot, tt_write
 
@@ -85,7 +85,6 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, cou
     MIN, MAX = _score_bounds(g)
     H, K, FAST, BOARD, SYM = g[G_H], g[G_INAROW], g[G_FAST], g[G_BOARD], g[G_SYM]
     BOTTOM, EVEN, DB = g[G_BOTTOM], g[G_EVEN], g[G_DB]
-    DK = dead_consts(BOARD, H, K)
     tv = np.empty(W, dtype=np.int64)  # the children's table values, read in one pass
     rank = np.zeros(64, dtype=np.int64)  # a cell's column's rank: W - 1 at the centre
     for i in range(W):
@@ -176,7 +175,7 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, cou
                 _frame(st, d, pos, mask, alpha, beta, 0, 0, 1, 1, nodes)
             if not done:
                 if kq < 0:
-                    kq, ki = tt_slot(tt, table_key_of(pos, mask, moves, SYM, W, H, BOARD, DK))
+                    kq, ki = tt_slot(tt, table_key_of(pos, mask, moves, SYM, W, H))
                     prefetch(tt, ki)  # read below, after the move ordering
                 n = 0
                 win2 = False
@@ -210,9 +209,9 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, cou
                     # after the child's one reply, or the child), prefetched for the
                     # enhanced cut-off below and kept for that node's own probe
                     if f != 0:
-                        cq, ci = tt_slot(tt, table_key_of(pos | move, m2 | f, moves + 2, SYM, W, H, BOARD, DK))
+                        cq, ci = tt_slot(tt, table_key_of(pos | move, m2 | f, moves + 2, SYM, W, H))
                     else:
-                        cq, ci = tt_slot(tt, table_key_of(pos ^ mask, m2, moves + 1, SYM, W, H, BOARD, DK))
+                        cq, ci = tt_slot(tt, table_key_of(pos ^ mask, m2, moves + 1, SYM, W, H))
                     prefetch(tt, ci)
                     thr = w & ~(opp << 1)
                     above = p2 << 1

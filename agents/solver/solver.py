@@ -23,9 +23,7 @@ The classic design of Pascal Pons' solver, written as numba kernels:
 * moves ordered by c4's guess of their worth (the winning cells a move creates, more
   when they sit right above a playable cell), centre first at equal guesses;
 * a transposition table of lower/upper bounds keyed by the position, with
-  mirror-symmetric positions sharing one entry, and, on four in a row, positions that
-  differ only in the colour of dead stones (c4's: no line either side can still
-  complete uses them) too (:mod:`agents.solver.table`), probed
+  mirror-symmetric positions sharing one entry (:mod:`agents.solver.table`), probed
   for every child before any is searched (enhanced transposition cut-offs, as in
   Christophe Steininger's c4: 25% fewer nodes on ``begin.txt``); a child whose entry
   shows it cannot raise alpha is not searched (c4 drops the children its static

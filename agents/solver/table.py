@@ -8,8 +8,7 @@ import numpy as np
 
 from agents.board.bitboard import popcount
 from agents.board.jit import njit
-from agents.solver.bits import (G_BOARD, G_H, G_INAROW, G_SYM, G_W, dead_consts, dead_stones_of,
-                                mirror, mirror_of)
+from agents.solver.bits import G_H, G_SYM, G_W, mirror, mirror_of
 
 # the default table size (DEFAULT_TT_BITS) and why: agents.solver.sizing
 SYM_STONES = 12  # mirror images share TT slots below this many stones (see table_key)
@@ -18,25 +17,18 @@ SYM_STONES = 12  # mirror images share TT slots below this many stones (see tabl
 @njit
 def table_key(pos, mask, moves, g):
     """Unique key of a position (no carry crosses a column: ``pos`` is inside
-    ``mask``), its dead stones (four in a row, from ``DEAD_FROM`` stones on; see
-    :func:`agents.solver.bits.dead_stones_of`) counted as the side to move's: positions
-    that differ only in the colour of dead stones have one score and share the key
-    (c4's hash); the smaller of it and its mirror image when fewer than ``g[G_SYM]``
+    ``mask``); the smaller of it and its mirror image when fewer than ``g[G_SYM]``
     stones are on the board. Mirror transpositions are common near a symmetric
     root and rare deep in the tree, where the mirroring would cost more than it saves;
     the rule depends on the position only, so every visit finds the same slot."""
-    return table_key_of(pos, mask, moves, g[G_SYM], g[G_W], g[G_H], g[G_BOARD],
-                        dead_consts(g[G_BOARD], g[G_H], g[G_INAROW]))
+    return table_key_of(pos, mask, moves, g[G_SYM], g[G_W], g[G_H])
 
 
 @njit(inline="always")
-def table_key_of(pos, mask, moves, sym, W, H, board, dk):
+def table_key_of(pos, mask, moves, sym, W, H):
     """:func:`table_key` with the geometry read out of ``g`` (``g[G_SYM]``, ``g[G_W]``,
-    ``g[G_H]``, ``g[G_BOARD]``, ``dk``: :func:`agents.solver.bits.dead_consts`): no array
-    argument, so no reference counting in the solver's loop."""
+    ``g[G_H]``): no array argument, so no reference counting in the solver's loop."""
     k = pos + mask
-    if moves >= dk[0]:
-        k = (pos | dead_stones_of(pos, pos ^ mask, board, H, dk)) + mask
     if moves < sym:
         m = mirror_of(k, W, H)
         if m < k:
