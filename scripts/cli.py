@@ -39,7 +39,7 @@ SUBCOMMANDS = {
 # `connectx bench NAME` runs scripts/bench/NAME.py: name -> one-line summary
 BENCHMARKS = {
     "search": "minimax against the tutorial; nodes per second",
-    "solver": "the solver on the labelled positions",
+    "solver": "the solver on the labelled positions or given lines, against C solvers",
     "mcts": "MCTS iterations per second and playouts",
     "match": "match throughput with workers",
     "load": "move times while CPU hogs run",

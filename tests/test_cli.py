@@ -94,6 +94,8 @@ BAD_INPUT = [
     (["fuzz", "--agents", "minimax:dpth=2", "--games", "1"], "dpth"),
     (["bench", "search", "--positions", "0"], "--positions"),
     (["bench", "solver", "--files", "nope"], "--files"),
+    (["bench", "solver", "--lines", "8"], "--lines '8'"),
+    (["bench", "solver", "--lines", "4", "--rounds", "0"], "--rounds"),
     (["bench", "mcts", "--seconds", "x"], "--seconds"),
     (["bench", "mcts", "--seconds", "nan"], "--seconds: expected a number > 0, got 'nan'"),
     (["blunders", "games.json", "--seconds", "0"], "--seconds: expected a number > 0, got '0'"),

@@ -81,7 +81,10 @@ def board_of(seq, rows, columns):
 
 # (rows, columns, inarow, fewest stones for the reference to finish quickly)
 SMALL_SHAPES = [(4, 4, 3, 2), (4, 5, 4, 10), (5, 4, 3, 6), (4, 5, 3, 6), (3, 3, 3, 0),
-                (5, 6, 4, 21), (3, 6, 4, 9), (2, 7, 4, 6), (6, 5, 4, 21), (4, 6, 5, 15)]
+                (5, 6, 4, 21), (3, 6, 4, 9), (2, 7, 4, 6), (6, 5, 4, 21), (4, 6, 5, 15),
+                # five in a row, where a side is often left no line to complete (the draw
+                # bounds of the solver's kernel): 5x5, and 7x4 with horizontal lines only
+                (5, 5, 5, 12), (4, 7, 5, 12)]
 
 
 @pytest.mark.parametrize("shape", SMALL_SHAPES, ids=lambda s: f"{s[1]}x{s[0]}/{s[2]}")

@@ -11,7 +11,7 @@ from agents.board.bitboard import popcount
 from agents.board.jit import njit, now, prefetch
 from agents.solver.bits import (G_BOARD, G_BOTTOM, G_DB, G_EVEN, G_FAST, G_H, G_INAROW, G_N,
                                     G_ORDER, G_SYM, G_W,
-                                    claimeven_bound_of, winning_cells_of)
+                                    claimeven_bound_of, has_line_of, winning_cells_of)
 from agents.search.counters import S_ABORTED, S_NODES, S_STOP
 from agents.solver.table import DB_MISSING, db_probe, table_key_of, tt_read, tt_slot, tt_write
 
@@ -142,6 +142,21 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, cou
                 if alpha >= beta:
                     r = beta
                     done = True
+            if not done and beta > 0:
+                # c4's can_player_win: no line of ours fits in our stones and the empty
+                # cells: we cannot win, a draw at best
+                if not has_line_of(pos | (BOARD ^ mask), H, K, FAST):
+                    beta = 0
+                    if alpha >= beta:
+                        r = beta
+                        done = True
+            if not done and alpha < 0:
+                # nor can the opponent: a draw at worst
+                if not has_line_of((pos ^ mask) | (BOARD ^ mask), H, K, FAST):
+                    alpha = 0
+                    if alpha >= beta:
+                        r = alpha
+                        done = True
             if not done and (moves & 1) == 0 and EVEN != 0 and beta > -1:
                 hi = claimeven_bound_of(pos, mask, EVEN, BOARD, BOTTOM, H, K, FAST)
                 beta = min(beta, hi)  # alpha < beta held before

@@ -10,6 +10,8 @@ The classic design of Pascal Pons' solver, written as numba kernels:
   null-window probe, no recursion, no allocation inside the loop);
 * moves that hand the opponent a win are never searched, a forced block is the
   only move searched, two opponent threats are a loss without search;
+* a side that has no line left to complete in its stones and the empty cells
+  cannot win (c4's ``can_player_win``): a draw at best for it, at worst for the other;
 * on boards of an even number of rows, the claimeven bound of c4's "evens strategy"
   (:func:`agents.solver.bits.claimeven_bound`) caps the first player's score
   before the table is read;

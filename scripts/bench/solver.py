@@ -2,6 +2,7 @@
 
     python -m scripts.bench.solver [--files end mid begin] [--reference PATH/c4solver]
                                    [--c4 PATH/c4_positions] [--process]
+                                   [--lines MOVES ... [--rounds N]]
 
 For each file: positions, wrong scores (must be 0), nodes, wall and CPU seconds,
 nodes per second. With ``--reference`` (Pascal Pons' connect4 solver, built by
@@ -13,6 +14,12 @@ same lines in the same run, right after ours, and the ratios ours/reference are 
 from one line to the next, as the references' mains do. Numba compilation is done
 before the clock starts.
 
+``--lines`` times single positions instead (move strings; ``""`` is the empty board),
+each from an empty table: for each of ``--rounds`` rounds, each line by ours and right
+after by each reference (a process of its own, its CPU time), then the median of the
+rounds' ratios ours/reference for each line: side by side, so that a machine shared with
+other jobs slows both alike.
+
 ``--process`` times whole processes instead, start-up included: ``python -m
 scripts.commands.solve`` on all the chosen files' lines at once (after one untimed run that
 fills numba's kernel cache, as any earlier use of the installed package would), against
@@ -20,6 +27,7 @@ each reference binary on the same input.
 """
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -74,7 +82,9 @@ def run_process(cmd, lines, cwd=None):
                          check=True).stdout
     wall, cpu = time.perf_counter() - w0, cpu_children() - c0
     got = [line.split() for line in out.splitlines() if line.strip()]
-    wrong = sum(1 for (m, s), g in zip(lines, got) if g[:2] != [m, s]) + abs(len(got) - len(lines))
+    # the empty board's line is its score alone
+    wrong = sum(1 for (m, s), g in zip(lines, got) if g[:2] != ([m, s] if m else [s]))
+    wrong += abs(len(got) - len(lines))
     return wrong, wall, cpu
 
 
@@ -103,6 +113,41 @@ def process_mode(args, refs):
               f"{cpu / max(rcpu, 1e-9):11.2f}", flush=True)
 
 
+def lines_mode(args, refs, parser):
+    """``--lines``: each line from an empty table, ours then each reference, round after
+    round; the median ratio of each line."""
+    solver = Solver(tt_bits=args.tt_bits, symmetric=bool(args.symmetric))
+    for moves in args.lines:
+        try:
+            solver.position(moves)
+        except ValueError as e:
+            parser.error(f"--lines {moves!r}: {e}")
+    warm_up(solver)
+    print(f"{'round':5} {'line':10} {'program':8} {'score':>5} {'nodes':>12} {'cpu s':>8} "
+          f"{'ours/it cpu':>11}", flush=True)
+    ratios = {(moves, label): [] for moves in args.lines for label, _ in refs}
+    for rnd in range(1, args.rounds + 1):
+        for moves in args.lines:
+            name = moves or "(empty)"
+            solver.reset()
+            c0 = cpu_self()
+            score = solver.solve(moves)
+            cpu = cpu_self() - c0
+            print(f"{rnd:5d} {name:10} {'ours':8} {score:5d} {solver.nodes:12d} {cpu:8.2f}",
+                  flush=True)
+            for label, binary in refs:
+                rw, _, rcpu = run_reference(binary, [(moves, str(score))])
+                ratio = cpu / max(rcpu, 1e-9)
+                ratios[(moves, label)].append(ratio)
+                agree = "" if rw == 0 else "  DISAGREES with ours"
+                print(f"{rnd:5d} {name:10} {label:8} {'':5} {'':12} {rcpu:8.2f} {ratio:11.3f}{agree}",
+                      flush=True)
+    for (moves, label), rs in ratios.items():
+        print(f"{moves or '(empty)':10} ours/{label} cpu: median {statistics.median(rs):.3f} of "
+              f"{len(rs)} ({', '.join(f'{r:.3f}' for r in rs)})")
+    return 0
+
+
 def main(argv=None, prog="python -m scripts.bench.solver"):
     ap = ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     ap.add_argument("--files", nargs="+", default=["end", "mid", "begin"],
@@ -122,8 +167,18 @@ def main(argv=None, prog="python -m scripts.bench.solver"):
                     help="also time ours with this many threads sharing the table (each on its "
                          "own probe) on the same lines, right after one thread, and print the "
                          "wall ratio")
+    ap.add_argument("--lines", nargs="+", metavar="MOVES",
+                    help='positions to time one by one, each from an empty table ("": the '
+                         'empty board), instead of the files')
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="with --lines: times each line is solved by each program, "
+                         "interleaved (default 1); the median ratio is printed")
     args = ap.parse_args(argv)
     refs = references(args, ap)
+    if args.lines is not None:
+        if not 1 <= args.rounds <= 100:
+            ap.error("--rounds must be in 1..100")
+        return lines_mode(args, refs, ap)
     if args.process:
         process_mode(args, refs)
         return 0
