@@ -12,7 +12,7 @@ import pytest
 from agents.players.network import save_network
 
 PROG = "python -m scripts.commands.learn"
-SMALL = ["--config", "rows=4,columns=5,inarow=3"]
+SMALL = ["--config", "rows=5,columns=5,inarow=3"]
 MODES = ("teacher", "reinforce", "recipe", "zero")
 
 # every option of some modes only: the modes that take it
@@ -62,14 +62,14 @@ REFUSED = [(mode, flag) for flag, owners in OWNERS.items() for mode in MODES
 
 
 def _files(tmp_path):
-    """A random network and a small labelled set of the 5x4 board with 3 in a row."""
+    """A random network and a small labelled set of the 5x5 board with 3 in a row."""
     from agents.solver.labels import save_labels
     from scripts.learn.model import ARCHITECTURE, init_params, to_network
     from scripts.arena.dataset import make_set
     net = tmp_path / "net.npz"
-    save_network(net, to_network(init_params(4, 5, ARCHITECTURE, 0), 4, 5, 3, ARCHITECTURE))
+    save_network(net, to_network(init_params(5, 5, ARCHITECTURE, 0), 5, 5, 3, ARCHITECTURE))
     labelled = tmp_path / "set.npz"
-    save_labels(labelled, make_set(4, 5, 3, 12, seed=1))
+    save_labels(labelled, make_set(5, 5, 3, 12, seed=1))
     return {"NET": str(net), "SET": str(labelled)}
 
 
@@ -140,3 +140,18 @@ def test_a_mode_without_options_runs_on_its_defaults(tmp_path, monkeypatch):
         with pytest.raises(SystemExit):
             main(SMALL + ["--mode", mode, "--out", str(tmp_path), "--quiet"])
         assert got["plan"] == config(), mode
+
+
+@pytest.mark.parametrize("shape", ["rows=4,columns=5,inarow=3", "rows=6,columns=4,inarow=3"])
+def test_recipe_refuses_a_board_its_network_does_not_fit(shape, tmp_path, monkeypatch, capsys):
+    """The course's network (two 3x3 convolutions without padding) needs 5 rows and 5
+    columns: a smaller board is one line, exit status 2, before any run (it was a
+    reshape error from inside numpy)."""
+    got = _stopped(monkeypatch)
+    from scripts.commands.learn import main
+    with pytest.raises(SystemExit) as e:
+        main(["--config", shape, "--mode", "recipe", "--out", str(tmp_path), "--quiet"])
+    assert e.value.code == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and "at least 5 rows and 5 columns" in lines[0], lines
+    assert "plan" not in got

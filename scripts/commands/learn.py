@@ -92,6 +92,9 @@ def main(argv=None, prog="python -m scripts.commands.learn"):
             plan = plan_for(cfg, **values)
         else:
             plan = configs[args.mode](**values)
+        if args.mode == "recipe":
+            from scripts.learn.recipe import check_board
+            check_board(cfg[0], cfg[1])
         init = _initial(plan, cfg, args.out) if args.mode in ("teacher", "zero") else None
         eval_set = _eval_set(cfg, args.eval_set)
         held_out = [_eval_set(cfg, path, "--exclude") for path in values.get("exclude", ())]

@@ -48,6 +48,16 @@ class Plan:
                                   "of the curve", "positive_int")
 
 
+def check_board(rows, columns):
+    """``ValueError`` unless the course's network fits the board: its two 3x3
+    convolutions without padding take two cells from each side twice, so at least 5 rows
+    and 5 columns."""
+    if rows < 5 or columns < 5:
+        raise ValueError(f"--mode recipe: the course's network (two 3x3 convolutions "
+                         f"without padding) needs at least 5 rows and 5 columns; the "
+                         f"board has {rows} rows and {columns} columns")
+
+
 class CourseEnv:
     """The course's ``ConnectFourGym`` over kaggle's ``env.train([None, opponent])``:
     :meth:`reset` -> the board ``(rows, columns)``; :meth:`step` -> ``(board, reward,
