@@ -214,7 +214,11 @@ def test_max_sum_keeps_the_boards_of_width_plus_height_up_to_it(tmp_path, monkey
 
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_a_disagreement_stops_the_run_with_both_figures(tmp_path, monkeypatch, capsys, workers):
-    """In one process or in forked workers (which inherit the stub)."""
+    """In one process or in forked workers (which inherit the stub: the pool forks here
+    even where JAX has started in this test process, which would make it spawn fresh
+    interpreters without the stub)."""
+    from scripts.arena import pools
+    monkeypatch.setattr(pools, "start_method", lambda: "fork")
     path = str(tmp_path / "r.jsonl")
 
     def stub(c, r, k, score, seconds, tt_bits):
