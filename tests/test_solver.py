@@ -10,7 +10,8 @@ import pytest
 from agents.solver import solver as S
 from agents.solver.bits import (G_BOARD, G_BOTTOM, G_EVEN, G_FAST, claimeven_bound,
                                     has_line, mirror, winning_cells)
-from agents.solver.table import table_key, table_size, tt_get, tt_key, tt_put, tt_slot
+from agents.solver.table import (NEAR_EMPTY, near_table_size, table_key, table_size, tt_get, tt_key,
+                                 tt_layout, tt_put, tt_slot)
 from agents.solver.position import Position, _has_line
 from agents.board.rules_reference import ref_drop, ref_legal_moves, ref_winner
 
@@ -251,6 +252,32 @@ def test_a_64_bit_board_enlarges_a_tiny_table():
         while seq is None:
             seq = random_line(7, 8, 4, 46, rng)
         assert small.solve(seq) == large.solve(seq), seq
+
+
+def _stones_of_key(key, columns, H):
+    """The stones of a table key (``pos + mask``: a column of ``h`` stones reads
+    ``2**h - 1 .. 2**(h+1) - 2``, so ``h`` is the bit length of the column plus one, less one)."""
+    return sum((((key >> (c * H)) & ((1 << H) - 1)) + 1).bit_length() - 1 for c in range(columns))
+
+
+def test_the_near_table_holds_the_positions_of_few_empty_cells():
+    """The solver's table array is the main table then the near table; after a solve every
+    entry of the near table is a position of at most NEAR_EMPTY empty cells, every entry of
+    the main table one of more, and both hold some (each entry's key decoded from its slot)."""
+    assert (near_table_size(20), near_table_size(14), near_table_size(10, 64)) == (2**17, 2**11, 0)
+    assert tt_layout(2**20 + 2**17) == (19, 16, 2**20) and tt_layout(2**16) == (15, 15, 0)
+    s = S.Solver(tt_bits=14)
+    main, near = table_size(14), near_table_size(14)
+    assert s.tt.size == main + near
+    s.solve("4453")
+    N, H = 42, 7
+    for region, few in ((s.tt[:main], False), (s.tt[main:], True)):
+        full = np.flatnonzero(region)
+        assert full.size > 100, few
+        for i in full:
+            key = tt_key(region, int(region[i]) >> 14, int(i) & ~1)
+            assert (N - _stones_of_key(key, 7, H) <= NEAR_EMPTY) == few, (few, key)
+    assert not S.Solver(7, 8, 4, tt_bits=10).tt.size & (2**16 - 1)  # a 64-bit board: no near table
 
 
 # ---------------------------------------------------------------------------

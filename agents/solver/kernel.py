@@ -13,7 +13,8 @@ from agents.solver.bits import (G_BOARD, G_BOTTOM, G_DB, G_EVEN, G_FAST, G_H, G_
                                     G_ORDER, G_SYM, G_W,
                                     claimeven_bound_of, has_line_of, winning_cells_of)
 from agents.search.counters import S_ABORTED, S_NODES, S_STOP
-from agents.solver.table import DB_MISSING, db_probe, table_key_of, tt_read, tt_slot, tt_write
+from agents.solver.table import (DB_MISSING, NEAR_EMPTY, db_probe, table_key_of, tt_layout, tt_read,
+                                 tt_slot_at, tt_write)
 
 # ---------------------------------------------------------------------------
 # The search
@@ -67,8 +68,9 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, cou
     gets its forced frame from the parent, which then enters the position after the reply),
     ``mv[d, 2 * W + j]`` the winning cells of the mover after move ``j`` (the child's
     opponent's, which it need not compute again; -1: not known), ``mv[d, 3 * W + j]`` and
-    ``mv[d, 4 * W + j]`` the table slot (:func:`agents.solver.table.tt_slot`) of the node
-    entered after move ``j`` (the child, or the position after its one reply; ``q``
+    ``mv[d, 4 * W + j]`` the table slot (:func:`agents.solver.table.tt_slot_at`, in the main
+    or the near table) of the node entered after move ``j`` (the child, or the position
+    after its one reply; ``q``
     negative: not known, computed again, which a negative key of a 64-bit board also is).
     Each slot is computed once, while the moves are ordered, and its bucket prefetched then:
     the enhanced cut-off reads it a few hundred instructions later, and the node entered
@@ -85,6 +87,8 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, cou
     MIN, MAX = _score_bounds(g)
     H, K, FAST, BOARD, SYM = g[G_H], g[G_INAROW], g[G_FAST], g[G_BOARD], g[G_SYM]
     BOTTOM, EVEN, DB = g[G_BOTTOM], g[G_EVEN], g[G_DB]
+    TB, NB, NBASE = tt_layout(tt.shape[0])
+    NEAR = N - NEAR_EMPTY  # a position of at least this many stones: the near table
     tv = np.empty(W, dtype=np.int64)  # the children's table values, read in one pass
     rank = np.zeros(64, dtype=np.int64)  # a cell's column's rank: W - 1 at the centre
     for i in range(W):
@@ -175,7 +179,10 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, cou
                 _frame(st, d, pos, mask, alpha, beta, 0, 0, 1, 1, nodes)
             if not done:
                 if kq < 0:
-                    kq, ki = tt_slot(tt, table_key_of(pos, mask, moves, SYM, W, H))
+                    if moves >= NEAR:
+                        kq, ki = tt_slot_at(table_key_of(pos, mask, moves, SYM, W, H), NB, NBASE)
+                    else:
+                        kq, ki = tt_slot_at(table_key_of(pos, mask, moves, SYM, W, H), TB, 0)
                     prefetch(tt, ki)  # read below, after the move ordering
                 n = 0
                 win2 = False
@@ -209,9 +216,15 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, cou
                     # after the child's one reply, or the child), prefetched for the
                     # enhanced cut-off below and kept for that node's own probe
                     if f != 0:
-                        cq, ci = tt_slot(tt, table_key_of(pos | move, m2 | f, moves + 2, SYM, W, H))
+                        ck = table_key_of(pos | move, m2 | f, moves + 2, SYM, W, H)
+                        cm = moves + 2
                     else:
-                        cq, ci = tt_slot(tt, table_key_of(pos ^ mask, m2, moves + 1, SYM, W, H))
+                        ck = table_key_of(pos ^ mask, m2, moves + 1, SYM, W, H)
+                        cm = moves + 1
+                    if cm >= NEAR:
+                        cq, ci = tt_slot_at(ck, NB, NBASE)
+                    else:
+                        cq, ci = tt_slot_at(ck, TB, 0)
                     prefetch(tt, ci)
                     thr = w & ~(opp << 1)
                     above = p2 << 1

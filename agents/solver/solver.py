@@ -23,7 +23,8 @@ The classic design of Pascal Pons' solver, written as numba kernels:
 * moves ordered by c4's guess of their worth (the winning cells a move creates, more
   when they sit right above a playable cell), centre first at equal guesses;
 * a transposition table of lower/upper bounds keyed by the position, with
-  mirror-symmetric positions sharing one entry (:mod:`agents.solver.table`), probed
+  mirror-symmetric positions sharing one entry and the positions of at most 16 empty
+  cells in a small table of their own (:mod:`agents.solver.table`), probed
   for every child before any is searched (enhanced transposition cut-offs, as in
   Christophe Steininger's c4: 25% fewer nodes on ``begin.txt``); a child whose entry
   shows it cannot raise alpha is not searched (c4 drops the children its static
@@ -57,7 +58,7 @@ from agents.solver.position import Position
 from agents.solver.roots import (EXACT, INVALID_MOVE, UNSOLVED, _best_move, _columns, _line,
                                  _solve)
 from agents.solver.split import solve_split
-from agents.solver.table import SYM_STONES, table_size
+from agents.solver.table import SYM_STONES, solver_table
 
 __all__ = ["DEFAULT_TT_BITS", "INVALID_MOVE", "Solver", "geometry", "kernel_calls", "warm_up"]
 
@@ -101,7 +102,8 @@ class Solver:
     """Exact solver for one board shape; the transposition table persists between calls.
 
     ``tt_bits``: the table has about ``2**tt_bits`` entries of 8 bytes, two a bucket
-    (default 20: 8 MiB; at least 2**16 on a 64-bit board; see ``agents.solver.table``). ``symmetric``: mirror images share table entries in the
+    (default 20: 8 MiB; at least 2**16 on a 64-bit board), and the near table for the
+    positions of few empty cells ``2**min(17, tt_bits - 3)`` more (see ``agents.solver.table``). ``symmetric``: mirror images share table entries in the
     first ``SYM_STONES`` plies (True), never (False), or below a given number of stones."""
 
     def __init__(self, rows=6, columns=7, inarow=4, tt_bits=DEFAULT_TT_BITS, symmetric=True,
@@ -112,8 +114,7 @@ class Solver:
         check_solver_options(tt_bits, threads)
         self.rows, self.columns, self.inarow = int(rows), int(columns), int(inarow)
         self.g = geometry(self.rows, self.columns, self.inarow, symmetric)  # rejects > 64 bits
-        size = table_size(int(tt_bits), self.columns * (self.rows + 1))
-        self.tt = np.zeros(size, dtype=np.int64)
+        self.tt = solver_table(int(tt_bits), self.columns * (self.rows + 1))
         depth = self.rows * self.columns + 2
         self.st = np.zeros((depth, 9), dtype=np.int64)
         self.mv = np.zeros((depth, 5 * self.columns), dtype=np.int64)

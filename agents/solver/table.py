@@ -3,6 +3,13 @@ holding the rest of the key and a bound, keyed by the position, mirror images fo
 early in the game) with two entries a bucket, as in Steininger's c4: the first keeps
 the entry whose search took more work (log8 of its nodes, c4's measure), the second takes
 the others.
+
+Two tables in one array: the main table, and after it a small one (the near table,
+:func:`near_table_size`) for the positions with at most :data:`NEAR_EMPTY` empty cells.
+Those are most of the nodes and their subtrees are small: in a table of their own, small
+enough to stay in the processor's caches, their probes rarely go to memory, and they no
+longer push the entries of large subtrees out of the main table. Where other programs
+share the caches it matters most (the figures: docs/results-solver.md).
 """
 import numpy as np
 
@@ -12,6 +19,8 @@ from agents.solver.bits import G_H, G_SYM, G_W, mirror, mirror_of
 
 # the default table size (DEFAULT_TT_BITS) and why: agents.solver.sizing
 SYM_STONES = 12  # mirror images share TT slots below this many stones (see table_key)
+NEAR_EMPTY = 16  # positions with at most this many empty cells use the near table
+NEAR_BITS = 17  # the near table's entries: 2**17 (1 MiB), at most 1/8 of the main table
 
 
 @njit
@@ -60,16 +69,54 @@ def table_size(tt_bits, key_bits=49):
     return 1 << max(tt_bits, key_bits - 48)
 
 
+def near_table_size(tt_bits, key_bits=49):
+    """Entries of the near table that follows a main table of ``2**tt_bits`` entries:
+    ``2**min(NEAR_BITS, tt_bits - 3)``, or 0 (no near table: every position uses the
+    main table) when that is below what keys of ``key_bits`` bits need
+    (:func:`table_size`)."""
+    bits = min(NEAR_BITS, tt_bits - 3)
+    return 0 if bits < key_bits - 48 else 1 << bits
+
+
+def solver_table(tt_bits, key_bits=49):
+    """The solver's zeroed table array: the main table (:func:`table_size`) followed by
+    the near table (:func:`near_table_size`)."""
+    return np.zeros(table_size(tt_bits, key_bits) + near_table_size(tt_bits, key_bits),
+                    dtype=np.int64)
+
+
+@njit
+def tt_layout(size):
+    """``(b, near_b, near_base)`` of a table array of ``size`` entries (:func:`solver_table`:
+    a main table of ``2**m`` entries, then a near table of ``2**k``, ``k < m``, or none):
+    the main table's bucket bits, the near table's and its first index. Without a near
+    table (``size`` a power of two) the near table is the main one: ``(b, b, 0)``."""
+    near = size & -size  # the smaller power of two of the sum
+    if near == size:
+        b = popcount((size >> 1) - 1)
+        return b, b, 0
+    main = size - near
+    return popcount((main >> 1) - 1), popcount((near >> 1) - 1), main
+
+
+@njit(inline="always")
+def tt_slot_at(key, b, base):
+    """``(q, i)`` of ``key`` in the table of ``2**b`` buckets starting at index ``base``
+    (see :func:`tt_slot`)."""
+    q = key >> b
+    return q, base + 2 * ((key ^ ((q * HASH) >> (64 - b))) & ((1 << b) - 1))
+
+
 @njit
 def tt_slot(tt, key):
     """``(q, i)``: the rest of ``key`` kept in its entries (its high bits) and its bucket's
-    first index. :func:`tt_read` and :func:`tt_write` take them, so that a search that
-    prefetches a bucket (:func:`agents.board.jit.prefetch`) computes it once.
-    :func:`tt_key` is the inverse."""
+    first index, in a table array of a power of two entries. :func:`tt_read` and
+    :func:`tt_write` take them, so that a search that prefetches a bucket
+    (:func:`agents.board.jit.prefetch`) computes it once. :func:`tt_key` is the inverse.
+    The solver's kernel, whose array also holds the near table, uses :func:`tt_slot_at`
+    with :func:`tt_layout`."""
     buckets = tt.shape[0] >> 1
-    b = popcount(buckets - 1)
-    q = key >> b
-    return q, 2 * ((key ^ ((q * HASH) >> (64 - b))) & (buckets - 1))
+    return tt_slot_at(key, popcount(buckets - 1), 0)
 
 
 @njit
