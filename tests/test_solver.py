@@ -411,14 +411,20 @@ def test_symmetric_table_changes_nothing_but_speed():
 # ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("shape", [(6, 7, 4), (5, 6, 4), (4, 5, 4), (7, 8, 4)])
-def test_fast_threats_match_general_path(shape):
+@pytest.mark.parametrize("shape,kind", [((6, 7, 4), 1), ((5, 6, 4), 1), ((4, 5, 4), 1), ((7, 8, 4), 1),
+                                        ((6, 7, 5), 2), ((5, 7, 5), 2), ((6, 7, 3), 2), ((7, 8, 3), 2),
+                                        ((7, 8, 6), 2), ((6, 9, 2), 2), ((7, 8, 5), 2)])
+def test_fast_threats_match_general_path(shape, kind):
+    """The shift paths (G_FAST 1: Pons' four in a row; 2: any inarow, explicit for three
+    and five) give the general path's winning cells and lines, on both sides' stones and
+    on the cells a side could still fill."""
     rows, columns, inarow = shape
     fast = S.geometry(rows, columns, inarow)
     slow = fast.copy()
     slow[G_FAST] = 0
-    assert fast[G_FAST] == 1
+    assert fast[G_FAST] == kind
     rng = random.Random(7)
+    seen = 0
     for _ in range(200):
         seq = random_line(rows, columns, inarow, rng.randrange(rows * columns), rng)
         if seq is None:
@@ -426,6 +432,10 @@ def test_fast_threats_match_general_path(shape):
         p = Position.from_moves(seq, rows, columns, inarow)
         for stones in (p.pos, p.pos ^ p.mask):
             assert winning_cells(stones, p.mask, fast) == winning_cells(stones, p.mask, slow)
+            open_cells = stones | (int(fast[G_BOARD]) ^ p.mask)
+            assert has_line(open_cells, fast) == has_line(open_cells, slow)
+            seen += winning_cells(stones, p.mask, slow) != 0
+    assert seen > 20  # positions with a cell to complete were met
 
 
 def test_winning_cells_against_reference():

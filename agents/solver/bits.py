@@ -20,6 +20,9 @@ from agents.board.jit import njit
 # g[] -- the geometry vector every kernel receives (int64).
 G_W, G_ROWS, G_H, G_INAROW, G_FAST, G_BOTTOM, G_BOARD, G_DB, G_SYM, G_N, G_EVEN = range(11)
 G_ORDER = 11  # G_ORDER .. G_ORDER+W-1: columns centre first; then W column masks
+# G_FAST: 1 for four in a row with 3 * (H + 1) < 64 (Pons' shifts); 2 for any other
+# inarow >= 2 with (inarow - 1) * (H + 1) < 64 (plain shifts: no shift leaves 64 bits);
+# 0 otherwise (shifts checked one by one)
 # G_DB: the number of stones of the positions in the solver's database (-1: none; see
 # agents.solver.table.db_probe)
 # G_EVEN: the cells of the even rows (2nd, 4th, ... from the bottom) when the number of
@@ -60,9 +63,53 @@ def winning_cells_of(pos, mask, H, inarow, fast, board):
     if fast == 1:  # inarow == 4 and 3 * (H + 1) < 64: Pons' shifts
         r = ((pos << 1) & (pos << 2) & (pos << 3) | _completing_four(pos, H)
              | _completing_four(pos, H - 1) | _completing_four(pos, H + 1))
+    elif fast == 2:  # (inarow - 1) * (H + 1) < 64: plain shifts, any inarow
+        r = _completing_runs(pos, H, inarow)
     else:
         r = _completing_any(pos, H, inarow)
     return r & (board ^ mask)
+
+
+@njit(inline="always")
+def _completing_line(pos, s, k):
+    """The cells that complete ``k`` of ``pos`` along the shift ``s`` (``(k - 1) * s < 64``):
+    ``a`` stones on one side and ``k - 1 - a`` on the other, for each ``a``; explicit for
+    three and five in a row."""
+    if k == 5:
+        l1 = pos << s
+        l2 = l1 & (pos << (2 * s))
+        l3 = l2 & (pos << (3 * s))
+        r1 = pos >> s
+        r2 = r1 & (pos >> (2 * s))
+        r3 = r2 & (pos >> (3 * s))
+        return ((l3 & (pos << (4 * s))) | (l3 & r1) | (l2 & r2) | (l1 & r3)
+                | (r3 & (pos >> (4 * s))))
+    if k == 3:
+        l1 = pos << s
+        r1 = pos >> s
+        return (l1 & (pos << (2 * s))) | (l1 & r1) | (r1 & (pos >> (2 * s)))
+    out = 0
+    left = -1  # the cells with a stone at each of the a cells before them
+    for a in range(k):
+        if a > 0:
+            left &= pos << (a * s)
+        m = left
+        for b in range(1, k - a):
+            m &= pos >> (b * s)
+        out |= m
+    return out
+
+
+@njit(inline="always")
+def _completing_runs(pos, H, k):
+    """The cells that complete ``k`` (>= 2) for ``pos`` in any direction, when ``(k - 1) *
+    (H + 1) < 64`` (every shift inside 64 bits): vertically only from below (the cells
+    above a stone are empty), the other three directions by :func:`_completing_line`."""
+    v = pos << 1
+    for i in range(2, k):
+        v &= pos << i
+    return (v | _completing_line(pos, H, k) | _completing_line(pos, H - 1, k)
+            | _completing_line(pos, H + 1, k))
 
 
 @njit
@@ -99,6 +146,16 @@ def has_line(b, g):
 def has_line_of(b, H, inarow, fast):
     """:func:`has_line` with the geometry as scalars (``g[G_H]``, ``g[G_INAROW]``,
     ``g[G_FAST]``): no array argument, no reference counting in the solver's loop."""
+    if fast == 2:  # (inarow - 1) * (H + 1) < 64: plain shifts
+        for s in (1, H - 1, H, H + 1):
+            m = b
+            for i in range(1, inarow):
+                m &= b >> (i * s)
+                if m == 0:
+                    break
+            if m != 0:
+                return True
+        return False
     if fast != 1:
         return bb_has_line(b, H, inarow)
     # inarow 4: two shifts a direction, as in Pons' alignment test

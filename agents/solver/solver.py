@@ -78,7 +78,8 @@ def geometry(rows, columns, inarow, symmetric=True):
     order = sorted(range(columns), key=lambda c: (abs(2 * c - (columns - 1)), c))
     g = np.zeros(G_ORDER + 2 * columns, dtype=np.int64)
     g[G_W], g[G_ROWS], g[G_H], g[G_INAROW] = columns, rows, H, inarow
-    g[G_FAST] = 1 if inarow == 4 and 3 * (H + 1) < 64 else 0
+    g[G_FAST] = (1 if inarow == 4 and 3 * (H + 1) < 64
+                 else 2 if inarow >= 2 and (inarow - 1) * (H + 1) < 64 else 0)
     g[G_BOTTOM] = sum(1 << (c * H) for c in range(columns))
     g[G_BOARD] = sum(((1 << rows) - 1) << (c * H) for c in range(columns))
     g[G_DB] = -1
