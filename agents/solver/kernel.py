@@ -14,7 +14,7 @@ from agents.solver.bits import (G_BOARD, G_BOTTOM, G_DB, G_EVEN, G_FAST, G_H, G_
                                     claimeven_bound_of, has_line_of, winning_cells_of)
 from agents.search.counters import S_ABORTED, S_NODES, S_STOP
 from agents.solver.table import (DB_MISSING, NEAR_EMPTY, db_probe, table_key_of, tt_layout, tt_read,
-                                 tt_slot_at, tt_write)
+                                 tt_slot_split, tt_write)
 
 # ---------------------------------------------------------------------------
 # The search
@@ -68,10 +68,9 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, cou
     gets its forced frame from the parent, which then enters the position after the reply),
     ``mv[d, 2 * W + j]`` the winning cells of the mover after move ``j`` (the child's
     opponent's, which it need not compute again; -1: not known), ``mv[d, 3 * W + j]`` and
-    ``mv[d, 4 * W + j]`` the table slot (:func:`agents.solver.table.tt_slot_at`, in the main
-    or the near table) of the node entered after move ``j`` (the child, or the position
-    after its one reply; ``q``
-    negative: not known, computed again, which a negative key of a 64-bit board also is).
+    ``mv[d, 4 * W + j]`` the table slot (:func:`agents.solver.table.tt_slot_split`, in the
+    main or the near table) of the node entered after move ``j`` (the child, or the
+    position after its one reply; ``q`` negative: not known, computed again, which a negative key of a 64-bit board also is).
     Each slot is computed once, while the moves are ordered, and its bucket prefetched then:
     the enhanced cut-off reads it a few hundred instructions later, and the node entered
     keeps it for its own probe and store. The ordering loop visits the legal moves only,
@@ -179,10 +178,8 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, cou
                 _frame(st, d, pos, mask, alpha, beta, 0, 0, 1, 1, nodes)
             if not done:
                 if kq < 0:
-                    if moves >= NEAR:
-                        kq, ki = tt_slot_at(table_key_of(pos, mask, moves, SYM, W, H), NB, NBASE)
-                    else:
-                        kq, ki = tt_slot_at(table_key_of(pos, mask, moves, SYM, W, H), TB, 0)
+                    kq, ki = tt_slot_split(table_key_of(pos, mask, moves, SYM, W, H), moves, NEAR,
+                                           TB, NB, NBASE)
                     prefetch(tt, ki)  # read below, after the move ordering
                 n = 0
                 win2 = False
@@ -216,15 +213,11 @@ def _search(pos0, mask0, moves0, alpha0, beta0, g, tt, dbk, dbv, st, mv, sc, cou
                     # after the child's one reply, or the child), prefetched for the
                     # enhanced cut-off below and kept for that node's own probe
                     if f != 0:
-                        ck = table_key_of(pos | move, m2 | f, moves + 2, SYM, W, H)
-                        cm = moves + 2
+                        cq, ci = tt_slot_split(table_key_of(pos | move, m2 | f, moves + 2, SYM, W, H),
+                                               moves + 2, NEAR, TB, NB, NBASE)
                     else:
-                        ck = table_key_of(pos ^ mask, m2, moves + 1, SYM, W, H)
-                        cm = moves + 1
-                    if cm >= NEAR:
-                        cq, ci = tt_slot_at(ck, NB, NBASE)
-                    else:
-                        cq, ci = tt_slot_at(ck, TB, 0)
+                        cq, ci = tt_slot_split(table_key_of(pos ^ mask, m2, moves + 1, SYM, W, H),
+                                               moves + 1, NEAR, TB, NB, NBASE)
                     prefetch(tt, ci)
                     thr = w & ~(opp << 1)
                     above = p2 << 1

@@ -104,8 +104,9 @@ class Solver:
 
     ``tt_bits``: the table has about ``2**tt_bits`` entries of 8 bytes, two a bucket
     (default 20: 8 MiB; at least 2**16 on a 64-bit board), and the near table for the
-    positions of few empty cells ``2**min(17, tt_bits - 3)`` more (see ``agents.solver.table``). ``symmetric``: mirror images share table entries in the
-    first ``SYM_STONES`` plies (True), never (False), or below a given number of stones."""
+    positions of few empty cells ``2**min(17, tt_bits - 3)`` more (see
+    ``agents.solver.table``). ``symmetric``: mirror images share table entries in the first
+    ``SYM_STONES`` plies (True), never (False), or below a given number of stones."""
 
     def __init__(self, rows=6, columns=7, inarow=4, tt_bits=DEFAULT_TT_BITS, symmetric=True,
                  threads=1):

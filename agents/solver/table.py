@@ -107,6 +107,16 @@ def tt_slot_at(key, b, base):
     return q, base + 2 * ((key ^ ((q * HASH) >> (64 - b))) & ((1 << b) - 1))
 
 
+@njit(inline="always")
+def tt_slot_split(key, moves, near_from, b, near_b, near_base):
+    """``(q, i)`` of ``key``, a position of ``moves`` stones, in the near table (bucket
+    bits ``near_b``, first index ``near_base``) when ``moves >= near_from``, else in the
+    main table (``b``, from index 0): :func:`tt_layout`'s figures."""
+    if moves >= near_from:
+        return tt_slot_at(key, near_b, near_base)
+    return tt_slot_at(key, b, 0)
+
+
 @njit
 def tt_slot(tt, key):
     """``(q, i)``: the rest of ``key`` kept in its entries (its high bits) and its bucket's
