@@ -135,10 +135,20 @@ def run(spec):
     return report
 
 
+def print_report(result):
+    """Print the episode's report line on the process's own stdout. kaggle_environments
+    points ``sys.stdout`` and ``sys.stderr`` at buffers of its own while an agent runs; a
+    call whose redirect overlaps a background thread of the file (its kernels compiling)
+    can leave a closed buffer in their place after the game, and the report was lost with
+    it (exit 1, "I/O operation on closed file", once in a CI run): the streams are put back
+    first."""
+    sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+    print(MARKER + json.dumps(result), flush=True)
+
+
 if __name__ == "__main__":
     if len(sys.argv) != 2 or not sys.argv[1].startswith("{"):
         print("submission.worker plays one episode for connectx validate: run "
               "`connectx validate main.py` (python -m scripts.commands.validate)", file=sys.stderr)
         sys.exit(2)
-    result = run(json.loads(sys.argv[1]))
-    print(MARKER + json.dumps(result))
+    print_report(run(json.loads(sys.argv[1])))

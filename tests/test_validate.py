@@ -141,6 +141,19 @@ def test_file_without_numba_still_plays_sensibly(tmp_path):
     assert all(c["state"]["numba"] is False for c in rep["copies"])
 
 
+def test_the_report_line_survives_a_closed_redirect(monkeypatch, capfd):
+    """The worker prints its report on the process's own stdout even when the game left
+    ``sys.stdout``/``sys.stderr`` pointing at closed buffers (kaggle's redirect of an
+    agent's output, overlapped by a background compile thread)."""
+    from submission import worker
+    closed = io.StringIO()
+    closed.close()
+    monkeypatch.setattr("sys.stdout", closed)
+    monkeypatch.setattr("sys.stderr", closed)
+    worker.print_report({"steps": 3})
+    assert capfd.readouterr().out == worker.MARKER + '{"steps": 3}\n'
+
+
 def test_validate_command_line(tmp_path, capsys):
     assert validate_main([str(tmp_path / "missing.py")]) == 2
     bad = tmp_path / "bad.py"
